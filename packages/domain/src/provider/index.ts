@@ -1,0 +1,35 @@
+export {
+  CapabilityUnsupportedError,
+  isCapabilityUnsupported,
+  type ProviderCapabilityFlags,
+  type ProviderCapabilityName,
+  requireCapability,
+} from "./capabilities.ts";
+export {
+  type AdapterRuntimeMode,
+  type AppToolDefinition,
+  type AppToolHandler,
+  type NativeHistoryTurn,
+  type NativeTurnBoundary,
+  type NativeTurnRecord,
+  PROVIDER_ADAPTER_VERSION,
+  type ProviderAdapter,
+  type ProviderId,
+  type ProviderSessionHandle,
+  type RawEventSink,
+  type RawFrame,
+  type ThreadSettings,
+  type TurnHandle,
+  type TurnInput,
+} from "./provider-adapter.ts";
+export type {
+  RuntimeEvent,
+  RuntimeEventType,
+  RuntimeFileChange,
+  RuntimeItemFields,
+  RuntimeItemKind,
+  RuntimeQuestion,
+  RuntimeRequestAnswer,
+  RuntimeRequestKind,
+  RuntimeTurnStatus,
+} from "./runtime-events.ts";

@@ -1,0 +1,167 @@
+import type { ProviderCapabilityFlags } from "./capabilities.ts";
+import type { RuntimeEvent, RuntimeRequestAnswer } from "./runtime-events.ts";
+
+/** Version of the adapter contract below; bump on any breaking change to it. */
+export const PROVIDER_ADAPTER_VERSION = 1 as const;
+
+export type ProviderId = "codex" | "claude";
+
+/** Skein's runtime mode (E1), which adapters map to their approval/sandbox settings. */
+export type AdapterRuntimeMode = "approval-required" | "full-access";
+
+/** One diagnostic frame for the raw provider log (E18). */
+export type RawFrame = {
+  provider: ProviderId;
+  providerSessionId: string;
+  direction: "incoming" | "outgoing";
+  messageKind: "request" | "response" | "notification" | "error";
+  method: string | null;
+  jsonRpcId: string | number | null;
+  payload: unknown;
+};
+
+/** Where adapters write raw frames: bounded rotating files, never the database (E18, S3). */
+export interface RawEventSink {
+  /** Records one frame and returns its `rawEventId` (a pointer into the log files). */
+  record(frame: RawFrame): string;
+}
+
+/** A tool the app owns and exposes to the provider (e.g. `skein_delegate`, T9). */
+export type AppToolDefinition = {
+  name: string;
+  description: string;
+  /** JSON schema of the tool's input. */
+  inputSchema: Record<string, unknown>;
+};
+
+/** Called by the adapter when the provider calls an app-owned tool; resolves with its output. */
+export type AppToolHandler = (call: {
+  toolName: string;
+  input: unknown;
+  callRef: string;
+  nativeThreadRef: string;
+}) => Promise<{ output: string; isError?: boolean }>;
+
+/** A completed native turn as the orchestrator knows it (T12: provider-agnostic history). */
+export type NativeTurnRecord = {
+  /** Strong native id, or null where the provider only has ordinals (E10). */
+  nativeTurnRef: string | null;
+  /** 1-based position among the thread's native turns. */
+  ordinal: number;
+  status: "completed" | "interrupted" | "failed" | "cancelled" | "running" | "pending";
+};
+
+/**
+ * A point in a native thread: "everything up to and including this turn". The orchestrator
+ * passes the whole known turn history so the adapter can apply its own boundary rules (C1–C3).
+ */
+export type NativeTurnBoundary = {
+  turn: NativeTurnRecord;
+  history: NativeTurnRecord[];
+};
+
+export type ThreadSettings = {
+  cwd: string;
+  model?: string | null;
+  runtimeMode: AdapterRuntimeMode;
+  /** App-owned tools to expose on this thread, when `appOwnedTools` is supported. */
+  tools?: AppToolDefinition[];
+};
+
+/** User input for a turn; `context` is a materialized handoff injected ahead of the message. */
+export type TurnInput = {
+  text: string;
+  context?: { handoffId: string; text: string } | null;
+};
+
+/** A running turn: its normalized events, ending with exactly one `turn.completed`. */
+export interface TurnHandle {
+  readonly events: AsyncIterable<RuntimeEvent>;
+  /** Resolves once the turn has started natively, with the native turn ref when there is one. */
+  readonly started: Promise<{ nativeTurnRef: string | null }>;
+}
+
+export type NativeHistoryTurn = {
+  nativeTurnRef: string | null;
+  ordinal: number;
+  userText: string | null;
+  assistantText: string | null;
+};
+
+/**
+ * A live runtime (a Codex app-server process, a set of Claude SDK sessions). Handles vanish on
+ * restart, idle reaping or crashes; the orchestrator rebuilds them from persisted refs (E8, R2),
+ * so nothing here may be the only copy of a persisted value.
+ */
+export interface ProviderSessionHandle {
+  /** App-assigned ProviderSession id this handle serves. */
+  readonly providerSessionId: string;
+  readonly provider: ProviderId;
+  readonly capabilities: ProviderCapabilityFlags;
+  /** Runtime version string (e.g. the binary's version), for status and diagnostics. */
+  readonly runtimeVersion: string | null;
+
+  /** Starts a new native thread; returns its native ref. */
+  startThread(settings: ThreadSettings): Promise<{ nativeThreadRef: string }>;
+  /** Reattaches to an existing native thread (after a restart). Needs `resume`. */
+  resumeThread(
+    nativeThreadRef: string,
+    settings: ThreadSettings,
+  ): Promise<{ nativeThreadRef: string }>;
+  /**
+   * Forks a native thread at a turn boundary (inclusive), leaving the source untouched. Needs
+   * `nativeFork` (and `forkAtTurn` unless the boundary is the latest turn). Fails with
+   * CapabilityUnsupportedError, before any provider call, where the boundary cannot hold.
+   */
+  forkThread(
+    source: { nativeThreadRef: string; at: NativeTurnBoundary | null },
+    settings: ThreadSettings,
+  ): Promise<{ nativeThreadRef: string }>;
+  /** Drops every turn after `keep` (null: all turns) from the native thread. Needs `rollback`. */
+  rollbackThread(
+    nativeThreadRef: string,
+    keep: NativeTurnBoundary | null,
+  ): Promise<{ removedTurns: number }>;
+  /** Reads a thread's native history. Needs `readHistory`. */
+  readHistory(nativeThreadRef: string): Promise<NativeHistoryTurn[]>;
+
+  /** Starts a turn. App-owned tool calls during the turn go to `onAppToolCall`. */
+  startTurn(
+    nativeThreadRef: string,
+    input: TurnInput,
+    options: { settings: ThreadSettings; onAppToolCall?: AppToolHandler },
+  ): TurnHandle;
+  /** Adds input to the running turn. Needs `steer`. */
+  steerTurn(nativeThreadRef: string, nativeTurnRef: string | null, text: string): Promise<void>;
+  /** Asks the running turn to stop; it then ends with `turn.completed {status: interrupted}`. */
+  interruptTurn(nativeThreadRef: string, nativeTurnRef: string | null): Promise<void>;
+  /** Answers an open runtime request. Rejects when the request is no longer answerable. */
+  respondToRequest(requestRef: string, answer: RuntimeRequestAnswer): Promise<void>;
+
+  /** True while the underlying process/connection is alive. */
+  isAlive(): boolean;
+  /** Stops the runtime; running turns end `interrupted`. */
+  close(): Promise<void>;
+}
+
+/** The one interface both provider adapters implement (versioned; see PROVIDER_ADAPTER_VERSION). */
+export interface ProviderAdapter {
+  readonly version: typeof PROVIDER_ADAPTER_VERSION;
+  readonly provider: ProviderId;
+  /** Static capabilities, known without starting a runtime. */
+  readonly capabilities: ProviderCapabilityFlags;
+  /** Opens (spawns/handshakes) a runtime for the given session id. */
+  openSession(input: {
+    providerSessionId: string;
+    cwd: string;
+    model?: string | null;
+    rawLog?: RawEventSink;
+  }): Promise<ProviderSessionHandle>;
+  /** Finds the runtime and reports its version/readiness without running a turn. */
+  status(): Promise<{
+    found: boolean;
+    version: string | null;
+    ready: boolean;
+    lastError: string | null;
+  }>;
+}

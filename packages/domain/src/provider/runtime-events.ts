@@ -1,0 +1,127 @@
+/**
+ * Normalized runtime events: what an adapter reports while a turn runs. They carry native refs
+ * only (strings the provider chose); the orchestrator owns every persisted id and turns these into
+ * commands, so recovery and replay run through the same path as live work (E8).
+ */
+
+/** Terminal status of a native turn as the provider reported it. */
+export type RuntimeTurnStatus = "completed" | "interrupted" | "failed";
+
+/** Item kinds an adapter can report; they map onto TurnItem variants and ExecutionNode kinds. */
+export type RuntimeItemKind =
+  | "user_message"
+  | "assistant_message"
+  | "reasoning"
+  | "command_execution"
+  | "file_change"
+  | "file_search"
+  | "web_search"
+  | "dynamic_tool"
+  | "compaction"
+  | "subagent";
+
+export type RuntimeFileChange = {
+  path: string;
+  kind: "add" | "delete" | "update";
+  diff?: string;
+  additions?: number;
+  deletions?: number;
+};
+
+/** Fields an item may carry at start or completion; which ones apply depends on `kind`. */
+export type RuntimeItemFields = {
+  text?: string;
+  command?: string;
+  cwd?: string;
+  output?: string;
+  exitCode?: number | null;
+  changes?: RuntimeFileChange[];
+  query?: string;
+  toolName?: string;
+  input?: unknown;
+  result?: unknown;
+  /** For `subagent`: the provider's description/prompt of the child's task. */
+  description?: string;
+};
+
+export type RuntimeRequestKind =
+  | "command"
+  | "file-read"
+  | "file-change"
+  | "dynamic_tool_call"
+  | "user_input"
+  | "auth_refresh";
+
+export type RuntimeQuestion = {
+  id: string;
+  question: string;
+  options?: Array<{ label: string; description?: string }>;
+};
+
+type Correlated = {
+  /** Pointer into the raw provider log (E18), when the adapter logged the frame. */
+  rawEventId?: string;
+};
+
+export type RuntimeEvent = Correlated &
+  (
+    | { type: "turn.started"; nativeTurnRef: string | null }
+    | {
+        type: "item.started";
+        itemRef: string;
+        kind: RuntimeItemKind;
+        /** Native ref of the enclosing item (e.g. a subagent call) for nested/child work. */
+        parentItemRef?: string | null;
+        fields: RuntimeItemFields;
+      }
+    | { type: "item.delta"; itemRef: string; field: "text" | "output"; delta: string }
+    | {
+        type: "item.completed";
+        itemRef: string;
+        kind: RuntimeItemKind;
+        parentItemRef?: string | null;
+        status: "completed" | "failed" | "declined" | "interrupted";
+        fields: RuntimeItemFields;
+      }
+    | {
+        type: "plan.updated";
+        planRef: string;
+        kind: "todo_list" | "proposed_plan";
+        steps?: Array<{ text: string; status: "pending" | "running" | "completed" }>;
+        markdown?: string;
+      }
+    | {
+        type: "request.opened";
+        requestRef: string;
+        kind: RuntimeRequestKind;
+        itemRef?: string | null;
+        summary: string;
+        command?: string;
+        cwd?: string;
+        changes?: RuntimeFileChange[];
+        questions?: RuntimeQuestion[];
+        toolName?: string;
+        input?: unknown;
+      }
+    | { type: "request.closed"; requestRef: string; reason: string }
+    | {
+        type: "usage";
+        inputTokens: number;
+        outputTokens: number;
+        cachedInputTokens?: number;
+      }
+    | {
+        type: "turn.completed";
+        nativeTurnRef: string | null;
+        status: RuntimeTurnStatus;
+        error?: string;
+      }
+  );
+
+export type RuntimeEventType = RuntimeEvent["type"];
+
+/** The answer to a runtime request, as the app gives it to the adapter. */
+export type RuntimeRequestAnswer = {
+  decision: "accept" | "accept_for_session" | "decline" | "cancel";
+  answers?: Record<string, string>;
+};

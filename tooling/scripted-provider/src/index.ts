@@ -1,0 +1,10 @@
+export { AsyncQueue } from "./async-queue.ts";
+export { type NativeThread, type NativeTurn, NativeStore } from "./native-store.ts";
+export { echoReply, type ReplyFn, type ScriptContext, type ScriptStep } from "./script.ts";
+export {
+  createScriptedProvider,
+  FULL_CAPABILITIES,
+  type ScriptedCall,
+  type ScriptedProvider,
+} from "./scripted-provider.ts";
+export { ScriptedSession } from "./scripted-session.ts";
