@@ -1,1 +1,38 @@
-export {};
+export type { BenchRow } from "./bench/measure.ts";
+export { median, percentile } from "./bench/measure.ts";
+export type { SnapshotBenchOptions, SnapshotBenchResult } from "./bench/snapshot-bench.ts";
+export { measureSnapshotMedian } from "./bench/snapshot-bench.ts";
+export type { EventBusOptions } from "./bus/event-bus.ts";
+export { EventBus } from "./bus/event-bus.ts";
+export {
+  ConcurrencyError,
+  InvalidAppendError,
+  StoreClosedError,
+  SubscriberOverflow,
+} from "./errors.ts";
+export type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventSubscription,
+  ExpectedVersion,
+  NewEvent,
+  ProjectionFilter,
+  ProjectionQuery,
+  ProjectionRow,
+  Snapshot,
+  StoredEvent,
+  SubscribeOptions,
+  SubscriptionFilter,
+} from "./event-store.ts";
+export type { OpenEventStoreOptions } from "./open-event-store.ts";
+export { openEventStore } from "./open-event-store.ts";
+export { isProjectionTable, PROJECTION_TABLES } from "./projection-tables.ts";
+export type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
+export type { RawEventSink, RotatingLog, RotatingLogOptions } from "./raw-log/rotating-log.ts";
+export { createRotatingLog } from "./raw-log/rotating-log.ts";
+export { defaultDataDir } from "./sqlite/connection.ts";
+export type { Migration } from "./sqlite/migrator.ts";
+export { applyMigrations, loadMigrations, SQLITE_MIGRATIONS_DIR } from "./sqlite/migrator.ts";
+export type { SqliteEventStore, SqliteEventStoreOptions } from "./sqlite/sqlite-event-store.ts";
+export { openSqliteEventStore } from "./sqlite/sqlite-event-store.ts";

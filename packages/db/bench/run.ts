@@ -1,0 +1,20 @@
+// `pnpm --filter @skein/db bench`: measures this package's rows and writes them to
+// <repo>/bench/.rows/db.json, which the root collector (bench/collect.ts) merges.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { benchAppendRatio } from "./append-ratio.ts";
+import { benchFanout } from "./fanout.ts";
+
+const ROWS_FILE = fileURLToPath(new URL("../../../bench/.rows/db.json", import.meta.url));
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "skein-db-bench-"));
+try {
+  const rows = [...(await benchAppendRatio(scratch)), ...(await benchFanout())];
+  fs.mkdirSync(path.dirname(ROWS_FILE), { recursive: true });
+  fs.writeFileSync(ROWS_FILE, `${JSON.stringify(rows, null, 2)}\n`);
+  console.table(rows);
+} finally {
+  fs.rmSync(scratch, { recursive: true, force: true });
+}

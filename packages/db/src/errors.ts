@@ -1,0 +1,45 @@
+/** A stale `expectedVersion`: someone else appended to the stream first. Retry from fresh state. */
+export class ConcurrencyError extends Error {
+  override readonly name = "ConcurrencyError";
+  readonly streamId: string;
+  readonly expected: number;
+  readonly actual: number;
+
+  constructor(streamId: string, expected: number, actual: number) {
+    super(`stream ${streamId}: expected version ${expected}, found ${actual}`);
+    this.streamId = streamId;
+    this.expected = expected;
+    this.actual = actual;
+  }
+}
+
+/**
+ * A subscriber fell more than `bufferSize` events behind. Its iterator ends with this error; the
+ * client should reset from a fresh snapshot (S2) rather than try to catch up.
+ */
+export class SubscriberOverflow extends Error {
+  override readonly name = "SubscriberOverflow";
+  readonly bufferSize: number;
+  /** Last sequence the subscriber was given; 0 if none. */
+  readonly lastDeliveredSequence: number;
+
+  constructor(bufferSize: number, lastDeliveredSequence: number) {
+    super(`subscriber fell more than ${bufferSize} events behind`);
+    this.bufferSize = bufferSize;
+    this.lastDeliveredSequence = lastDeliveredSequence;
+  }
+}
+
+/** An operation on a store after `close()`. */
+export class StoreClosedError extends Error {
+  override readonly name = "StoreClosedError";
+
+  constructor() {
+    super("event store is closed");
+  }
+}
+
+/** Input the store refuses before queueing it (empty batch, unknown table, bad version…). */
+export class InvalidAppendError extends Error {
+  override readonly name = "InvalidAppendError";
+}

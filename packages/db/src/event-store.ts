@@ -1,0 +1,120 @@
+import type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
+
+/** The store envelope around a domain event (docs/design.md). */
+export type StoredEvent = {
+  /** Global, store-assigned, strictly increasing (S1). */
+  sequence: number;
+  streamId: string;
+  /** 1-based position within the stream. */
+  streamVersion: number;
+  type: string;
+  data: unknown;
+  commandId: string | null;
+  /** ISO-8601, store clock; diagnostic only. */
+  recordedAt: string;
+};
+
+/** A domain event before the store has placed it. `data` must be JSON-serializable. */
+export type NewEvent = { type: string; data: unknown };
+
+/**
+ * A number is the stream version the caller last saw: the append succeeds only if the stream is
+ * still there (0 = the stream must not exist yet). `"any"` skips the check; -1 is accepted as an
+ * alias for `"any"` (the older spelling in docs/design.md).
+ */
+export type ExpectedVersion = number | "any";
+
+export type AppendOptions = {
+  /** Idempotency key (S4): an already applied command id appends nothing and returns its receipt. */
+  commandId?: string;
+  /** Row writes applied in the same transaction as the events. */
+  projections?: readonly ProjectionWrite[];
+  /** Stored with the command id and returned verbatim (as JSON) to a retry. */
+  receipt?: unknown;
+};
+
+export type AppendResult = {
+  firstSequence: number;
+  lastSequence: number;
+  /** The stream's version after this append (= the version of its last event). */
+  streamVersion: number;
+  /** The receipt passed with the command (or `null`); for a duplicate, the stored one. */
+  receipt: unknown;
+  /** True when the command id had already been applied and nothing was appended. */
+  duplicate: boolean;
+};
+
+/** A projection row as stored; `data` is the parsed JSON. */
+export type ProjectionRow = {
+  id: string;
+  threadId: string | null;
+  sortKey: number;
+  runOrdinal: number | null;
+  status: string | null;
+  data: unknown;
+  updatedSequence: number;
+};
+
+export type ProjectionFilter = {
+  /** `null` selects rows without a thread. */
+  threadId?: string | null;
+  /** One status, or any of several. */
+  status?: string | readonly string[];
+  /** Inclusive upper bound on `sort_key` (P7 fork cut-off). */
+  maxSortKey?: number;
+  /** Keeps rows with `run_ordinal IS NULL OR run_ordinal <= maxRunOrdinal` (P7). */
+  maxRunOrdinal?: number;
+  limit?: number;
+};
+
+/** Read helpers available inside `snapshot()`; every call sees the same committed state. */
+export interface ProjectionQuery {
+  get(table: ProjectionTable, id: string): Promise<ProjectionRow | undefined>;
+  /** Ordered by `sort_key`, then `id`. */
+  list(table: ProjectionTable, filter?: ProjectionFilter): Promise<ProjectionRow[]>;
+  count(table: ProjectionTable, filter?: Omit<ProjectionFilter, "limit">): Promise<number>;
+}
+
+export type Snapshot<T> = { snapshotSequence: number; data: T };
+
+export type SubscriptionFilter = { streamIds: readonly string[] } | { streamPrefix: string };
+
+export type SubscribeOptions = {
+  /** Deliver events with `sequence > afterSequence` (a snapshot's `snapshotSequence`). */
+  afterSequence: number;
+  filter?: SubscriptionFilter;
+  /** Undelivered events held for a slow consumer before it is cut off; default from the store. */
+  bufferSize?: number;
+};
+
+/**
+ * Every committed event after the cursor, exactly once, in sequence order (S2). Iteration ends
+ * normally after `close()` and throws `SubscriberOverflow` when the consumer fell too far behind.
+ */
+export interface EventSubscription extends AsyncIterable<StoredEvent> {
+  close(): void;
+}
+
+/**
+ * The event log plus projection tables. Async throughout so that a PostgreSQL implementation can
+ * sit behind the same interface.
+ */
+export interface EventStore {
+  append(
+    streamId: string,
+    expectedVersion: ExpectedVersion,
+    events: readonly NewEvent[],
+    options?: AppendOptions,
+  ): Promise<AppendResult>;
+  readAll(afterSequence: number, limit?: number): Promise<StoredEvent[]>;
+  readStream(streamId: string, afterSequence?: number): Promise<StoredEvent[]>;
+  /** Current version of a stream; 0 if it has no events. */
+  streamVersion(streamId: string): Promise<number>;
+  /** Highest committed sequence; 0 for an empty log. */
+  headSequence(): Promise<number>;
+  /** Runs `read` against one consistent state and reports the sequence that state reflects. */
+  snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>>;
+  subscribe(options: SubscribeOptions): EventSubscription;
+  /** Flushes queued appends, ends subscriptions and releases the database. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,65 @@
+import type Database from "better-sqlite3";
+import type { StoredEvent } from "../event-store.ts";
+import type { SqliteDatabase } from "./connection.ts";
+
+type EventRow = {
+  sequence: number;
+  stream_id: string;
+  stream_version: number;
+  type: string;
+  data: string;
+  command_id: string | null;
+  recorded_at: string;
+};
+
+const COLUMNS = "sequence, stream_id, stream_version, type, data, command_id, recorded_at";
+
+/** Log reads on one connection; each call is a single statement, hence a consistent read. */
+export class EventReader {
+  private readonly all: Database.Statement<[number, number], EventRow>;
+  private readonly stream: Database.Statement<[string, number], EventRow>;
+  private readonly head: Database.Statement<[], number>;
+  private readonly version: Database.Statement<[string], number>;
+
+  constructor(db: SqliteDatabase) {
+    this.all = db.prepare<[number, number], EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE sequence > ? ORDER BY sequence LIMIT ?`,
+    );
+    this.stream = db.prepare<[string, number], EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND sequence > ? ORDER BY stream_version`,
+    );
+    this.head = db.prepare<[], number>("SELECT COALESCE(MAX(sequence), 0) FROM events").pluck();
+    this.version = db
+      .prepare<[string], number>("SELECT version FROM streams WHERE stream_id = ?")
+      .pluck();
+  }
+
+  readAll(afterSequence: number, limit?: number): StoredEvent[] {
+    // SQLite treats a negative LIMIT as "no limit".
+    return this.all.all(afterSequence, limit ?? -1).map(toStoredEvent);
+  }
+
+  readStream(streamId: string, afterSequence = 0): StoredEvent[] {
+    return this.stream.all(streamId, afterSequence).map(toStoredEvent);
+  }
+
+  headSequence(): number {
+    return this.head.get() ?? 0;
+  }
+
+  streamVersion(streamId: string): number {
+    return this.version.get(streamId) ?? 0;
+  }
+}
+
+function toStoredEvent(row: EventRow): StoredEvent {
+  return {
+    sequence: row.sequence,
+    streamId: row.stream_id,
+    streamVersion: row.stream_version,
+    type: row.type,
+    data: JSON.parse(row.data),
+    commandId: row.command_id,
+    recordedAt: row.recorded_at,
+  };
+}

@@ -1,0 +1,168 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { EventBus } from "../bus/event-bus.ts";
+import { StoreClosedError } from "../errors.ts";
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventSubscription,
+  ExpectedVersion,
+  NewEvent,
+  ProjectionQuery,
+  Snapshot,
+  StoredEvent,
+  SubscribeOptions,
+} from "../event-store.ts";
+import {
+  DEFAULT_BUSY_TIMEOUT_MS,
+  DEFAULT_FILENAME,
+  defaultDataDir,
+  openReader,
+  openWriter,
+  type SqliteDatabase,
+} from "./connection.ts";
+import { EventReader } from "./event-reader.ts";
+import { GroupCommit } from "./group-commit.ts";
+import { applyMigrations, loadMigrations } from "./migrator.ts";
+import { prepareAppend } from "./prepare-append.ts";
+import { SnapshotPool } from "./snapshot-pool.ts";
+import { SqliteWriter } from "./sqlite-writer.ts";
+
+export type SqliteEventStoreOptions = {
+  /** Directory holding the database; default `$SKEIN_DATA_DIR`, else `~/.skein`. */
+  dataDir?: string;
+  /** File name inside `dataDir` (or an absolute path); default `skein.db`. */
+  filename?: string;
+  /** Use a fresh directory under the OS temp dir, deleted by `close()` (tests, benches). */
+  temporary?: boolean;
+  busyTimeoutMs?: number;
+  /** Most appends written by one group-commit transaction; default 1000. */
+  maxBatchSize?: number;
+  /** Read connections for concurrent snapshots; default 4. */
+  snapshotConnections?: number;
+  /** Default per-subscriber bound on undelivered events; default 10,000. */
+  subscriberBufferSize?: number;
+  /** Store clock for `recordedAt`. */
+  now?: () => Date;
+};
+
+export type SqliteEventStore = EventStore & {
+  /** Absolute path of the database file. */
+  readonly file: string;
+  /** Live subscribers attached right now (diagnostics, tests). */
+  readonly subscriberCount: number;
+};
+
+/**
+ * Opens (creating if needed) the SQLite event store and applies pending migrations. The single
+ * writer connection serves appends and log reads; snapshots use their own read connections.
+ */
+export function openSqliteEventStore(options: SqliteEventStoreOptions = {}): SqliteEventStore {
+  const dataDir = options.temporary
+    ? fs.mkdtempSync(path.join(os.tmpdir(), "skein-db-"))
+    : (options.dataDir ?? defaultDataDir());
+  const file = path.resolve(dataDir, options.filename ?? DEFAULT_FILENAME);
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  const db = openWriter(file, busyTimeoutMs);
+  try {
+    applyMigrations(db, loadMigrations());
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  return new SqliteStore(db, file, options.temporary ? dataDir : null, options, busyTimeoutMs);
+}
+
+class SqliteStore implements SqliteEventStore {
+  private readonly events: EventReader;
+  private readonly commits: GroupCommit;
+  private readonly bus: EventBus;
+  private readonly snapshots: SnapshotPool;
+  private closed = false;
+
+  constructor(
+    private readonly db: SqliteDatabase,
+    readonly file: string,
+    private readonly temporaryDir: string | null,
+    options: SqliteEventStoreOptions,
+    busyTimeoutMs: number,
+  ) {
+    this.events = new EventReader(db);
+    this.bus = new EventBus({
+      readAfter: async (after, limit) => this.readAll(after, limit),
+      bufferSize: options.subscriberBufferSize,
+    });
+    this.commits = new GroupCommit({
+      writer: new SqliteWriter(db),
+      onCommitted: (events) => this.bus.publish(events),
+      maxBatchSize: options.maxBatchSize ?? 1_000,
+      now: options.now ?? (() => new Date()),
+    });
+    this.snapshots = new SnapshotPool(
+      () => openReader(file, busyTimeoutMs),
+      options.snapshotConnections ?? 4,
+    );
+  }
+
+  get subscriberCount(): number {
+    return this.bus.subscriberCount;
+  }
+
+  async append(
+    streamId: string,
+    expectedVersion: ExpectedVersion,
+    events: readonly NewEvent[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    return this.commits.enqueue(prepareAppend(streamId, expectedVersion, events, options));
+  }
+
+  async readAll(afterSequence: number, limit?: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return this.events.readAll(afterSequence, limit);
+  }
+
+  async readStream(streamId: string, afterSequence?: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return this.events.readStream(streamId, afterSequence);
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    this.assertOpen();
+    return this.events.streamVersion(streamId);
+  }
+
+  async headSequence(): Promise<number> {
+    this.assertOpen();
+    return this.events.headSequence();
+  }
+
+  async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {
+    this.assertOpen();
+    return this.snapshots.snapshot(read);
+  }
+
+  subscribe(options: SubscribeOptions): EventSubscription {
+    this.assertOpen();
+    return this.bus.subscribe(options);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.commits.drain();
+    this.bus.closeAll();
+    this.snapshots.close();
+    this.db.close();
+    if (this.temporaryDir !== null) {
+      fs.rmSync(this.temporaryDir, { recursive: true, force: true });
+    }
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+}

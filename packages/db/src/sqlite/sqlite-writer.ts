@@ -1,0 +1,192 @@
+import { ConcurrencyError } from "../errors.ts";
+import type { AppendResult, StoredEvent } from "../event-store.ts";
+import type { ProjectionTable } from "../projection-types.ts";
+import type Database from "better-sqlite3";
+import type { SqliteDatabase } from "./connection.ts";
+import type { PreparedAppend, PreparedWrite } from "./prepare-append.ts";
+
+export type AppendOutcome =
+  | { ok: true; result: AppendResult; events: StoredEvent[] }
+  | { ok: false; error: Error };
+
+type ReceiptRow = {
+  first_sequence: number;
+  last_sequence: number;
+  stream_version: number;
+  receipt: string;
+};
+
+type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
+
+/**
+ * Writes a batch of prepared appends in one IMMEDIATE transaction through prepared statements.
+ * Each append is checked in order against the state left by the ones before it, so a duplicate
+ * command id or a stale version inside the same batch behaves exactly as across batches.
+ */
+export class SqliteWriter {
+  private readonly head: Statement<[], number>;
+  private readonly version: Statement<[string], number>;
+  private readonly upsertStream: Statement<[string, number]>;
+  private readonly insertEvent: Statement<
+    [number, string, number, string, string, string | null, string]
+  >;
+  private readonly findReceipt: Statement<[string], ReceiptRow>;
+  private readonly insertReceipt: Statement<[string, string, number, number, number, string]>;
+  private readonly puts = new Map<ProjectionTable, Statement<PutParams>>();
+  private readonly deletes = new Map<ProjectionTable, Statement<[string]>>();
+  private readonly commitTransaction: (
+    batch: readonly PreparedAppend[],
+    at: string,
+  ) => AppendOutcome[];
+
+  constructor(private readonly db: SqliteDatabase) {
+    this.head = db.prepare<[], number>("SELECT COALESCE(MAX(sequence), 0) FROM events").pluck();
+    this.version = db
+      .prepare<[string], number>("SELECT version FROM streams WHERE stream_id = ?")
+      .pluck();
+    this.upsertStream = db.prepare<[string, number]>(
+      `INSERT INTO streams (stream_id, version) VALUES (?, ?)
+       ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version`,
+    );
+    this.insertEvent = db.prepare<[number, string, number, string, string, string | null, string]>(
+      `INSERT INTO events (sequence, stream_id, stream_version, type, data, command_id, recorded_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.findReceipt = db.prepare<[string], ReceiptRow>(
+      `SELECT first_sequence, last_sequence, stream_version, receipt
+       FROM command_receipts WHERE command_id = ?`,
+    );
+    this.insertReceipt = db.prepare<[string, string, number, number, number, string]>(
+      `INSERT INTO command_receipts
+         (command_id, stream_id, first_sequence, last_sequence, stream_version, receipt)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    );
+    this.commitTransaction = db.transaction((batch: readonly PreparedAppend[], at: string) => {
+      let next = (this.head.get() ?? 0) + 1;
+      return batch.map((append) => {
+        const outcome = this.applyOne(append, next, at);
+        if (outcome.ok && !outcome.result.duplicate) next = outcome.result.lastSequence + 1;
+        return outcome;
+      });
+    }).immediate;
+  }
+
+  /** Commits the batch or throws (then nothing of it was written). */
+  commit(batch: readonly PreparedAppend[], recordedAt: string): AppendOutcome[] {
+    return this.commitTransaction(batch, recordedAt);
+  }
+
+  private applyOne(append: PreparedAppend, firstSequence: number, at: string): AppendOutcome {
+    if (append.commandId !== null) {
+      const known = this.findReceipt.get(append.commandId);
+      if (known !== undefined) {
+        return {
+          ok: true,
+          events: [],
+          result: {
+            firstSequence: known.first_sequence,
+            lastSequence: known.last_sequence,
+            streamVersion: known.stream_version,
+            receipt: JSON.parse(known.receipt),
+            duplicate: true,
+          },
+        };
+      }
+    }
+    const current = this.version.get(append.streamId) ?? 0;
+    if (append.expected !== null && append.expected !== current) {
+      return { ok: false, error: new ConcurrencyError(append.streamId, append.expected, current) };
+    }
+    const events: StoredEvent[] = append.events.map((event, index) => {
+      const stored: StoredEvent = {
+        sequence: firstSequence + index,
+        streamId: append.streamId,
+        streamVersion: current + index + 1,
+        type: event.type,
+        // Parsed back from the stored text so live subscribers see exactly what readAll returns.
+        data: JSON.parse(event.json),
+        commandId: append.commandId,
+        recordedAt: at,
+      };
+      this.insertEvent.run(
+        stored.sequence,
+        stored.streamId,
+        stored.streamVersion,
+        stored.type,
+        event.json,
+        stored.commandId,
+        at,
+      );
+      return stored;
+    });
+    const lastSequence = firstSequence + events.length - 1;
+    const streamVersion = current + events.length;
+    this.upsertStream.run(append.streamId, streamVersion);
+    for (const write of append.projections) this.applyWrite(write, lastSequence);
+    if (append.commandId !== null) {
+      this.insertReceipt.run(
+        append.commandId,
+        append.streamId,
+        firstSequence,
+        lastSequence,
+        streamVersion,
+        append.receiptJson,
+      );
+    }
+    return {
+      ok: true,
+      events,
+      result: {
+        firstSequence,
+        lastSequence,
+        streamVersion,
+        receipt: JSON.parse(append.receiptJson),
+        duplicate: false,
+      },
+    };
+  }
+
+  private applyWrite(write: PreparedWrite, sequence: number): void {
+    if (write.op === "delete") {
+      this.deleteStatement(write.table).run(write.id);
+      return;
+    }
+    this.putStatement(write.table).run(
+      write.id,
+      write.threadId,
+      write.sortKey,
+      write.runOrdinal,
+      write.status,
+      write.json,
+      sequence,
+    );
+  }
+
+  // Table names come from the PROJECTION_TABLES allow-list (checked in prepareAppend).
+  private putStatement(table: ProjectionTable): Statement<PutParams> {
+    let statement = this.puts.get(table);
+    if (statement === undefined) {
+      statement = this.db.prepare<PutParams>(
+        `INSERT INTO "${table}" (id, thread_id, sort_key, run_ordinal, status, data, updated_sequence)
+         VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (id) DO UPDATE SET thread_id = excluded.thread_id,
+           sort_key = excluded.sort_key, run_ordinal = excluded.run_ordinal,
+           status = excluded.status, data = excluded.data,
+           updated_sequence = excluded.updated_sequence`,
+      );
+      this.puts.set(table, statement);
+    }
+    return statement;
+  }
+
+  private deleteStatement(table: ProjectionTable): Statement<[string]> {
+    let statement = this.deletes.get(table);
+    if (statement === undefined) {
+      statement = this.db.prepare<[string]>(`DELETE FROM "${table}" WHERE id = ?`);
+      this.deletes.set(table, statement);
+    }
+    return statement;
+  }
+}
+
+type PutParams = [string, string | null, number, number | null, string | null, string, number];

@@ -1,0 +1,78 @@
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import {
+  applyMigrations,
+  loadMigrations,
+  openSqliteEventStore,
+  PROJECTION_TABLES,
+} from "../src/index.ts";
+import { checkMigrationLockstep, describeSchema } from "../scripts/migration-lockstep.ts";
+import { tempDir } from "./support/temp-dir.ts";
+
+describe("migrations", () => {
+  it("lock-step: committed SQL equals `prisma migrate diff` of schema.prisma", () => {
+    expect(checkMigrationLockstep().problems).toEqual([]);
+  });
+
+  it("creates every projection table with the generic columns and indexes", () => {
+    const db = new Database(":memory:");
+    applyMigrations(db, loadMigrations());
+    const schema = describeSchema(db);
+    db.close();
+    expect(Object.keys(schema).sort()).toEqual(
+      ["command_receipts", "events", "streams", ...PROJECTION_TABLES].sort(),
+    );
+    for (const table of PROJECTION_TABLES) {
+      const { columns, indexes } = JSON.parse(schema[table] ?? "{}") as {
+        columns: { name: string }[];
+        indexes: { columns: string[] }[];
+      };
+      expect(columns.map((c) => c.name)).toEqual([
+        "id",
+        "thread_id",
+        "sort_key",
+        "run_ordinal",
+        "status",
+        "data",
+        "updated_sequence",
+      ]);
+      expect(indexes.map((i) => i.columns.join(","))).toEqual(
+        expect.arrayContaining(["thread_id,sort_key", "status"]),
+      );
+    }
+  });
+
+  it("applies migrations on open, once, and is idempotent on reopen", async () => {
+    const dataDir = tempDir();
+    const first = openSqliteEventStore({ dataDir });
+    await first.append("s", 0, [{ type: "T", data: 1 }]);
+    await first.close();
+    const second = openSqliteEventStore({ dataDir });
+    expect(await second.headSequence()).toBe(1);
+    await second.close();
+
+    const db = new Database(`${dataDir}/skein.db`);
+    const applied = db.prepare("SELECT name FROM _skein_migrations").pluck().all();
+    expect(applied).toEqual(loadMigrations().map((m) => m.name));
+    expect(applyMigrations(db, loadMigrations())).toEqual([]);
+    expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
+    db.close();
+  });
+
+  it("refuses a database whose applied migration was edited since", () => {
+    const db = new Database(":memory:");
+    const [init] = loadMigrations();
+    if (init === undefined) throw new Error("no migrations");
+    applyMigrations(db, [init]);
+    expect(() => applyMigrations(db, [{ ...init, checksum: "edited" }])).toThrow(/was changed/);
+    db.close();
+  });
+
+  it("a failing migration leaves nothing half-applied", () => {
+    const db = new Database(":memory:");
+    const broken = { name: "0001_broken", sql: "CREATE TABLE a (x); SELECT nope;", checksum: "x" };
+    expect(() => applyMigrations(db, [broken])).toThrow();
+    expect(db.prepare("SELECT count(*) FROM sqlite_master WHERE name = 'a'").pluck().get()).toBe(0);
+    db.close();
+  });
+});
