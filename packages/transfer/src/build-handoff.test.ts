@@ -1,0 +1,235 @@
+import { describe, expect, it } from "vitest";
+import { buildHandoff } from "./build-handoff.ts";
+import { HandoffInputError } from "./handoff-content.ts";
+import type { BuildHandoffInput } from "./handoff-types.ts";
+import type { Run, TurnItem } from "./inputs.ts";
+import { runs, turnItemsFor } from "./test-support/fixtures.ts";
+import { estimateTokens } from "./token-budget.ts";
+
+const switchTransfer = {
+  id: "ctx_switch",
+  type: "provider_handoff",
+  sourceThreadId: "thr_main",
+  targetThreadId: "thr_main",
+} as const;
+const all = (list: readonly Run[], threadId = "thr_main") => [
+  { threadId, ordinals: list.filter((r) => r.threadId === threadId).map((r) => r.ordinal) },
+];
+const mixed = runs(
+  { from: 1, to: 2, provider: "codex", providerThreadId: "pth_A" },
+  { from: 3, to: 3, provider: "claude", providerThreadId: "pth_B", status: "failed" },
+);
+
+function input(
+  list: readonly Run[],
+  items: readonly TurnItem[],
+  extra: Partial<BuildHandoffInput> = {},
+) {
+  return {
+    strategy: "full_thread_summary",
+    transfer: switchTransfer,
+    selection: all(list),
+    runs: list,
+    turnItems: items,
+    targetProvider: "codex",
+    newMessage: "Now write the migration.",
+    ...extra,
+  } satisfies BuildHandoffInput;
+}
+
+describe("handoff rendering", () => {
+  it("opens with a coverage preamble naming the transfer, runs and providers", () => {
+    const { summaryText } = buildHandoff(input(mixed, turnItemsFor(mixed)));
+    const preamble = summaryText.split("\n\n")[0] ?? "";
+    expect(preamble).toContain(
+      "transfer: ctx_switch (provider_handoff) · strategy: full_thread_summary",
+    );
+    expect(preamble).toContain("covers: runs 1–3 of thr_main");
+    expect(preamble).toContain("providers: codex pth_A runs 1–2; claude pth_B run 3");
+    expect(preamble).not.toContain("omitted for length");
+  });
+
+  it("attributes every line to its run and role, with commands, exit codes and file changes", () => {
+    const items: TurnItem[] = [
+      ...turnItemsFor(mixed, { commands: 2 }),
+      {
+        id: "itm_plan",
+        runId: mixed[2]?.id ?? null,
+        type: "plan",
+        steps: [{ text: "add index", status: "completed" }],
+      },
+    ];
+    const { summaryText, payload } = buildHandoff(input(mixed, items));
+    expect(summaryText).toContain("## run 3 · claude · failed");
+    expect(summaryText).toContain("[run 3 · user] user asks thr_main#3");
+    expect(summaryText).toContain("[run 3 · claude assistant] assistant answers thr_main#3");
+    expect(summaryText).toContain("[run 1 · codex assistant] assistant answers thr_main#1");
+    expect(summaryText).toContain("[run 2 · command] `pnpm test --filter pkg1` → exit 1");
+    expect(summaryText).toContain("[run 2 · file] src/file-0.ts +3 -1");
+    expect(summaryText).toContain("[run 3 · plan] [completed] add index");
+    expect(summaryText).toContain("[run 3 · error] run failed");
+    expect(payload.runs[2]).toMatchObject({
+      ordinal: 3,
+      provider: "claude",
+      inclusion: "full",
+      userMessage: "user asks thr_main#3",
+      commands: [
+        { input: "pnpm test --filter pkg0", exitCode: 0 },
+        { input: "pnpm test --filter pkg1", exitCode: 1 },
+      ],
+      fileChanges: [{ fileName: "src/file-0.ts", additions: 3, deletions: 1 }],
+      plans: ["[completed] add index"],
+      errors: ["run failed"],
+    });
+  });
+
+  it("appends the new user message after the handoff, uncut", () => {
+    const build = buildHandoff(input(mixed, turnItemsFor(mixed)));
+    expect(build.promptText.startsWith(build.summaryText)).toBe(true);
+    expect(build.promptText.endsWith("[new message · user]\nNow write the migration.")).toBe(true);
+  });
+
+  it("names other threads in attribution when a handoff spans several (a bring-back)", () => {
+    const fork = runs({
+      threadId: "thr_fork",
+      from: 4,
+      to: 5,
+      provider: "claude",
+      providerThreadId: "pth_F",
+    });
+    const { summaryText } = buildHandoff(
+      input(fork, turnItemsFor(fork), {
+        strategy: "delta_since_target_last_seen",
+        transfer: {
+          id: "ctx_merge",
+          type: "merge_back",
+          sourceThreadId: "thr_fork",
+          targetThreadId: "thr_main",
+          basePoint: { threadId: "thr_main", runId: "run_thr_main_3" },
+        },
+        selection: [
+          { threadId: "thr_main", ordinals: [1] },
+          { threadId: "thr_fork", ordinals: [4, 5] },
+        ],
+        runs: [...mixed, ...fork],
+        turnItems: turnItemsFor([...mixed, ...fork]),
+      }),
+    );
+    expect(summaryText).toContain(
+      "source: bring-back of fork thr_fork (base: thr_main at run_thr_main_3)",
+    );
+    expect(summaryText).toContain("[thr_fork run 5 · claude assistant]");
+    expect(summaryText).toContain("[thr_main run 1 · user]");
+  });
+
+  it("checkpoint_summary names the checkpoint and totals its files since the thread start", () => {
+    const items = turnItemsFor(mixed, { files: 2 });
+    const build = buildHandoff(
+      input(mixed, items, {
+        strategy: "checkpoint_summary",
+        selection: [{ threadId: "thr_main", ordinals: [1, 2] }],
+        checkpoint: {
+          id: "ckp_7",
+          runId: mixed[1]?.id ?? null,
+          appRunOrdinal: 2,
+          ref: "a1b2c3",
+          status: "ready",
+        },
+      }),
+    );
+    expect(build.kind).toBe("checkpoint_context");
+    expect(build.summaryText).toContain("checkpoint: ckp_7 · ref a1b2c3 · after run 2 · ready");
+    expect(build.summaryText).toContain("files changed since the thread start: 2");
+    expect(build.summaryText).toContain("- src/file-0.ts +6 -2 (2 changes)");
+    expect(build.payload.checkpoint?.files).toEqual([
+      { fileName: "src/file-0.ts", changes: 2, additions: 6, deletions: 2 },
+      { fileName: "src/file-1.ts", changes: 2, additions: 6, deletions: 2 },
+    ]);
+  });
+
+  it("manual_context keeps the user's text verbatim", () => {
+    const text = "  Keep the API stable.\n\nUse plan B.  ";
+    const build = buildHandoff(
+      input(mixed, turnItemsFor(mixed), {
+        strategy: "manual_context",
+        manualText: text,
+        kind: "delta_context",
+      }),
+    );
+    expect(build.summaryText).toBe(text);
+    expect(build.kind).toBe("delta_context");
+    expect(build.payload.manualText).toBe(text);
+    expect(build.coveredRunOrdinals).toEqual({ from: 1, to: 3 });
+    expect(() => buildHandoff(input(mixed, [], { strategy: "manual_context" }))).toThrow(
+      HandoffInputError,
+    );
+  });
+
+  it("rejects unknown runs, a budget below the minimum and a checkpoint summary without its checkpoint", () => {
+    expect(() =>
+      buildHandoff(input(mixed, [], { selection: [{ threadId: "thr_main", ordinals: [9] }] })),
+    ).toThrow(HandoffInputError);
+    expect(() => buildHandoff(input(mixed, [], { budget: { maxTokens: 100 } }))).toThrow(
+      RangeError,
+    );
+    expect(() => buildHandoff(input(mixed, [], { strategy: "checkpoint_summary" }))).toThrow(
+      HandoffInputError,
+    );
+  });
+});
+
+describe("handoff budget", () => {
+  const thousand = runs({ from: 1, to: 1000, provider: "codex", providerThreadId: "pth_A" });
+  const thousandItems = turnItemsFor(thousand, {
+    userChars: 400,
+    assistantChars: 1200,
+    commands: 2,
+  });
+
+  it("Handoff: a 1,000-run handoff fits its budget, keeps the key messages and rebuilds byte-identically", () => {
+    const build = buildHandoff(input(thousand, thousandItems));
+    const text = build.summaryText;
+    expect(estimateTokens(text)).toBeLessThanOrEqual(16_000);
+    expect(build.tokens).toMatchObject({ budget: 16_000, summary: estimateTokens(text) });
+    const byId = new Map(thousandItems.map((item) => [item.id, item.text ?? ""]));
+    expect(text).toContain(`[run 1000 · user] ${byId.get("itm_thr_main#1000_u")}\n`);
+    expect(text).toContain(`[run 1000 · codex assistant] ${byId.get("itm_thr_main#1000_a")}`);
+    expect(text).toContain(`[run 1 · user] ${byId.get("itm_thr_main#1_u")}\n`);
+    expect(text).toMatch(/omitted for length: runs 2–\d+ of thr_main/);
+    expect(text).toMatch(/\n\[runs 2–\d+ omitted for length\]\n/);
+    const rebuilt = buildHandoff(input(structuredClone(thousand), structuredClone(thousandItems)));
+    expect(rebuilt.summaryText).toBe(text);
+    expect(rebuilt.payload).toEqual(build.payload);
+  });
+
+  it("keeps the latest assistant reply even when the latest run has none", () => {
+    const items = thousandItems.filter((item) => item.id !== "itm_thr_main#1000_a");
+    const text = buildHandoff(input(thousand, items, { budget: { maxTokens: 1_000 } })).summaryText;
+    expect(text).toContain("[run 1000 · user]");
+    expect(text).toContain("[run 999 · codex assistant]");
+    expect(text).toContain("[run 1 · user]");
+  });
+
+  it("truncates oversized key messages in the middle instead of dropping them", () => {
+    const huge = "x".repeat(50_000);
+    const items = thousandItems.map((item) =>
+      item.id === "itm_thr_main#1000_u" ? { ...item, text: huge } : item,
+    );
+    const build = buildHandoff(input(thousand, items, { budget: { maxTokens: 2_000 } }));
+    expect(estimateTokens(build.summaryText)).toBeLessThanOrEqual(2_000);
+    expect(build.summaryText).toMatch(/\[run 1000 · user\] x+ … \[\d+ chars omitted\] … x+\n/);
+    expect(build.summaryText).toContain("[run 1000 · codex assistant]");
+    expect(build.summaryText).toContain("[run 1 · user]");
+    expect(build.payload.runs[999]?.inclusion).toBe("partial");
+  });
+
+  it("never cuts the new user message, however long", () => {
+    const message = "m".repeat(200_000);
+    const build = buildHandoff(
+      input(mixed, turnItemsFor(mixed), { newMessage: message, budget: { maxTokens: 512 } }),
+    );
+    expect(build.promptText.endsWith(message)).toBe(true);
+    expect(build.tokens.summary).toBeLessThanOrEqual(512);
+    expect(build.tokens.newMessage).toBe(50_000);
+  });
+});

@@ -1,0 +1,136 @@
+import type { HandoffCommand, HandoffFileChange } from "./handoff-types.ts";
+import type {
+  ProviderKind,
+  ProviderThreadId,
+  Run,
+  RunId,
+  RunStatus,
+  ThreadId,
+  TurnItem,
+} from "./inputs.ts";
+import type { RunSegment } from "./run-history.ts";
+import { truncateMiddle } from "./token-budget.ts";
+
+/** Everything a covered run could contribute, before budgeting. */
+export type RunContent = {
+  readonly threadId: ThreadId;
+  readonly runId: RunId;
+  readonly ordinal: number;
+  readonly provider: ProviderKind;
+  readonly providerThreadId: ProviderThreadId | null;
+  readonly status: RunStatus;
+  readonly userMessage: string | null;
+  readonly plans: readonly string[];
+  readonly commands: readonly HandoffCommand[];
+  readonly fileChanges: readonly HandoffFileChange[];
+  readonly assistantReply: string | null;
+  readonly errors: readonly string[];
+};
+
+// Per-item caps so one pathological command line or plan cannot crowd out the conversation.
+const MAX_COMMAND_CHARS = 300;
+const MAX_PLAN_CHARS = 2_000;
+const MAX_ERROR_CHARS = 500;
+
+export class HandoffInputError extends Error {
+  override readonly name = "HandoffInputError";
+}
+
+function clean(text: string): string {
+  return text.replace(/\r\n?/g, "\n").trim();
+}
+
+function capped(text: string, max: number): string {
+  return truncateMiddle(text, max) ?? text.slice(0, max);
+}
+
+function joinTexts(items: readonly TurnItem[]): string | null {
+  const texts = items.map((item) => clean(item.text ?? "")).filter((text) => text.length > 0);
+  return texts.length > 0 ? texts.join("\n\n") : null;
+}
+
+function asText(value: unknown): string {
+  if (typeof value === "string") return value;
+  if (value === undefined || value === null) return "";
+  return JSON.stringify(value) ?? "";
+}
+
+function planText(item: TurnItem): string | null {
+  const direct = clean(item.markdown ?? item.text ?? "");
+  if (direct.length > 0) return capped(direct, MAX_PLAN_CHARS);
+  if (!Array.isArray(item.steps)) return null;
+  const steps = item.steps
+    .map((step: unknown) => {
+      if (typeof step !== "object" || step === null) return asText(step);
+      const { text, status } = step as { text?: unknown; status?: unknown };
+      const label = clean(asText(text));
+      return typeof status === "string" ? `[${status}] ${label}` : label;
+    })
+    .filter((step) => step.length > 0);
+  return steps.length > 0 ? capped(steps.join("; "), MAX_PLAN_CHARS) : null;
+}
+
+function contentOf(run: Run, items: readonly TurnItem[]): RunContent {
+  const ofType = (type: TurnItem["type"]) => items.filter((item) => item.type === type);
+  const errors: string[] = [];
+  for (const item of items) {
+    if (item.status !== "failed" || item.type === "command_execution") continue;
+    const name = item.toolName ? `${item.type} ${item.toolName}` : item.type;
+    errors.push(capped(`${name} failed`, MAX_ERROR_CHARS));
+  }
+  if (run.status === "failed" || run.status === "interrupted") errors.push(`run ${run.status}`);
+  return {
+    threadId: run.threadId,
+    runId: run.id,
+    ordinal: run.ordinal,
+    provider: run.provider,
+    providerThreadId: run.providerThreadId,
+    status: run.status,
+    userMessage: joinTexts(ofType("user_message")),
+    plans: ofType("plan")
+      .map(planText)
+      .filter((text): text is string => text !== null),
+    commands: ofType("command_execution").map((item) => ({
+      input: capped(clean(asText(item.input)), MAX_COMMAND_CHARS),
+      exitCode: item.exitCode ?? null,
+      status: item.status ?? null,
+    })),
+    fileChanges: ofType("file_change").map((item) => ({
+      fileName: item.fileName ?? "(unnamed file)",
+      additions: item.additions ?? null,
+      deletions: item.deletions ?? null,
+    })),
+    assistantReply: joinTexts(ofType("assistant_message")),
+    errors,
+  };
+}
+
+/** The covered runs with their turn items, in selection order. */
+export function collectRunContents(
+  selection: readonly RunSegment[],
+  runs: readonly Run[],
+  turnItems: readonly TurnItem[],
+): RunContent[] {
+  const runByKey = new Map<string, Run>();
+  for (const run of runs) runByKey.set(`${run.threadId}\u0000${run.ordinal}`, run);
+  const itemsByRun = new Map<RunId, TurnItem[]>();
+  for (const item of turnItems) {
+    if (item.runId === null) continue;
+    const list = itemsByRun.get(item.runId);
+    if (list) list.push(item);
+    else itemsByRun.set(item.runId, [item]);
+  }
+  const contents: RunContent[] = [];
+  for (const segment of selection) {
+    for (const ordinal of segment.ordinals) {
+      const run = runByKey.get(`${segment.threadId}\u0000${ordinal}`);
+      if (run === undefined) {
+        throw new HandoffInputError(
+          `run ${ordinal} of thread ${segment.threadId} is selected but missing from runs`,
+        );
+      }
+      contents.push(contentOf(run, itemsByRun.get(run.id) ?? []));
+    }
+  }
+  return contents;
+}

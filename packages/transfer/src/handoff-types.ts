@@ -1,0 +1,140 @@
+import type {
+  Checkpoint,
+  ContextHandoffKind,
+  ContextHandoffStrategy,
+  ContextSourcePoint,
+  ContextTransferId,
+  ContextTransferType,
+  ProviderKind,
+  ProviderThreadId,
+  Run,
+  RunId,
+  RunStatus,
+  ThreadId,
+  TurnItem,
+} from "./inputs.ts";
+import type { OrdinalRange } from "./ordinal-ranges.ts";
+import type { RunSegment } from "./run-history.ts";
+import type { TokenBudget } from "./token-budget.ts";
+
+export type HandoffCommand = {
+  readonly input: string;
+  readonly exitCode: number | null;
+  readonly status: string | null;
+};
+
+export type HandoffFileChange = {
+  readonly fileName: string;
+  readonly additions: number | null;
+  readonly deletions: number | null;
+};
+
+/**
+ * One covered run as handed off. Omitted runs keep their identity and provider but no content;
+ * partial runs keep what fit (texts may carry a truncation marker) and count what was left out.
+ */
+export type HandoffRunEntry = {
+  readonly threadId: ThreadId;
+  readonly runId: RunId;
+  readonly ordinal: number;
+  readonly provider: ProviderKind;
+  readonly providerThreadId: ProviderThreadId | null;
+  readonly status: RunStatus;
+  readonly inclusion: "full" | "partial" | "omitted";
+  readonly userMessage: string | null;
+  readonly plans: readonly string[];
+  readonly commands: readonly HandoffCommand[];
+  readonly fileChanges: readonly HandoffFileChange[];
+  readonly assistantReply: string | null;
+  readonly errors: readonly string[];
+  readonly omittedItems: number;
+};
+
+export type HandoffFileTotal = {
+  readonly fileName: string;
+  readonly changes: number;
+  readonly additions: number | null;
+  readonly deletions: number | null;
+};
+
+export type HandoffCheckpointSummary = {
+  readonly checkpointId: string;
+  readonly ref: string | null;
+  readonly appRunOrdinal: number | null;
+  readonly status: string | null;
+  /** Files changed from the thread start up to the checkpoint, by path. */
+  readonly files: readonly HandoffFileTotal[];
+  /** How many of `files` the text lists (the rest did not fit). */
+  readonly filesShown: number;
+};
+
+/** The structured, auditable half of a ContextHandoff (E14 `payload`). */
+export type HandoffPayload = {
+  readonly version: 1;
+  readonly strategy: ContextHandoffStrategy;
+  readonly kind: ContextHandoffKind;
+  readonly transfer: HandoffTransfer;
+  readonly targetProvider: ProviderKind | null;
+  readonly toProviderThreadId: ProviderThreadId | null;
+  readonly coverage: readonly {
+    readonly threadId: ThreadId;
+    readonly runs: readonly OrdinalRange[];
+  }[];
+  readonly omitted: readonly {
+    readonly threadId: ThreadId;
+    readonly runs: readonly OrdinalRange[];
+  }[];
+  readonly checkpoint: HandoffCheckpointSummary | null;
+  readonly runs: readonly HandoffRunEntry[];
+  /** The user's text, for manual_context handoffs. */
+  readonly manualText: string | null;
+};
+
+/** The transfer fields a handoff names (a domain ContextTransfer satisfies it). */
+export type HandoffTransfer = {
+  readonly id: ContextTransferId;
+  readonly type: ContextTransferType;
+  readonly sourceThreadId: ThreadId;
+  readonly targetThreadId: ThreadId;
+  readonly basePoint?: ContextSourcePoint | null;
+};
+
+export type BuildHandoffInput = {
+  readonly strategy: ContextHandoffStrategy;
+  /** Defaults from the strategy; give it for manual_context standing in for a delta. */
+  readonly kind?: ContextHandoffKind;
+  readonly transfer: HandoffTransfer;
+  /** Which runs the handoff covers, in conversation order (a resolution's `handoff.selection`). */
+  readonly selection: readonly RunSegment[];
+  readonly runs: readonly Run[];
+  readonly turnItems: readonly TurnItem[];
+  readonly targetProvider?: ProviderKind | null;
+  readonly toProviderThreadId?: ProviderThreadId | null;
+  /** The run's new user message: appended to `promptText`, never cut, not counted. */
+  readonly newMessage?: string | null;
+  /** Required for manual_context: it wins verbatim. */
+  readonly manualText?: string | null;
+  /** The checkpoint a checkpoint_summary names. */
+  readonly checkpoint?: Checkpoint | null;
+  readonly budget?: TokenBudget;
+};
+
+/** Everything a ContextHandoff (E14) needs besides ids, status and timestamps. */
+export type HandoffBuild = {
+  readonly transferId: ContextTransferId;
+  readonly threadId: ThreadId;
+  readonly strategy: ContextHandoffStrategy;
+  readonly kind: ContextHandoffKind;
+  readonly coveredRunOrdinals: OrdinalRange | null;
+  readonly fromProviderThreadIds: readonly ProviderThreadId[];
+  readonly toProviderThreadId: ProviderThreadId | null;
+  readonly summaryText: string;
+  /** summaryText followed by the new user message, as sent to the provider. */
+  readonly promptText: string;
+  readonly payload: HandoffPayload;
+  readonly tokens: {
+    readonly budget: number;
+    readonly summary: number;
+    readonly newMessage: number;
+  };
+};
