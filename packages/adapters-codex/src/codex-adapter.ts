@@ -1,0 +1,87 @@
+import { execFile } from "node:child_process";
+import {
+  PROVIDER_ADAPTER_VERSION,
+  type ProviderAdapter,
+  type ProviderCapabilityFlags,
+} from "@skein/domain/provider";
+import { type CodexConfig, resolveCodexConfig } from "./config/codex-config.ts";
+import { CodexAppServerClient } from "./rpc/app-server-client.ts";
+import { CodexSession } from "./session/codex-session.ts";
+
+/**
+ * What Codex 0.171 does natively (see PROTOCOL-NOTES.md). Rollback is native for paginated
+ * threads only; legacy threads fail it explicitly per call. Codex's own sub-agents are not mapped
+ * yet, so `nativeSubagents` stays off.
+ */
+export const CODEX_CAPABILITIES: ProviderCapabilityFlags = {
+  nativeFork: true,
+  forkAtTurn: true,
+  rollback: true,
+  steer: true,
+  interrupt: true,
+  resume: true,
+  strongTurnIds: true,
+  nativeSubagents: false,
+  appOwnedTools: true,
+  historyInjection: true,
+  approvals: true,
+  readHistory: true,
+};
+
+export type CodexAdapterOptions = CodexConfig & {
+  /** Window for merging streamed deltas into one event; the design allows ≤ 50 ms. */
+  coalesceMs?: number;
+};
+
+/** Skein's provider adapter over the real `codex app-server`, one process per session. */
+export function createCodexAdapter(options: CodexAdapterOptions = {}): ProviderAdapter {
+  const { coalesceMs = 50, ...config } = options;
+  return {
+    version: PROVIDER_ADAPTER_VERSION,
+    provider: "codex",
+    capabilities: CODEX_CAPABILITIES,
+    async openSession(input) {
+      const resolved = resolveCodexConfig(config);
+      const client = await CodexAppServerClient.start({
+        config: resolved,
+        providerSessionId: input.providerSessionId,
+        cwd: input.cwd,
+        ...(input.rawLog ? { rawLog: input.rawLog } : {}),
+      });
+      return new CodexSession({
+        providerSessionId: input.providerSessionId,
+        client,
+        capabilities: CODEX_CAPABILITIES,
+        defaultModel: input.model ?? resolved.model,
+        coalesceMs,
+      });
+    },
+    async status() {
+      let binaryPath: string;
+      try {
+        binaryPath = resolveCodexConfig(config).binaryPath;
+      } catch (error) {
+        return { found: false, version: null, ready: false, lastError: errorText(error) };
+      }
+      try {
+        const version = await binaryVersion(binaryPath);
+        return { found: true, version, ready: true, lastError: null };
+      } catch (error) {
+        return { found: true, version: null, ready: false, lastError: errorText(error) };
+      }
+    },
+  };
+}
+
+function binaryVersion(binaryPath: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(binaryPath, ["--version"], { timeout: 10_000 }, (error, stdout) => {
+      if (error) reject(error);
+      else resolve(stdout.trim().replace(/^codex-cli\s+/, ""));
+    });
+  });
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,120 @@
+import type { RuntimeFileChange, RuntimeItemFields, RuntimeItemKind } from "@skein/domain/provider";
+import type { ThreadItem } from "../protocol/index.ts";
+
+export type MappedItem = { kind: RuntimeItemKind; fields: RuntimeItemFields };
+export type ItemEndStatus = "completed" | "failed" | "declined" | "interrupted";
+
+/**
+ * A Codex thread item as a normalized runtime item, or null for items Skein does not model
+ * (review-mode markers, hook prompts, images, sleeps). Plans are not items in Skein: the turn
+ * mapper turns a `plan` item into a `plan.updated` event instead.
+ */
+export function mapItem(item: ThreadItem): MappedItem | null {
+  switch (item.type) {
+    case "userMessage":
+      return {
+        kind: "user_message",
+        fields: {
+          text: item.content
+            .flatMap((part) => (part.type === "text" ? [part.text] : []))
+            .join("\n"),
+        },
+      };
+    case "agentMessage":
+      return { kind: "assistant_message", fields: { text: item.text } };
+    case "reasoning":
+      return { kind: "reasoning", fields: { text: [...item.summary, ...item.content].join("\n") } };
+    case "commandExecution":
+      return {
+        kind: "command_execution",
+        fields: withDefined({
+          command: item.command,
+          cwd: item.cwd,
+          output: item.aggregatedOutput ?? undefined,
+          exitCode: item.status === "inProgress" ? undefined : item.exitCode,
+        }),
+      };
+    case "fileChange":
+      return { kind: "file_change", fields: { changes: item.changes.map(mapFileChange) } };
+    case "webSearch":
+      return { kind: "web_search", fields: { query: item.query } };
+    case "dynamicToolCall":
+      return {
+        kind: "dynamic_tool",
+        fields: withDefined({
+          toolName: item.namespace ? `${item.namespace}/${item.tool}` : item.tool,
+          input: item.arguments,
+          result: item.contentItems ? toolOutputText(item.contentItems) : undefined,
+        }),
+      };
+    case "mcpToolCall":
+      return {
+        kind: "dynamic_tool",
+        fields: withDefined({
+          toolName: `${item.server}/${item.tool}`,
+          input: item.arguments,
+          result: item.result ?? item.error ?? undefined,
+        }),
+      };
+    case "contextCompaction":
+      return { kind: "compaction", fields: {} };
+    case "collabAgentToolCall":
+      return { kind: "subagent", fields: withDefined({ description: item.prompt ?? undefined }) };
+    default:
+      return null;
+  }
+}
+
+/** How a completed item ended; items without their own status completed normally. */
+export function itemEndStatus(item: ThreadItem): ItemEndStatus {
+  switch (item.type) {
+    case "commandExecution":
+    case "fileChange":
+      return item.status === "inProgress" ? "completed" : item.status;
+    case "dynamicToolCall":
+    case "mcpToolCall":
+      return item.status === "failed" ? "failed" : "completed";
+    case "collabAgentToolCall":
+      return item.status === "inProgress" ? "completed" : item.status;
+    default:
+      return "completed";
+  }
+}
+
+function mapFileChange(change: {
+  path: string;
+  kind: { type: "add" | "delete" | "update" };
+  diff: string;
+}): RuntimeFileChange {
+  const counts = countDiffLines(change.kind.type, change.diff);
+  return { path: change.path, kind: change.kind.type, diff: change.diff, ...counts };
+}
+
+/**
+ * Codex reports an added file's diff as its plain content and an update as a unified diff
+ * without file headers, so lines are counted accordingly.
+ */
+function countDiffLines(kind: "add" | "delete" | "update", diff: string) {
+  const lines = diff.split("\n").filter((line, i, all) => i < all.length - 1 || line !== "");
+  if (kind === "add") return { additions: lines.length, deletions: 0 };
+  if (kind === "delete") return { additions: 0, deletions: lines.length };
+  let additions = 0;
+  let deletions = 0;
+  for (const line of lines) {
+    if (line.startsWith("+++") || line.startsWith("---")) continue;
+    if (line.startsWith("+")) additions += 1;
+    else if (line.startsWith("-")) deletions += 1;
+  }
+  return { additions, deletions };
+}
+
+export function toolOutputText(items: ReadonlyArray<{ type: string; text?: string }>): string {
+  return items.flatMap((item) => (typeof item.text === "string" ? [item.text] : [])).join("\n");
+}
+
+/** Drops undefined values so fields stay JSON-clean and absent means "not reported". */
+function withDefined(fields: Record<string, unknown>): RuntimeItemFields {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(fields)) if (value !== undefined) out[key] = value;
+  return out as RuntimeItemFields;
+}

@@ -1,0 +1,182 @@
+import type { RuntimeEvent } from "@skein/domain/provider";
+import { afterEach, beforeEach, describe, expect, test, vi } from "vitest";
+import type { NotificationEnvelope } from "../rpc/app-server-client.ts";
+import { TurnEventMapper } from "./turn-event-mapper.ts";
+
+// Minimal notifications in the generated shapes; fields the mapper ignores are filled plainly.
+const agentItem = (id: string, text: string) => ({
+  type: "agentMessage" as const,
+  id,
+  text,
+  moderation: null,
+  phase: null,
+  memoryCitation: null,
+  delivery: null,
+  questions: null,
+});
+const turn = (id: string, status: "inProgress" | "completed" | "interrupted" | "failed") => ({
+  id,
+  rootTurnId: id,
+  items: [],
+  itemsView: "notLoaded" as const,
+  status,
+  error:
+    status === "failed"
+      ? { message: "boom", codexErrorInfo: null, additionalDetails: null, misalignment: null }
+      : null,
+  startedAt: null,
+  completedAt: null,
+  durationMs: null,
+});
+const n = (value: object, rawEventId = "raw_x") =>
+  ({ ...value, rawEventId }) as NotificationEnvelope;
+const ids = { threadId: "th", turnId: "tu" };
+
+describe("TurnEventMapper", () => {
+  let events: RuntimeEvent[];
+  beforeEach(() => {
+    vi.useFakeTimers();
+    events = [];
+  });
+  afterEach(() => vi.useRealTimers());
+
+  test("coalesces deltas of one item within the window and flushes before other events", () => {
+    const mapper = new TurnEventMapper((e) => events.push(e), 50);
+    mapper.handle(
+      n({ method: "turn/started", params: { threadId: "th", turn: turn("tu", "inProgress") } }),
+    );
+    mapper.handle(
+      n({ method: "item/started", params: { ...ids, item: agentItem("m1", ""), startedAtMs: 0 } }),
+    );
+    for (const delta of ["a", "b", "c"]) {
+      mapper.handle(
+        n(
+          { method: "item/agentMessage/delta", params: { ...ids, itemId: "m1", delta } },
+          `raw_${delta}`,
+        ),
+      );
+    }
+    expect(events.map((e) => e.type)).toEqual(["turn.started", "item.started"]);
+    vi.advanceTimersByTime(50);
+    expect(events.at(-1)).toEqual({
+      type: "item.delta",
+      itemRef: "m1",
+      field: "text",
+      delta: "abc",
+      rawEventId: "raw_a",
+    });
+
+    mapper.handle(
+      n({ method: "item/agentMessage/delta", params: { ...ids, itemId: "m1", delta: "d" } }),
+    );
+    mapper.handle(
+      n({
+        method: "item/completed",
+        params: { ...ids, item: agentItem("m1", "abcd"), completedAtMs: 0 },
+      }),
+    );
+    expect(events.slice(-2).map((e) => e.type)).toEqual(["item.delta", "item.completed"]);
+  });
+
+  test("an interrupted turn closes its open items before turn.completed", () => {
+    const mapper = new TurnEventMapper((e) => events.push(e), 0);
+    mapper.handle(
+      n({ method: "turn/started", params: { threadId: "th", turn: turn("tu", "inProgress") } }),
+    );
+    mapper.handle(
+      n({ method: "item/started", params: { ...ids, item: agentItem("m1", ""), startedAtMs: 0 } }),
+    );
+    mapper.handle(
+      n({ method: "turn/completed", params: { threadId: "th", turn: turn("tu", "interrupted") } }),
+    );
+    expect(events.slice(-2)).toEqual([
+      {
+        type: "item.completed",
+        itemRef: "m1",
+        kind: "assistant_message",
+        status: "interrupted",
+        fields: {},
+      },
+      { type: "turn.completed", nativeTurnRef: "tu", status: "interrupted", rawEventId: "raw_x" },
+    ]);
+    expect(mapper.done).toBe(true);
+    mapper.handle(
+      n({ method: "turn/completed", params: { threadId: "th", turn: turn("tu", "completed") } }),
+    );
+    expect(events.filter((e) => e.type === "turn.completed")).toHaveLength(1);
+  });
+
+  test("failures carry the error text; finish() ends a turn Codex never reported", () => {
+    const failed = new TurnEventMapper((e) => events.push(e), 0);
+    failed.handle(
+      n({ method: "turn/completed", params: { threadId: "th", turn: turn("tu", "failed") } }),
+    );
+    expect(events.at(-1)).toMatchObject({
+      type: "turn.completed",
+      status: "failed",
+      error: "boom",
+    });
+
+    const crashed = new TurnEventMapper((e) => events.push(e), 0);
+    crashed.finish("failed", "codex app-server was killed by SIGKILL");
+    expect(events.at(-1)).toEqual({
+      type: "turn.completed",
+      nativeTurnRef: null,
+      status: "failed",
+      error: "codex app-server was killed by SIGKILL",
+    });
+  });
+
+  test("plans and usage map to plan.updated (todo_list) and usage", () => {
+    const mapper = new TurnEventMapper((e) => events.push(e), 0);
+    mapper.handle(
+      n({
+        method: "turn/plan/updated",
+        params: {
+          ...ids,
+          explanation: null,
+          plan: [
+            { step: "write code", status: "inProgress" },
+            { step: "test", status: "pending" },
+          ],
+        },
+      }),
+    );
+    const breakdown = {
+      totalTokens: 15,
+      inputTokens: 10,
+      cachedInputTokens: 2,
+      cacheWriteInputTokens: 0,
+      outputTokens: 5,
+      reasoningOutputTokens: 0,
+    };
+    mapper.handle(
+      n({
+        method: "thread/tokenUsage/updated",
+        params: {
+          ...ids,
+          tokenUsage: { total: breakdown, last: breakdown, modelContextWindow: null },
+        },
+      }),
+    );
+    expect(events).toEqual([
+      {
+        type: "plan.updated",
+        planRef: "plan:tu",
+        kind: "todo_list",
+        steps: [
+          { text: "write code", status: "running" },
+          { text: "test", status: "pending" },
+        ],
+        rawEventId: "raw_x",
+      },
+      {
+        type: "usage",
+        inputTokens: 10,
+        outputTokens: 5,
+        cachedInputTokens: 2,
+        rawEventId: "raw_x",
+      },
+    ]);
+  });
+});

@@ -1,0 +1,166 @@
+import type { RuntimeEvent, RuntimeItemKind, RuntimeTurnStatus } from "@skein/domain/provider";
+import type { ThreadItem } from "../protocol/index.ts";
+import type { NotificationEnvelope } from "../rpc/app-server-client.ts";
+import { DeltaCoalescer } from "./delta-coalescer.ts";
+import { itemEndStatus, mapItem } from "./item-mapping.ts";
+
+const PLAN_STATUS = { pending: "pending", inProgress: "running", completed: "completed" } as const;
+
+/**
+ * Turns one Codex turn's notifications into normalized runtime events, ending with exactly one
+ * `turn.completed`. Codex leaves items open when a turn is interrupted or fails (a streaming agent
+ * message never gets `item/completed`), so open items are closed here before the turn ends.
+ */
+export class TurnEventMapper {
+  private readonly out: DeltaCoalescer;
+  private readonly openItems = new Map<string, RuntimeItemKind>();
+  private nativeTurnRef: string | null = null;
+  private lastError: string | null = null;
+  private ended = false;
+
+  /** `beforeFinish` runs just before `turn.completed`, while events can still be emitted. */
+  constructor(
+    emit: (event: RuntimeEvent) => void,
+    coalesceMs: number,
+    private readonly beforeFinish: () => void = () => {},
+  ) {
+    this.out = new DeltaCoalescer(emit, coalesceMs);
+  }
+
+  get turnRef(): string | null {
+    return this.nativeTurnRef;
+  }
+
+  get done(): boolean {
+    return this.ended;
+  }
+
+  /** Emits an event that does not come from a notification (requests opened/closed). */
+  emit(event: RuntimeEvent): void {
+    if (!this.ended) this.out.emit(event);
+  }
+
+  /** Feeds one notification of this turn's thread. */
+  handle(n: NotificationEnvelope): void {
+    if (this.ended) return;
+    const raw = n.rawEventId === null ? {} : { rawEventId: n.rawEventId };
+    switch (n.method) {
+      case "turn/started":
+        this.nativeTurnRef = n.params.turn.id;
+        this.out.emit({ type: "turn.started", nativeTurnRef: n.params.turn.id, ...raw });
+        return;
+      case "item/started":
+        this.itemStarted(n.params.item, raw);
+        return;
+      case "item/completed":
+        this.itemCompleted(n.params.item, raw);
+        return;
+      case "item/agentMessage/delta":
+      case "item/reasoning/summaryTextDelta":
+      case "item/reasoning/textDelta":
+        this.delta(n.params.itemId, "text", n.params.delta, raw);
+        return;
+      case "item/commandExecution/outputDelta":
+      case "item/fileChange/outputDelta":
+        this.delta(n.params.itemId, "output", n.params.delta, raw);
+        return;
+      case "turn/plan/updated":
+        this.out.emit({
+          type: "plan.updated",
+          planRef: `plan:${n.params.turnId}`,
+          kind: "todo_list",
+          steps: n.params.plan.map((s) => ({ text: s.step, status: PLAN_STATUS[s.status] })),
+          ...(n.params.explanation ? { markdown: n.params.explanation } : {}),
+          ...raw,
+        });
+        return;
+      case "thread/tokenUsage/updated": {
+        const last = n.params.tokenUsage.last;
+        this.out.emit({
+          type: "usage",
+          inputTokens: last.inputTokens,
+          outputTokens: last.outputTokens,
+          cachedInputTokens: last.cachedInputTokens,
+          ...raw,
+        });
+        return;
+      }
+      case "error":
+        if (!n.params.willRetry) this.lastError = n.params.error.message;
+        return;
+      case "turn/completed": {
+        const turn = n.params.turn;
+        if (turn.status === "inProgress") return;
+        const error = turn.error
+          ? [turn.error.message, turn.error.additionalDetails].filter(Boolean).join(": ")
+          : undefined;
+        this.finish(turn.status, error, raw.rawEventId);
+        return;
+      }
+      default:
+        return;
+    }
+  }
+
+  /**
+   * Ends the turn: closes open items, then emits `turn.completed`. Used for Codex's own
+   * completion and for endings Codex cannot report (its process died).
+   */
+  finish(status: RuntimeTurnStatus, error?: string, rawEventId?: string): void {
+    if (this.ended) return;
+    this.beforeFinish();
+    const itemStatus = status === "failed" ? "failed" : "interrupted";
+    for (const [itemRef, kind] of this.openItems) {
+      this.out.emit({ type: "item.completed", itemRef, kind, status: itemStatus, fields: {} });
+    }
+    this.openItems.clear();
+    const message = error ?? (status === "failed" ? (this.lastError ?? "turn failed") : undefined);
+    this.out.emit({
+      type: "turn.completed",
+      nativeTurnRef: this.nativeTurnRef,
+      status,
+      ...(message === undefined ? {} : { error: message }),
+      ...(rawEventId === undefined ? {} : { rawEventId }),
+    });
+    this.ended = true;
+  }
+
+  private itemStarted(item: ThreadItem, raw: { rawEventId?: string }): void {
+    const mapped = mapItem(item);
+    if (!mapped) return;
+    this.openItems.set(item.id, mapped.kind);
+    this.out.emit({ type: "item.started", itemRef: item.id, ...mapped, ...raw });
+  }
+
+  private itemCompleted(item: ThreadItem, raw: { rawEventId?: string }): void {
+    if (item.type === "plan") {
+      this.out.emit({
+        type: "plan.updated",
+        planRef: item.id,
+        kind: "proposed_plan",
+        markdown: item.text,
+        ...raw,
+      });
+      return;
+    }
+    const mapped = mapItem(item);
+    if (!mapped) return;
+    this.openItems.delete(item.id);
+    this.out.emit({
+      type: "item.completed",
+      itemRef: item.id,
+      ...mapped,
+      status: itemEndStatus(item),
+      ...raw,
+    });
+  }
+
+  private delta(
+    itemRef: string,
+    field: "text" | "output",
+    delta: string,
+    raw: { rawEventId?: string },
+  ): void {
+    this.out.delta({ type: "item.delta", itemRef, field, delta, ...raw });
+  }
+}

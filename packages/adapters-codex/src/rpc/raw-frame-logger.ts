@@ -1,0 +1,65 @@
+import type { RequestId } from "../protocol/index.ts";
+import type { IncomingFrame } from "./frames.ts";
+import type { RawEventSink, RawFrame } from "./raw-event-sink.ts";
+
+/** Turns JSON-RPC frames into raw-log records; every frame in both directions passes here. */
+export class RawFrameLogger {
+  constructor(
+    private readonly sink: RawEventSink | undefined,
+    private readonly providerSessionId: string,
+  ) {}
+
+  outgoing(frame: { id?: RequestId; method?: string } & Record<string, unknown>): string | null {
+    const kind: RawFrame["messageKind"] =
+      frame.method !== undefined
+        ? frame.id === undefined
+          ? "notification"
+          : "request"
+        : "error" in frame
+          ? "error"
+          : "response";
+    return this.record("outgoing", kind, frame.method ?? null, frame.id ?? null, frame);
+  }
+
+  incoming(frame: IncomingFrame, payload: unknown): string | null {
+    switch (frame.kind) {
+      case "response":
+        return this.record("incoming", "response", null, frame.id, payload);
+      case "error":
+        return this.record("incoming", "error", null, frame.id, payload);
+      case "notification":
+        return this.record("incoming", "notification", frame.method, null, payload);
+      case "request":
+        return this.record("incoming", "request", frame.method, frame.id, payload);
+      case "invalid":
+        return this.record("incoming", "error", null, null, {
+          invalidFrame: frame.reason,
+          payload,
+        });
+    }
+  }
+
+  private record(
+    direction: RawFrame["direction"],
+    messageKind: RawFrame["messageKind"],
+    method: string | null,
+    jsonRpcId: RequestId | null,
+    payload: unknown,
+  ): string | null {
+    if (!this.sink) return null;
+    try {
+      return this.sink.record({
+        provider: "codex",
+        providerSessionId: this.providerSessionId,
+        direction,
+        messageKind,
+        method,
+        jsonRpcId,
+        payload,
+      });
+    } catch {
+      // Diagnostics must never take down the session.
+      return null;
+    }
+  }
+}

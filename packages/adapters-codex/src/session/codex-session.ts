@@ -1,0 +1,275 @@
+import {
+  type AppToolHandler,
+  CapabilityUnsupportedError,
+  type NativeTurnBoundary,
+  type ProviderCapabilityFlags,
+  type ProviderSessionHandle,
+  type RuntimeRequestAnswer,
+  type ThreadSettings,
+  type TurnHandle,
+  type TurnInput,
+} from "@skein/domain/provider";
+import { notificationThreadId } from "../mapping/notification-routing.ts";
+import { answerRequest } from "../mapping/request-mapping.ts";
+import { dynamicTools, runtimePolicy, threadParams } from "../mapping/runtime-policy.ts";
+import type { Thread, ThreadHistoryMode, UserInput } from "../protocol/index.ts";
+import type { CodexAppServerClient } from "../rpc/app-server-client.ts";
+import type { ProcessExit } from "../rpc/errors.ts";
+import type { IncomingServerRequest } from "../rpc/server-requests.ts";
+import { CodexTurn } from "./codex-turn.ts";
+import { keptTurnCount, listNativeTurns, toHistoryTurn } from "./native-history.ts";
+import { ServerRequestRouter } from "./server-request-router.ts";
+
+export type CodexSessionOptions = {
+  providerSessionId: string;
+  client: CodexAppServerClient;
+  capabilities: ProviderCapabilityFlags;
+  defaultModel: string | null;
+  /** Window for merging streamed deltas (ms); 0 passes every delta through. */
+  coalesceMs: number;
+};
+
+/** One `codex app-server` process serving Skein's provider-session contract. */
+export class CodexSession implements ProviderSessionHandle {
+  readonly provider = "codex" as const;
+  readonly providerSessionId: string;
+  readonly capabilities: ProviderCapabilityFlags;
+  readonly runtimeVersion: string | null;
+  private readonly client: CodexAppServerClient;
+  private readonly running = new Map<string, CodexTurn>();
+  private readonly historyModes = new Map<string, ThreadHistoryMode>();
+  private readonly requests: ServerRequestRouter;
+
+  constructor(private readonly options: CodexSessionOptions) {
+    this.client = options.client;
+    this.providerSessionId = options.providerSessionId;
+    this.capabilities = options.capabilities;
+    this.runtimeVersion =
+      /\/(\d+\.\d+\.\d+\S*)/.exec(this.client.initialized.userAgent)?.[1] ?? null;
+    this.requests = new ServerRequestRouter((threadId) => this.running.get(threadId));
+    this.client.setServerRequestHandler((request) => this.onServerRequest(request));
+    this.client.onNotification((n) => {
+      if (n.method === "serverRequest/resolved") this.requests.resolved(n.params.requestId);
+      const threadId = notificationThreadId(n);
+      if (threadId !== null) this.running.get(threadId)?.notify(n);
+    });
+    this.client.onExit((exit) => this.onExit(exit));
+  }
+
+  async startThread(settings: ThreadSettings) {
+    const tools = dynamicTools(settings);
+    const { thread } = await this.client.request("thread/start", {
+      ...threadParams(settings, this.options.defaultModel),
+      ...(tools ? { dynamicTools: tools } : {}),
+    });
+    return { nativeThreadRef: this.remember(thread) };
+  }
+
+  async resumeThread(nativeThreadRef: string, settings: ThreadSettings) {
+    const { thread } = await this.client.request("thread/resume", {
+      threadId: nativeThreadRef,
+      ...threadParams(settings, this.options.defaultModel),
+      excludeTurns: true,
+    });
+    return { nativeThreadRef: this.remember(thread) };
+  }
+
+  async forkThread(
+    source: { nativeThreadRef: string; at: NativeTurnBoundary | null },
+    settings: ThreadSettings,
+  ) {
+    const base = {
+      threadId: source.nativeThreadRef,
+      ...threadParams(settings, this.options.defaultModel),
+      excludeTurns: true,
+    };
+    const at = source.at;
+    if (!at) {
+      const { thread } = await this.client.request("thread/fork", base);
+      return { nativeThreadRef: this.remember(thread) };
+    }
+    if (at.turn.status === "running" || at.turn.status === "pending") {
+      throw new Error(`cannot fork at turn ${at.turn.ordinal}: it has not finished (T2)`);
+    }
+    // C1: a native ref is an exact, inclusive boundary. C2: without one, find it by counting.
+    let lastTurnId = at.turn.nativeTurnRef;
+    if (lastTurnId === null) {
+      const native = await listNativeTurns(this.client, source.nativeThreadRef);
+      const kept = keptTurnCount(native, at, "forkThread");
+      lastTurnId = native[kept - 1]?.id ?? null;
+      if (lastTurnId === null) {
+        const first = native[0]?.id;
+        if (!first) throw new Error("forkThread: the native thread has no turns to fork before");
+        const { thread } = await this.client.request("thread/fork", {
+          ...base,
+          beforeTurnId: first,
+        });
+        return { nativeThreadRef: this.remember(thread) };
+      }
+    }
+    const { thread } = await this.client.request("thread/fork", { ...base, lastTurnId });
+    return { nativeThreadRef: this.remember(thread) };
+  }
+
+  /**
+   * C3: probe the history mode first. Paginated threads revert natively (`thread/revert` before
+   * the first dropped turn); legacy threads fail here, before anything is sent to Codex.
+   */
+  async rollbackThread(nativeThreadRef: string, keep: NativeTurnBoundary | null) {
+    const mode = await this.historyMode(nativeThreadRef);
+    if (mode !== "paginated") {
+      throw new CapabilityUnsupportedError(
+        "codex",
+        "rollback",
+        "rollbackThread",
+        `thread ${nativeThreadRef} uses ${mode} history; Codex only reverts paginated threads`,
+      );
+    }
+    if (this.running.has(nativeThreadRef)) {
+      throw new Error(`rollbackThread: thread ${nativeThreadRef} has a running turn`);
+    }
+    const native = await listNativeTurns(this.client, nativeThreadRef);
+    const kept = keep ? keptTurnCount(native, keep, "rollbackThread") : 0;
+    const firstDropped = native[kept];
+    if (!firstDropped) return { removedTurns: 0 };
+    await this.client.request("thread/revert", {
+      threadId: nativeThreadRef,
+      beforeTurnId: firstDropped.id,
+    });
+    return { removedTurns: native.length - kept };
+  }
+
+  async readHistory(nativeThreadRef: string) {
+    const native = await listNativeTurns(this.client, nativeThreadRef);
+    return native.map(toHistoryTurn);
+  }
+
+  startTurn(
+    nativeThreadRef: string,
+    input: TurnInput,
+    options: { settings: ThreadSettings; onAppToolCall?: AppToolHandler },
+  ): TurnHandle {
+    if (this.running.has(nativeThreadRef)) {
+      // `turn/start` on a busy thread would silently steer the running turn instead.
+      throw new Error(`thread ${nativeThreadRef} already has a running turn`);
+    }
+    const turn = new CodexTurn(
+      nativeThreadRef,
+      options.onAppToolCall,
+      this.options.coalesceMs,
+      (ended) => {
+        if (this.running.get(nativeThreadRef) === ended) this.running.delete(nativeThreadRef);
+      },
+    );
+    this.running.set(nativeThreadRef, turn);
+    const exit = this.client.exit;
+    if (exit) {
+      turn.abort("failed", `codex app-server is not running (${describeExit(exit)})`);
+      return turn.handle;
+    }
+    const policy = runtimePolicy(options.settings.runtimeMode);
+    this.client
+      .request("turn/start", {
+        threadId: nativeThreadRef,
+        input: turnInput(input),
+        approvalPolicy: policy.approvalPolicy,
+        sandboxPolicy: policy.sandboxPolicy,
+        ...(options.settings.model ? { model: options.settings.model } : {}),
+      })
+      .then(
+        (response) => turn.markStarted(response.turn.id),
+        (error: unknown) => turn.abort("failed", errorText(error)),
+      );
+    return turn.handle;
+  }
+
+  async steerTurn(nativeThreadRef: string, nativeTurnRef: string | null, text: string) {
+    const expectedTurnId = await this.activeTurnId(nativeThreadRef, nativeTurnRef, "steerTurn");
+    await this.client.request("turn/steer", {
+      threadId: nativeThreadRef,
+      expectedTurnId,
+      input: [textInput(text)],
+    });
+  }
+
+  async interruptTurn(nativeThreadRef: string, nativeTurnRef: string | null) {
+    const running = this.running.get(nativeThreadRef);
+    if (!running && nativeTurnRef === null) return;
+    const turnId = await this.activeTurnId(nativeThreadRef, nativeTurnRef, "interruptTurn");
+    await this.client.request("turn/interrupt", { threadId: nativeThreadRef, turnId });
+  }
+
+  async respondToRequest(requestRef: string, answer: RuntimeRequestAnswer) {
+    const request = this.requests.get(requestRef);
+    if (!request || !answerRequest(request, answer)) {
+      throw new Error(`runtime request ${requestRef} is no longer answerable`);
+    }
+  }
+
+  isAlive(): boolean {
+    return this.client.alive;
+  }
+
+  /** OS process id of the app-server, for diagnostics and crash tests. */
+  get pid(): number | undefined {
+    return this.client.pid;
+  }
+
+  async close(): Promise<void> {
+    await this.client.close();
+  }
+
+  private onServerRequest(request: IncomingServerRequest): void {
+    this.requests.route(request, `${this.client.pid ?? "x"}:${request.id}`);
+  }
+
+  private onExit(exit: ProcessExit): void {
+    // R2: nothing stays "running" once its process is gone.
+    const status = exit.expected ? "interrupted" : "failed";
+    for (const turn of [...this.running.values()]) {
+      turn.abort(status, `codex app-server ${describeExit(exit)}`, "runtime_exited");
+    }
+    this.requests.clear();
+  }
+
+  private async activeTurnId(threadId: string, turnRef: string | null, operation: string) {
+    if (turnRef !== null) return turnRef;
+    const running = this.running.get(threadId);
+    if (!running) throw new Error(`${operation}: no running turn on thread ${threadId}`);
+    const { nativeTurnRef } = await running.handle.started;
+    if (nativeTurnRef === null) throw new Error(`${operation}: the turn has no native id`);
+    return nativeTurnRef;
+  }
+
+  private async historyMode(threadId: string): Promise<ThreadHistoryMode> {
+    const known = this.historyModes.get(threadId);
+    if (known) return known;
+    const { thread } = await this.client.request("thread/read", { threadId });
+    return this.historyModes.get(this.remember(thread)) ?? thread.historyMode;
+  }
+
+  private remember(thread: Thread): string {
+    this.historyModes.set(thread.id, thread.historyMode);
+    return thread.id;
+  }
+}
+
+function turnInput(input: TurnInput): UserInput[] {
+  // A handoff goes in as its own text part ahead of the message, so it stays distinguishable.
+  return input.context
+    ? [textInput(input.context.text), textInput(input.text)]
+    : [textInput(input.text)];
+}
+
+function textInput(text: string): UserInput {
+  return { type: "text", text, text_elements: [] };
+}
+
+function describeExit(exit: ProcessExit): string {
+  if (exit.spawnError) return `failed to start: ${exit.spawnError}`;
+  return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.exitCode}`;
+}
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
