@@ -6,7 +6,7 @@ import {
   resolveCodexConfig,
 } from "../src/index.ts";
 import { CodexHarness } from "./support/codex-harness.ts";
-import { messageTexts, responsesSlowTextReply, responsesTextReply } from "./support/fake-models.ts";
+import { messageTexts, responsesSlowTextReply, responsesTextReply } from "@skein/fake-models";
 
 let harness: CodexHarness | null = null;
 afterEach(async () => {

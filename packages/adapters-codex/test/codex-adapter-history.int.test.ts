@@ -8,7 +8,7 @@ import {
   type ResponsesRequestBody,
   responsesSlowTextReply,
   responsesTextReply,
-} from "./support/fake-models.ts";
+} from "@skein/fake-models";
 
 let h: AdapterHarness | null = null;
 afterEach(async () => {

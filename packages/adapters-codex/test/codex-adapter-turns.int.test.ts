@@ -11,7 +11,7 @@ import {
   reasoningReply,
   responsesSlowTextReply,
   responsesTextReply,
-} from "./support/fake-models.ts";
+} from "@skein/fake-models";
 
 let h: AdapterHarness | null = null;
 afterEach(async () => {

@@ -6,7 +6,7 @@ import {
   type ResponsesRequestBody,
   responsesSlowTextReply,
   responsesTextReply,
-} from "./support/fake-models.ts";
+} from "@skein/fake-models";
 
 let harness: CodexHarness | null = null;
 afterEach(async () => {

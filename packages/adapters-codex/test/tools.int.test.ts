@@ -8,7 +8,7 @@ import {
   functionCallReply,
   inputItems,
   responsesTextReply,
-} from "./support/fake-models.ts";
+} from "@skein/fake-models";
 
 let harness: CodexHarness | null = null;
 afterEach(async () => {

@@ -10,7 +10,7 @@ import {
   httpErrorReply,
   responsesSlowTextReply,
   responsesTextReply,
-} from "./support/fake-models.ts";
+} from "@skein/fake-models";
 
 let harness: CodexHarness | null = null;
 afterEach(async () => {

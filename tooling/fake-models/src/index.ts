@@ -1,1 +1,81 @@
-export {};
+export {
+  type CodexTestHome,
+  type CodexTestHomeOptions,
+  createCodexTestHome,
+} from "./codex-test-home.ts";
+export {
+  applyPatchReply,
+  type ExecCommandOptions,
+  execCommandReply,
+  type FakeOutputItem,
+  type FakeReply,
+  type FakeUsage,
+  functionCallReply,
+  httpErrorReply,
+  reasoningReply,
+  responsesSlowTextReply,
+  responsesTextReply,
+  type TextReplyOptions,
+} from "./openai-responses-replies.ts";
+export {
+  conversationText,
+  functionCallOutputs,
+  inputItems,
+  isResponsesRequestBody,
+  messageTexts,
+  type RecordedHttpRequest,
+  type ResponsesRequestBody,
+} from "./openai-responses-request.ts";
+export {
+  type FakeResponsesServer,
+  type FakeResponsesServerOptions,
+  startFakeResponsesServer,
+} from "./openai-responses-server.ts";
+export {
+  encodeSseEvent,
+  type ResponsesStreamEvent,
+  responseEvents,
+} from "./openai-responses-sse.ts";
+export {
+  type FakeMessagesServer,
+  type FakeMessagesServerOptions,
+  startFakeMessagesServer,
+} from "./anthropic-messages-server.ts";
+export {
+  type AnthropicContentBlock,
+  type AnthropicRecordedMessage,
+  type AnthropicRecordedRequest,
+  type AnthropicRequestKind,
+  type AnthropicToolResult,
+  anthropicAgentOf,
+  anthropicAssistantTexts,
+  anthropicMessages,
+  anthropicRequestText,
+  anthropicToolNames,
+  anthropicToolResults,
+  anthropicUserTexts,
+  classifyAnthropicRequest,
+} from "./anthropic-requests.ts";
+export {
+  type AnthropicErrorReply,
+  type AnthropicMessageReply,
+  type AnthropicReply,
+  type AnthropicReplyBlock,
+  type AnthropicReplyOptions,
+  anthropicBashReply,
+  anthropicEditReply,
+  anthropicErrorReply,
+  anthropicSlowTextReply,
+  anthropicTaskReply,
+  anthropicTextReply,
+  anthropicThinkingReply,
+  anthropicTodoWriteReply,
+  anthropicToolUseReply,
+  anthropicWriteReply,
+} from "./anthropic-script.ts";
+export {
+  type AnthropicStreamEvent,
+  anthropicMessageJson,
+  anthropicStreamEvents,
+  encodeAnthropicSse,
+} from "./anthropic-sse.ts";

@@ -15,7 +15,7 @@ import {
   type FakeReply,
   type FakeResponsesServer,
   startFakeResponsesServer,
-} from "./fake-models.ts";
+} from "@skein/fake-models";
 import { createMemoryRawSink, type MemoryRawSink } from "./memory-raw-sink.ts";
 
 /** The adapter as the orchestrator uses it, against the real binary and the fake model. */

@@ -16,7 +16,7 @@ import {
   type FakeReply,
   type FakeResponsesServer,
   startFakeResponsesServer,
-} from "./fake-models.ts";
+} from "@skein/fake-models";
 import { createMemoryRawSink, type MemoryRawSink } from "./memory-raw-sink.ts";
 import { NotificationLog } from "./notification-log.ts";
 

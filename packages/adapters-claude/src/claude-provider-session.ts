@@ -1,0 +1,283 @@
+import { randomUUID } from "node:crypto";
+import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import {
+  CapabilityUnsupportedError,
+  type NativeHistoryTurn,
+  type NativeTurnBoundary,
+  type ProviderSessionHandle,
+  type RawEventSink,
+  type RuntimeRequestAnswer,
+  requireCapability,
+  type ThreadSettings,
+  type TurnHandle,
+  type TurnInput,
+} from "@skein/domain/provider";
+import { CLAUDE_CAPABILITIES } from "./capabilities.ts";
+import { ClaudeRuntime, type ClaudeSessionSettings } from "./claude-runtime.ts";
+import type { ClaudeSession } from "./claude-session.ts";
+import type { ClaudeConfig } from "./config.ts";
+import {
+  PermissionBroker,
+  type ToolPermissionDecision,
+  type ToolPermissionRequest,
+} from "./permissions.ts";
+import { transcriptExists } from "./transcripts.ts";
+import { TurnEventMapper } from "./turn-event-mapper.ts";
+
+/**
+ * How a native thread must be opened by its next turn. Claude writes a fork or a rewind only when
+ * a message is sent, so both wait here until then.
+ */
+type NextOpen =
+  | { kind: "new" }
+  | { kind: "resume" }
+  | { kind: "fork"; fromSessionId: string; at: string | null }
+  | { kind: "rewind"; at: string };
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function userContent(input: TurnInput): SDKUserMessage["message"]["content"] {
+  if (!input.context) return input.text;
+  // The handoff goes ahead of the message as its own block, so it stays inspectable (E14).
+  return [
+    { type: "text", text: input.context.text },
+    { type: "text", text: input.text },
+  ];
+}
+
+/** The Skein `ProviderSessionHandle` over a ClaudeRuntime: native thread ref = Claude session id. */
+export class ClaudeProviderSession implements ProviderSessionHandle {
+  readonly provider = "claude" as const;
+  readonly capabilities = CLAUDE_CAPABILITIES;
+  private readonly runtime: ClaudeRuntime;
+  private readonly broker = new PermissionBroker();
+  private readonly next = new Map<string, NextOpen>();
+  private readonly mappers = new Map<string, TurnEventMapper>();
+  private readonly requestThreads = new Map<string, string>();
+  private version: string | null = null;
+  private closed = false;
+
+  constructor(
+    readonly providerSessionId: string,
+    private readonly config: ClaudeConfig,
+    rawLog: RawEventSink,
+  ) {
+    this.runtime = new ClaudeRuntime({ config, rawLog, providerSessionId });
+    this.broker.onChange(({ request, state }) => {
+      if (state !== "withdrawn") return;
+      const thread = this.requestThreads.get(request.requestId);
+      if (thread) this.mappers.get(thread)?.requestClosed(request, "withdrawn");
+    });
+  }
+
+  /** Claude Code's version, once a turn has reported it. */
+  get runtimeVersion(): string | null {
+    return this.version;
+  }
+
+  /** Processes spawned so far (one per live native thread, plus restarts). */
+  get spawnCount(): number {
+    return this.runtime.spawnCount;
+  }
+
+  private settingsFor(ref: string, settings: ThreadSettings): ClaudeSessionSettings {
+    return {
+      cwd: settings.cwd,
+      ...(settings.model ? { model: settings.model } : {}),
+      permissionMode: settings.runtimeMode === "full-access" ? "bypassPermissions" : "default",
+      permissions: (request) => this.onPermission(ref, request),
+      // Child agents' text and thinking become child items in the execution graph (T9).
+      sdkOptions: { forwardSubagentText: true },
+    };
+  }
+
+  private onPermission(ref: string, request: ToolPermissionRequest) {
+    this.requestThreads.set(request.requestId, ref);
+    const decision = this.broker.handler(request);
+    this.mappers.get(ref)?.requestOpened(request);
+    return decision;
+  }
+
+  async startThread(_settings: ThreadSettings) {
+    const nativeThreadRef = randomUUID();
+    this.next.set(nativeThreadRef, { kind: "new" });
+    return { nativeThreadRef };
+  }
+
+  async resumeThread(nativeThreadRef: string, _settings: ThreadSettings) {
+    if (!this.next.has(nativeThreadRef)) {
+      if (!transcriptExists(this.config, nativeThreadRef)) {
+        throw new Error(`No Claude conversation found with session ID ${nativeThreadRef}`);
+      }
+      this.next.set(nativeThreadRef, { kind: "resume" });
+    }
+    return { nativeThreadRef };
+  }
+
+  async forkThread(
+    source: { nativeThreadRef: string; at: NativeTurnBoundary | null },
+    _settings: ThreadSettings,
+  ) {
+    requireCapability("claude", this.capabilities, "nativeFork", "forkThread");
+    const at = this.entryAt(source.at, "forkAtTurn", "forkThread");
+    const pending = this.next.get(source.nativeThreadRef);
+    const nativeThreadRef = randomUUID();
+    // A source that never ran has no transcript to fork: the fork starts empty too.
+    if (pending?.kind === "new") this.next.set(nativeThreadRef, { kind: "new" });
+    else
+      this.next.set(nativeThreadRef, { kind: "fork", fromSessionId: source.nativeThreadRef, at });
+    return { nativeThreadRef };
+  }
+
+  async rollbackThread(nativeThreadRef: string, keep: NativeTurnBoundary | null) {
+    requireCapability("claude", this.capabilities, "rollback", "rollbackThread");
+    if (!keep) {
+      throw new CapabilityUnsupportedError(
+        "claude",
+        "rollback",
+        "rollbackThread",
+        "Claude cannot drop every turn of a session; start a new thread instead",
+      );
+    }
+    const at = this.entryAt(keep, "rollback", "rollbackThread");
+    if (!at) return { removedTurns: 0 };
+    const live = this.runtime.liveSession(nativeThreadRef);
+    if (live?.state === "running") throw new Error("Cannot roll back while a turn is running");
+    await live?.close();
+    this.next.set(nativeThreadRef, { kind: "rewind", at });
+    return { removedTurns: keep.history.filter((t) => t.ordinal > keep.turn.ordinal).length };
+  }
+
+  /** The transcript entry a boundary names; null means "the latest state". */
+  private entryAt(
+    boundary: NativeTurnBoundary | null,
+    capability: "forkAtTurn" | "rollback",
+    operation: string,
+  ): string | null {
+    if (!boundary) return null;
+    if (boundary.turn.nativeTurnRef) return boundary.turn.nativeTurnRef;
+    const latest = Math.max(boundary.turn.ordinal, ...boundary.history.map((t) => t.ordinal));
+    if (boundary.turn.ordinal === latest) return null;
+    throw new CapabilityUnsupportedError(
+      "claude",
+      capability,
+      operation,
+      `turn ${boundary.turn.ordinal} has no native ref to cut at`,
+    );
+  }
+
+  async readHistory(_nativeThreadRef: string): Promise<NativeHistoryTurn[]> {
+    requireCapability("claude", this.capabilities, "readHistory", "readHistory");
+    return [];
+  }
+
+  private async open(ref: string, settings: ThreadSettings): Promise<ClaudeSession> {
+    const next = this.next.get(ref) ?? { kind: "resume" };
+    const session = this.settingsFor(ref, settings);
+    this.next.set(ref, { kind: "resume" });
+    switch (next.kind) {
+      case "new":
+        return this.runtime.startSession(session, ref);
+      case "fork":
+        return this.runtime.forkSession(next.fromSessionId, next.at, session, ref);
+      case "rewind":
+        return this.runtime.rewindSession(ref, next.at, session);
+      case "resume":
+        return this.runtime.session(ref, session);
+    }
+  }
+
+  startTurn(
+    nativeThreadRef: string,
+    input: TurnInput,
+    options: { settings: ThreadSettings },
+  ): TurnHandle {
+    const mapper = new TurnEventMapper(options.settings.cwd);
+    this.mappers.set(nativeThreadRef, mapper);
+    void this.runTurn(nativeThreadRef, input, options.settings, mapper);
+    return { events: mapper.events, started: mapper.started };
+  }
+
+  private async runTurn(
+    ref: string,
+    input: TurnInput,
+    settings: ThreadSettings,
+    mapper: TurnEventMapper,
+  ): Promise<void> {
+    try {
+      if (this.closed) throw new Error("Claude provider session is closed");
+      const session = await this.open(ref, settings);
+      const turn = session.send(userContent(input));
+      turn.onMessage((envelope) => {
+        const message = envelope.message;
+        if (message.type === "system" && message.subtype === "init") {
+          this.version = message.claude_code_version;
+        }
+        mapper.handle(envelope);
+      });
+      mapper.finish(await turn.outcome);
+    } catch (error) {
+      mapper.finish({
+        status: "failed",
+        error: errorText(error),
+        result: null,
+        lastAssistantUuid: null,
+        lastEntryUuid: null,
+      });
+    } finally {
+      if (this.mappers.get(ref) === mapper) this.mappers.delete(ref);
+    }
+  }
+
+  async steerTurn(nativeThreadRef: string, _nativeTurnRef: string | null, text: string) {
+    const live = this.runtime.liveSession(nativeThreadRef);
+    if (live?.state !== "running") throw new Error(`No running turn on ${nativeThreadRef}`);
+    // Claude Code folds a message queued mid-turn into the running turn (between tool rounds).
+    live.send(text);
+  }
+
+  async interruptTurn(nativeThreadRef: string, _nativeTurnRef: string | null) {
+    await this.runtime.liveSession(nativeThreadRef)?.interrupt();
+  }
+
+  async respondToRequest(requestRef: string, answer: RuntimeRequestAnswer) {
+    const request = this.broker.pending().find((r) => r.requestId === requestRef);
+    if (!request) throw new Error(`Request ${requestRef} is no longer answerable`);
+    const decision = toDecision(request, answer);
+    if (decision.behavior === "deny") {
+      const thread = this.requestThreads.get(requestRef);
+      if (thread) this.mappers.get(thread)?.requestDeclined(request.toolUseId);
+    }
+    this.broker.answer(requestRef, decision);
+  }
+
+  isAlive(): boolean {
+    return !this.closed;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.runtime.close();
+  }
+}
+
+function toDecision(
+  request: ToolPermissionRequest,
+  answer: RuntimeRequestAnswer,
+): ToolPermissionDecision {
+  switch (answer.decision) {
+    case "accept":
+    case "accept_for_session":
+      return {
+        behavior: "allow",
+        rememberForSession: answer.decision === "accept_for_session",
+        ...(answer.answers ? { updatedInput: { ...request.input, answers: answer.answers } } : {}),
+      };
+    case "decline":
+      return { behavior: "deny", message: "The user declined this tool call." };
+    case "cancel":
+      return { behavior: "deny", message: "The user cancelled this turn.", interrupt: true };
+  }
+}

@@ -1,0 +1,284 @@
+import { randomUUID, type UUID } from "node:crypto";
+import {
+  type CanUseTool,
+  type Options,
+  type PermissionMode,
+  type Query,
+  query,
+  type SDKMessage,
+  type SDKUserMessage,
+} from "@anthropic-ai/claude-agent-sdk";
+import { AsyncChannel } from "./async-channel.ts";
+import { ClaudeTurn, type SdkEnvelope } from "./claude-turn.ts";
+import { buildChildEnv, type ClaudeConfig } from "./config.ts";
+import {
+  type PermissionHandler,
+  type ToolPermissionDecision,
+  type ToolPermissionRequest,
+  toPermissionResult,
+} from "./permissions.ts";
+import {
+  createProcessTracker,
+  type ProcessTracker,
+  type TrackedProcess,
+} from "./process-tracker.ts";
+import { createRawLogger, type RawEventSink, type RawLogger } from "./raw-log.ts";
+import { type ClaudeSessionStart, startOptions } from "./session-start.ts";
+import { consumedUserUuids, isResultMessage } from "./turn-outcome.ts";
+
+export type ClaudeSessionOptions = {
+  config?: ClaudeConfig;
+  cwd: string;
+  start: ClaudeSessionStart;
+  /** Overrides `config.model`. */
+  model?: string;
+  /** Overrides `config.permissionMode`. */
+  permissionMode?: PermissionMode;
+  rawLog: RawEventSink;
+  /** The app's ProviderSession id, written on every raw frame. */
+  providerSessionId: string;
+  /** Answers `canUseTool`; without one, every tool that needs approval is denied. */
+  permissions?: PermissionHandler;
+  /** Shared across sessions to count spawns; default: a private tracker. */
+  processes?: ProcessTracker;
+  /** Stream partial assistant messages (`stream_event`). Default true. */
+  includePartialMessages?: boolean;
+  /** Further SDK options (MCP servers, agents, hooks...), applied last. */
+  sdkOptions?: Partial<Options>;
+};
+
+export type ClaudeSessionState = "running" | "idle" | "closed" | "dead";
+
+export type ClaudeSessionEnd = { reason: "closed" | "died"; error: string | null };
+
+/** Thrown by `send` once the session's process has gone; reopen with `resume`. */
+export class ClaudeSessionEndedError extends Error {
+  constructor(
+    readonly sessionId: string,
+    readonly end: ClaudeSessionEnd,
+  ) {
+    super(`Claude session ${sessionId} has ${end.reason}${end.error ? `: ${end.error}` : ""}`);
+    this.name = "ClaudeSessionEndedError";
+  }
+}
+
+const denyAll: PermissionHandler = async () => ({
+  behavior: "deny",
+  message: "No approval handler is attached to this session.",
+});
+
+const CLOSE_GRACE_MS = 3_000;
+
+function errorText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * One long-lived streaming-input `query()`: a single Claude Code process serving one native
+ * conversation. User messages go into an input channel, so a second message reuses the process.
+ */
+export class ClaudeSession {
+  /** The native session id (known up front: Skein assigns it for new sessions and forks). */
+  readonly sessionId: string;
+  readonly ended: Promise<ClaudeSessionEnd>;
+  private readonly input = new AsyncChannel<SDKUserMessage>();
+  private readonly query: Query;
+  private readonly log: RawLogger;
+  private readonly turns: ClaudeTurn[] = [];
+  private readonly listeners = new Set<(envelope: SdkEnvelope) => void>();
+  private endedWith: ClaudeSessionEnd | null = null;
+  private closing = false;
+  private markEnded!: (end: ClaudeSessionEnd) => void;
+  private trackedProcess: TrackedProcess | null = null;
+  private activityAt = Date.now();
+
+  constructor(options: ClaudeSessionOptions) {
+    const config = options.config ?? {};
+    const permissionMode = options.permissionMode ?? config.permissionMode ?? "default";
+    const processes = options.processes ?? createProcessTracker();
+    const permissions = options.permissions ?? denyAll;
+    this.log = createRawLogger(options.rawLog, options.providerSessionId);
+    this.ended = new Promise((resolve) => {
+      this.markEnded = resolve;
+    });
+
+    const start = startOptions(options.start);
+    this.sessionId = start.sessionId;
+
+    const model = options.model ?? config.model;
+    this.query = query({
+      prompt: this.input,
+      options: {
+        cwd: options.cwd,
+        ...(model ? { model } : {}),
+        permissionMode,
+        ...(permissionMode === "bypassPermissions"
+          ? { allowDangerouslySkipPermissions: true }
+          : {}),
+        includePartialMessages: options.includePartialMessages ?? true,
+        env: buildChildEnv(config, permissionMode),
+        ...(config.executablePath ? { pathToClaudeCodeExecutable: config.executablePath } : {}),
+        spawnClaudeCodeProcess: (spawnOptions) => {
+          const { process, tracked } = processes.spawn(spawnOptions, {
+            onStderr: (line) => {
+              this.log.error("stderr", line);
+              config.stderr?.(line);
+            },
+          });
+          this.trackedProcess = tracked;
+          return process;
+        },
+        // Bypass mode never consults canUseTool, and the SDK warns when both are set.
+        ...(permissionMode === "bypassPermissions"
+          ? {}
+          : { canUseTool: this.canUseTool(permissions) }),
+        ...start.sdk,
+        ...options.sdkOptions,
+      },
+    });
+    void this.pump();
+  }
+
+  private canUseTool(permissions: PermissionHandler): CanUseTool {
+    return async (toolName, toolInput, ctx) => {
+      const request: ToolPermissionRequest = {
+        requestId: ctx.requestId,
+        toolName,
+        input: toolInput,
+        toolUseId: ctx.toolUseID,
+        agentId: ctx.agentID ?? null,
+        title: ctx.title ?? null,
+        description: ctx.description ?? null,
+        blockedPath: ctx.blockedPath ?? null,
+        decisionReason: ctx.decisionReason ?? null,
+        suggestions: ctx.suggestions ?? [],
+        signal: ctx.signal,
+      };
+      this.log.controlRequest("can_use_tool", ctx.requestId, {
+        toolName,
+        input: toolInput,
+        ...ctx,
+        signal: undefined,
+      });
+      let decision: ToolPermissionDecision;
+      try {
+        decision = await permissions(request);
+      } catch (error) {
+        decision = { behavior: "deny", message: `Approval failed: ${errorText(error)}` };
+      }
+      const result = toPermissionResult(request, decision);
+      this.log.controlResponse("can_use_tool", ctx.requestId, result);
+      return result;
+    };
+  }
+
+  get state(): ClaudeSessionState {
+    if (this.endedWith) return this.endedWith.reason === "closed" ? "closed" : "dead";
+    return this.turns.length > 0 ? "running" : "idle";
+  }
+
+  /** The Claude Code process behind this session, once spawned. */
+  get process(): TrackedProcess | null {
+    return this.trackedProcess;
+  }
+
+  /** When a message was last sent or received (for idle reaping). */
+  get lastActivityAt(): number {
+    return this.activityAt;
+  }
+
+  /** The turn currently being answered, if any. */
+  get activeTurn(): ClaudeTurn | null {
+    return this.turns[0] ?? null;
+  }
+
+  /** Every message of the session (including ones outside any turn). Returns an unsubscribe. */
+  onMessage(listener: (envelope: SdkEnvelope) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /**
+   * Sends a user message. While another turn runs, Claude Code queues it (and may fold it into
+   * the running turn: both turns then settle with that turn's result).
+   */
+  send(content: SDKUserMessage["message"]["content"], options: { uuid?: UUID } = {}): ClaudeTurn {
+    if (this.endedWith) throw new ClaudeSessionEndedError(this.sessionId, this.endedWith);
+    const uuid = options.uuid ?? randomUUID();
+    const message: SDKUserMessage = {
+      type: "user",
+      message: { role: "user", content },
+      parent_tool_use_id: null,
+      uuid,
+    };
+    const turn = new ClaudeTurn(uuid);
+    this.turns.push(turn);
+    this.activityAt = Date.now();
+    this.log.outgoing("user", message, uuid);
+    this.input.push(message);
+    return turn;
+  }
+
+  /** Stops the running turn; it settles `interrupted`. No-op when idle. */
+  async interrupt(): Promise<void> {
+    const turn = this.activeTurn;
+    if (!turn || this.endedWith) return;
+    turn.markInterruptRequested();
+    this.log.outgoing("interrupt", {});
+    await this.query.interrupt();
+  }
+
+  /** Ends the session: interrupts a running turn, closes input, and kills the process if needed. */
+  async close(): Promise<void> {
+    if (this.endedWith) return;
+    this.closing = true;
+    if (this.activeTurn) await this.interrupt().catch(() => undefined);
+    this.input.close();
+    const timer = setTimeout(() => this.query.close(), CLOSE_GRACE_MS);
+    await this.ended;
+    clearTimeout(timer);
+  }
+
+  private async pump(): Promise<void> {
+    try {
+      for await (const message of this.query) this.dispatch(message);
+      this.end(this.closing ? "closed" : "died", this.closing ? null : "Claude Code exited");
+    } catch (error) {
+      this.log.error("query_error", { message: errorText(error) });
+      this.end(this.closing ? "closed" : "died", errorText(error));
+    }
+  }
+
+  private dispatch(message: SDKMessage): void {
+    this.activityAt = Date.now();
+    const envelope: SdkEnvelope = {
+      message,
+      rawEventId: this.log.incoming(message),
+      receivedAt: Date.now(),
+    };
+    this.turns[0]?.deliver(envelope);
+    for (const listener of this.listeners) listener(envelope);
+    if (isResultMessage(message)) this.settleTurns(message);
+  }
+
+  private settleTurns(result: Extract<SDKMessage, { type: "result" }>): void {
+    const consumed = new Set(consumedUserUuids(result));
+    const settled = this.turns.filter((t) => consumed.has(t.userMessageUuid));
+    // Without an echo (older CLIs), a result answers the oldest waiting turn.
+    const targets = settled.length > 0 ? settled : this.turns.slice(0, 1);
+    for (const turn of targets) {
+      turn.complete(result);
+      this.turns.splice(this.turns.indexOf(turn), 1);
+    }
+  }
+
+  private end(reason: ClaudeSessionEnd["reason"], error: string | null): void {
+    if (this.endedWith) return;
+    this.endedWith = { reason, error };
+    this.input.close();
+    for (const turn of this.turns.splice(0)) {
+      turn.abort(reason === "closed" ? "interrupted" : "failed", error);
+    }
+    this.markEnded(this.endedWith);
+  }
+}

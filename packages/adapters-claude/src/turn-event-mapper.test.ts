@@ -1,0 +1,100 @@
+import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { RuntimeEvent } from "@skein/domain/provider";
+import { describe, expect, it } from "vitest";
+import type { ToolPermissionRequest } from "./permissions.ts";
+import { TurnEventMapper } from "./turn-event-mapper.ts";
+
+let raw = 0;
+/** Hand-built SDK messages: only the fields the mapper reads. */
+function envelope(message: Record<string, unknown>) {
+  return { message: message as unknown as SDKMessage, rawEventId: `r${++raw}`, receivedAt: 0 };
+}
+
+function toolUse(
+  id: string,
+  name: string,
+  input: Record<string, unknown>,
+  parent: string | null = null,
+) {
+  return envelope({
+    type: "assistant",
+    uuid: `u-${id}`,
+    parent_tool_use_id: parent,
+    message: { id: `msg-${id}`, content: [{ type: "tool_use", id, name, input }] },
+  });
+}
+
+function request(toolUseId: string): ToolPermissionRequest {
+  return {
+    requestId: `req-${toolUseId}`,
+    toolName: "Bash",
+    input: { command: "touch x" },
+    toolUseId,
+    agentId: null,
+    title: "Run touch x",
+    description: null,
+    blockedPath: null,
+    decisionReason: null,
+    suggestions: [],
+    signal: new AbortController().signal,
+  };
+}
+
+async function drain(mapper: TurnEventMapper): Promise<RuntimeEvent[]> {
+  const events: RuntimeEvent[] = [];
+  for await (const event of mapper.events) events.push(event);
+  return events;
+}
+
+const done = {
+  status: "completed" as const,
+  error: null,
+  result: null,
+  lastAssistantUuid: "u",
+  lastEntryUuid: "e",
+};
+
+describe("TurnEventMapper", () => {
+  it("holds a permission request that arrives before its tool call, then emits it after the item", async () => {
+    const mapper = new TurnEventMapper("/cwd");
+    mapper.requestOpened(request("t1"));
+    mapper.handle(toolUse("t1", "Bash", { command: "touch x" }));
+    mapper.finish(done);
+    const types = (await drain(mapper)).map((e) => e.type);
+    expect(types).toEqual([
+      "turn.started",
+      "item.started",
+      "request.opened",
+      "item.completed",
+      "turn.completed",
+    ]);
+  });
+
+  it("nests subagent work, maps TodoWrite to a plan, and closes dangling items", async () => {
+    const mapper = new TurnEventMapper("/cwd");
+    mapper.handle(toolUse("agent1", "Agent", { description: "child", prompt: "p" }));
+    mapper.handle(toolUse("b1", "Bash", { command: "ls" }, "agent1"));
+    mapper.handle(toolUse("todo1", "TodoWrite", { todos: [{ content: "a", status: "pending" }] }));
+    mapper.finish({ ...done, status: "interrupted" });
+    const events = await drain(mapper);
+    expect(events.find((e) => e.type === "item.started" && e.itemRef === "b1")).toMatchObject({
+      kind: "command_execution",
+      parentItemRef: "agent1",
+      fields: { command: "ls", cwd: "/cwd" },
+    });
+    expect(events.find((e) => e.type === "plan.updated")).toMatchObject({
+      kind: "todo_list",
+      steps: [{ text: "a", status: "pending" }],
+    });
+    const closed = events.filter((e) => e.type === "item.completed");
+    expect(closed.map((e) => e.type === "item.completed" && [e.itemRef, e.status])).toEqual([
+      ["agent1", "interrupted"],
+      ["b1", "interrupted"],
+    ]);
+    expect(events.at(-1)).toEqual({
+      type: "turn.completed",
+      nativeTurnRef: "e",
+      status: "interrupted",
+    });
+  });
+});
