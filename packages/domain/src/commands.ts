@@ -1,0 +1,151 @@
+import { z } from "zod";
+import {
+  MarkCheckpointMissing,
+  RecordCheckpoint,
+  RecordCheckpointScope,
+  RollbackThread,
+} from "./commands/checkpoint-commands.ts";
+import {
+  AppendItemDelta,
+  CompleteItem,
+  OpenRuntimeRequest,
+  ResolveRuntimeRequest,
+  StartItem,
+  UpdatePlan,
+} from "./commands/item-commands.ts";
+import {
+  ArchiveProject,
+  ChangeProviderSessionStatus,
+  CreateProject,
+  OpenProviderSession,
+  RenameProject,
+} from "./commands/project-commands.ts";
+import {
+  CompleteProviderTurn,
+  RecordProviderThread,
+  StartProviderTurn,
+  UpdateProviderThread,
+} from "./commands/provider-commands.ts";
+import {
+  CancelQueuedRun,
+  FailRun,
+  InterruptRun,
+  QueueRun,
+  RecoverInterruptedRun,
+  RestartAttempt,
+  StartRun,
+  SteerRun,
+} from "./commands/run-commands.ts";
+import {
+  ArchiveThread,
+  CreateThread,
+  ForkThread,
+  UpdateThreadSettings,
+} from "./commands/thread-lifecycle-commands.ts";
+import {
+  ConsumeContextTransfer,
+  CreateContextTransfer,
+  EditHandoff,
+  FailContextTransfer,
+  FallbackToPortable,
+  RecordHandoff,
+  RegenerateHandoff,
+  ResolveContextTransfer,
+  SupersedeContextTransfer,
+} from "./commands/transfer-commands.ts";
+import { parseWith, type Result, type ValidationError } from "./errors.ts";
+
+/** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
+export const ThreadCommand = z.discriminatedUnion("type", [
+  CreateThread,
+  ForkThread,
+  UpdateThreadSettings,
+  ArchiveThread,
+  QueueRun,
+  StartRun,
+  CancelQueuedRun,
+  InterruptRun,
+  FailRun,
+  SteerRun,
+  RestartAttempt,
+  RecoverInterruptedRun,
+  RecordProviderThread,
+  UpdateProviderThread,
+  StartProviderTurn,
+  CompleteProviderTurn,
+  StartItem,
+  AppendItemDelta,
+  CompleteItem,
+  UpdatePlan,
+  OpenRuntimeRequest,
+  ResolveRuntimeRequest,
+  CreateContextTransfer,
+  ResolveContextTransfer,
+  FallbackToPortable,
+  FailContextTransfer,
+  ConsumeContextTransfer,
+  SupersedeContextTransfer,
+  RecordHandoff,
+  RegenerateHandoff,
+  EditHandoff,
+  RecordCheckpointScope,
+  RecordCheckpoint,
+  MarkCheckpointMissing,
+  RollbackThread,
+]);
+export type ThreadCommand = z.infer<typeof ThreadCommand>;
+
+export const ProjectCommand = z.discriminatedUnion("type", [
+  CreateProject,
+  RenameProject,
+  ArchiveProject,
+]);
+export type ProjectCommand = z.infer<typeof ProjectCommand>;
+
+export const SessionCommand = z.discriminatedUnion("type", [
+  OpenProviderSession,
+  ChangeProviderSessionStatus,
+]);
+export type SessionCommand = z.infer<typeof SessionCommand>;
+
+export const Command = z.discriminatedUnion("type", [
+  ...ThreadCommand.options,
+  ...ProjectCommand.options,
+  ...SessionCommand.options,
+]);
+export type Command = z.infer<typeof Command>;
+export type CommandType = Command["type"];
+export type CommandOf<T extends CommandType> = Extract<Command, { type: T }>;
+export type CommandData<T extends CommandType> = CommandOf<T>["data"];
+
+/** Validates untrusted input (API edge) into a Command with a path-qualified error. */
+export function parseCommand(input: unknown): Result<Command, ValidationError> {
+  return parseWith(Command, input);
+}
+
+const THREAD_COMMAND_TYPES = new Set<string>(ThreadCommand.options.map((o) => o.shape.type.value));
+const PROJECT_COMMAND_TYPES = new Set<string>(
+  ProjectCommand.options.map((o) => o.shape.type.value),
+);
+
+export function isThreadCommand(command: Command): command is ThreadCommand {
+  return THREAD_COMMAND_TYPES.has(command.type);
+}
+export function isProjectCommand(command: Command): command is ProjectCommand {
+  return PROJECT_COMMAND_TYPES.has(command.type);
+}
+export function isSessionCommand(command: Command): command is SessionCommand {
+  return !isThreadCommand(command) && !isProjectCommand(command);
+}
+
+export const threadStreamId = (threadId: string): string => `thread-${threadId}`;
+export const projectStreamId = (projectId: string): string => `project-${projectId}`;
+export const sessionStreamId = (providerSessionId: string): string =>
+  `session-${providerSessionId}`;
+
+/** The stream a command is decided against and appended to (docs/design.md). */
+export function commandStreamId(command: Command): string {
+  if (isThreadCommand(command)) return threadStreamId(command.data.threadId);
+  if (isProjectCommand(command)) return projectStreamId(command.data.projectId);
+  return sessionStreamId((command as SessionCommand).data.providerSessionId);
+}

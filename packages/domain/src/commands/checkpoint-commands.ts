@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { CheckpointFileSummary } from "../entities/checkpoint.ts";
+import { CheckpointScopeKind } from "../entities/checkpoint-scope.ts";
+import {
+  CheckpointId,
+  CheckpointScopeId,
+  NodeId,
+  ProviderThreadId,
+  RunId,
+  ThreadId,
+} from "../ids.ts";
+import { defineCommand } from "./define.ts";
+
+export const RecordCheckpointScope = defineCommand("RecordCheckpointScope", {
+  threadId: ThreadId,
+  scopeId: CheckpointScopeId,
+  kind: CheckpointScopeKind,
+  nodeId: NodeId,
+  runId: RunId.nullable().optional(),
+  parentScopeId: CheckpointScopeId.nullable().optional(),
+  providerThreadId: ProviderThreadId.nullable().optional(),
+  cwd: z.string().min(1),
+});
+
+export const RecordCheckpoint = defineCommand("RecordCheckpoint", {
+  threadId: ThreadId,
+  checkpointId: CheckpointId,
+  scopeId: CheckpointScopeId,
+  /** Defaults to the scope's node. */
+  nodeId: NodeId.optional(),
+  ref: z.string().min(1),
+  status: z.enum(["ready", "error"]),
+  files: z.array(CheckpointFileSummary),
+});
+
+export const MarkCheckpointMissing = defineCommand("MarkCheckpointMissing", {
+  threadId: ThreadId,
+  checkpointId: CheckpointId,
+});
+
+/** Restore a root-run checkpoint: later runs become rolled_back. Refused while a run is active. */
+export const RollbackThread = defineCommand("RollbackThread", {
+  threadId: ThreadId,
+  checkpointId: CheckpointId,
+});

@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { ProviderKind } from "../entities/common.ts";
+import { ProviderCapabilities, ProviderSessionStatus } from "../entities/provider-session.ts";
+import { ProjectId, ProviderSessionId } from "../ids.ts";
+import { defineCommand } from "./define.ts";
+
+export const CreateProject = defineCommand("CreateProject", {
+  projectId: ProjectId,
+  title: z.string().min(1).max(200),
+  workspaceRoot: z.string().min(1),
+  defaultProvider: ProviderKind.nullable().optional(),
+});
+export const RenameProject = defineCommand("RenameProject", {
+  projectId: ProjectId,
+  title: z.string().min(1).max(200),
+});
+export const ArchiveProject = defineCommand("ArchiveProject", { projectId: ProjectId });
+
+export const OpenProviderSession = defineCommand("OpenProviderSession", {
+  providerSessionId: ProviderSessionId,
+  provider: ProviderKind,
+  cwd: z.string().min(1),
+  model: z.string().min(1).nullable().optional(),
+  capabilities: ProviderCapabilities,
+});
+export const ChangeProviderSessionStatus = defineCommand("ChangeProviderSessionStatus", {
+  providerSessionId: ProviderSessionId,
+  status: ProviderSessionStatus,
+  lastError: z.string().nullable().optional(),
+});

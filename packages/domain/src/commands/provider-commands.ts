@@ -1,0 +1,54 @@
+import { z } from "zod";
+import { NativeRef, TokenUsage } from "../entities/common.ts";
+import { ProviderKind } from "../entities/common.ts";
+import { ProviderThreadForkSource, ProviderThreadStatus } from "../entities/provider-thread.ts";
+import {
+  ContextHandoffId,
+  NodeId,
+  ProviderSessionId,
+  ProviderThreadId,
+  ProviderTurnId,
+  RunId,
+  ThreadId,
+} from "../ids.ts";
+import { defineCommand } from "./define.ts";
+
+export const RecordProviderThread = defineCommand("RecordProviderThread", {
+  threadId: ThreadId,
+  providerThreadId: ProviderThreadId,
+  provider: ProviderKind,
+  providerSessionId: ProviderSessionId.nullable().optional(),
+  /** Set for provider threads nested under a node (native subagents); else bound to the thread. */
+  ownerNodeId: NodeId.optional(),
+  nativeThreadRef: NativeRef.nullable().optional(),
+  nativeConversationHeadRef: NativeRef.nullable().optional(),
+  status: ProviderThreadStatus.optional(),
+  forkedFrom: ProviderThreadForkSource.nullable().optional(),
+});
+
+export const UpdateProviderThread = defineCommand("UpdateProviderThread", {
+  threadId: ThreadId,
+  providerThreadId: ProviderThreadId,
+  status: ProviderThreadStatus.optional(),
+  providerSessionId: ProviderSessionId.nullable().optional(),
+  nativeThreadRef: NativeRef.nullable().optional(),
+  nativeConversationHeadRef: NativeRef.nullable().optional(),
+  firstRunOrdinal: z.number().int().positive().optional(),
+  lastRunOrdinal: z.number().int().positive().optional(),
+  addHandoffIds: z.array(ContextHandoffId).optional(),
+});
+
+export const StartProviderTurn = defineCommand("StartProviderTurn", {
+  threadId: ThreadId,
+  runId: RunId,
+  providerTurnId: ProviderTurnId,
+  nativeTurnRef: NativeRef.nullable().optional(),
+});
+
+export const CompleteProviderTurn = defineCommand("CompleteProviderTurn", {
+  threadId: ThreadId,
+  providerTurnId: ProviderTurnId,
+  status: z.enum(["completed", "interrupted", "failed"]),
+  error: z.string().min(1).nullable().optional(),
+  usage: TokenUsage.nullable().optional(),
+});

@@ -1,0 +1,32 @@
+import { z } from "zod";
+import { CheckpointId, CheckpointScopeId, NodeId, RunId, ThreadId } from "../ids.ts";
+import { IsoTimestamp } from "./common.ts";
+
+export const CheckpointStatus = z.enum(["ready", "missing", "error", "stale"]);
+export type CheckpointStatus = z.infer<typeof CheckpointStatus>;
+
+export const CheckpointFileSummary = z.object({
+  path: z.string().min(1),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+  status: z.enum(["added", "modified", "deleted", "renamed"]),
+});
+export type CheckpointFileSummary = z.infer<typeof CheckpointFileSummary>;
+
+/** E7: a root-run checkpoint is the user-visible conversation checkpoint. */
+export const Checkpoint = z.object({
+  id: CheckpointId,
+  threadId: ThreadId,
+  scopeId: CheckpointScopeId,
+  runId: RunId.nullable(),
+  nodeId: NodeId,
+  parentCheckpointId: CheckpointId.nullable(),
+  ordinalWithinScope: z.number().int().positive(),
+  appRunOrdinal: z.number().int().positive().nullable(),
+  /** The VCS ref (e.g. a hidden git ref) holding the captured tree. */
+  ref: z.string().min(1),
+  status: CheckpointStatus,
+  files: z.array(CheckpointFileSummary),
+  capturedAt: IsoTimestamp,
+});
+export type Checkpoint = z.infer<typeof Checkpoint>;

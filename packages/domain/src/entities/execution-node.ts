@@ -1,0 +1,58 @@
+import { z } from "zod";
+import {
+  CheckpointScopeId,
+  NodeId,
+  ProviderThreadId,
+  ProviderTurnId,
+  RunId,
+  RuntimeRequestId,
+  ThreadId,
+} from "../ids.ts";
+import { IsoTimestamp, NativeRef } from "./common.ts";
+
+export const ExecutionNodeKind = z.enum([
+  "root_turn",
+  "assistant_message",
+  "reasoning",
+  "plan",
+  "todo_list",
+  "tool_call",
+  "approval_request",
+  "user_input_request",
+  "subagent",
+  "hook",
+  "system",
+]);
+export type ExecutionNodeKind = z.infer<typeof ExecutionNodeKind>;
+
+export const ExecutionNodeStatus = z.enum([
+  "pending",
+  "running",
+  "waiting",
+  "completed",
+  "interrupted",
+  "failed",
+  "cancelled",
+  "rolled_back",
+]);
+export type ExecutionNodeStatus = z.infer<typeof ExecutionNodeStatus>;
+
+/** E5: the unit of runtime work. Only a run's root node can complete the run. */
+export const ExecutionNode = z.object({
+  id: NodeId,
+  threadId: ThreadId,
+  runId: RunId.nullable(),
+  parentNodeId: NodeId.nullable(),
+  rootNodeId: NodeId,
+  kind: ExecutionNodeKind,
+  status: ExecutionNodeStatus,
+  countsForRun: z.boolean(),
+  providerThreadId: ProviderThreadId.nullable(),
+  providerTurnId: ProviderTurnId.nullable(),
+  nativeItemRef: NativeRef.nullable(),
+  runtimeRequestId: RuntimeRequestId.nullable(),
+  checkpointScopeId: CheckpointScopeId.nullable(),
+  startedAt: IsoTimestamp.nullable(),
+  completedAt: IsoTimestamp.nullable(),
+});
+export type ExecutionNode = z.infer<typeof ExecutionNode>;

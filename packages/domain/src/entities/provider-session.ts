@@ -1,0 +1,47 @@
+import { z } from "zod";
+import { ProviderSessionId } from "../ids.ts";
+import { IsoTimestamp, ProviderKind } from "./common.ts";
+
+/**
+ * What a provider runtime can do; the orchestrator and transfer pick strategies from this.
+ * Mirrors `ProviderCapabilityFlags` of the provider interface (checked in a type test).
+ */
+export const ProviderCapabilities = z.object({
+  nativeFork: z.boolean(),
+  forkAtTurn: z.boolean(),
+  rollback: z.boolean(),
+  steer: z.boolean(),
+  resume: z.boolean(),
+  strongTurnIds: z.boolean(),
+  nativeSubagents: z.boolean(),
+  appOwnedTools: z.boolean(),
+  historyInjection: z.boolean(),
+  interrupt: z.boolean(),
+  approvals: z.boolean(),
+  readHistory: z.boolean(),
+});
+export type ProviderCapabilities = z.infer<typeof ProviderCapabilities>;
+
+export const ProviderSessionStatus = z.enum([
+  "starting",
+  "ready",
+  "running",
+  "waiting",
+  "stopped",
+  "error",
+]);
+export type ProviderSessionStatus = z.infer<typeof ProviderSessionStatus>;
+
+/** E8: persisted metadata of a runtime, never the in-memory handle itself. */
+export const ProviderSession = z.object({
+  id: ProviderSessionId,
+  provider: ProviderKind,
+  status: ProviderSessionStatus,
+  cwd: z.string().min(1),
+  model: z.string().min(1).nullable(),
+  capabilities: ProviderCapabilities,
+  createdAt: IsoTimestamp,
+  updatedAt: IsoTimestamp,
+  lastError: z.string().nullable(),
+});
+export type ProviderSession = z.infer<typeof ProviderSession>;

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import {
+  CheckpointMarkedMissing,
+  CheckpointRecorded,
+  CheckpointScopeRecorded,
+  ThreadRolledBack,
+} from "./events/checkpoint-events.ts";
+import {
+  ItemCompleted,
+  ItemDeltaAppended,
+  ItemStarted,
+  PlanUpdated,
+} from "./events/item-events.ts";
+import {
+  ProjectArchived,
+  ProjectCreated,
+  ProjectRenamed,
+  ProviderSessionOpened,
+  ProviderSessionStatusChanged,
+} from "./events/project-events.ts";
+import {
+  ProviderThreadRecorded,
+  ProviderThreadUpdated,
+  ProviderTurnCompleted,
+  ProviderTurnStarted,
+} from "./events/provider-events.ts";
+import { RuntimeRequestOpened, RuntimeRequestResolved } from "./events/request-events.ts";
+import {
+  AttemptRestarted,
+  RunCancelled,
+  RunFinished,
+  RunInterruptRequested,
+  RunQueued,
+  RunRecovered,
+  RunStarted,
+  RunSteered,
+} from "./events/run-events.ts";
+import {
+  ThreadArchived,
+  ThreadCreated,
+  ThreadForked,
+  ThreadSettingsUpdated,
+} from "./events/thread-lifecycle-events.ts";
+import {
+  ContextTransferConsumed,
+  ContextTransferCreated,
+  ContextTransferFailed,
+  ContextTransferFellBack,
+  ContextTransferResolved,
+  ContextTransferSuperseded,
+  HandoffRecorded,
+  HandoffReplaced,
+} from "./events/transfer-events.ts";
+
+/** Events of the `thread-<ThreadId>` stream. */
+export const ThreadEvent = z.discriminatedUnion("type", [
+  ThreadCreated,
+  ThreadForked,
+  ThreadSettingsUpdated,
+  ThreadArchived,
+  RunQueued,
+  RunStarted,
+  RunCancelled,
+  RunInterruptRequested,
+  RunFinished,
+  RunSteered,
+  AttemptRestarted,
+  RunRecovered,
+  ProviderThreadRecorded,
+  ProviderThreadUpdated,
+  ProviderTurnStarted,
+  ProviderTurnCompleted,
+  ItemStarted,
+  ItemDeltaAppended,
+  ItemCompleted,
+  PlanUpdated,
+  RuntimeRequestOpened,
+  RuntimeRequestResolved,
+  ContextTransferCreated,
+  ContextTransferResolved,
+  ContextTransferFellBack,
+  ContextTransferFailed,
+  ContextTransferConsumed,
+  ContextTransferSuperseded,
+  HandoffRecorded,
+  HandoffReplaced,
+  CheckpointScopeRecorded,
+  CheckpointRecorded,
+  CheckpointMarkedMissing,
+  ThreadRolledBack,
+]);
+export type ThreadEvent = z.infer<typeof ThreadEvent>;
+
+/** Events of the `project-<ProjectId>` stream. */
+export const ProjectEvent = z.discriminatedUnion("type", [
+  ProjectCreated,
+  ProjectRenamed,
+  ProjectArchived,
+]);
+export type ProjectEvent = z.infer<typeof ProjectEvent>;
+
+/** Events of the `session-<ProviderSessionId>` stream. */
+export const SessionEvent = z.discriminatedUnion("type", [
+  ProviderSessionOpened,
+  ProviderSessionStatusChanged,
+]);
+export type SessionEvent = z.infer<typeof SessionEvent>;
+
+export const DomainEvent = z.discriminatedUnion("type", [
+  ...ThreadEvent.options,
+  ...ProjectEvent.options,
+  ...SessionEvent.options,
+]);
+export type DomainEvent = z.infer<typeof DomainEvent>;
+export type DomainEventType = DomainEvent["type"];
+export type EventOf<T extends DomainEventType> = Extract<DomainEvent, { type: T }>;
+export type EventData<T extends DomainEventType> = EventOf<T>["data"];
+
+const THREAD_EVENT_TYPES = new Set<string>(ThreadEvent.options.map((o) => o.shape.type.value));
+const PROJECT_EVENT_TYPES = new Set<string>(ProjectEvent.options.map((o) => o.shape.type.value));
+
+export function isThreadEvent(event: DomainEvent): event is ThreadEvent {
+  return THREAD_EVENT_TYPES.has(event.type);
+}
+export function isProjectEvent(event: DomainEvent): event is ProjectEvent {
+  return PROJECT_EVENT_TYPES.has(event.type);
+}
+export function isSessionEvent(event: DomainEvent): event is SessionEvent {
+  return !THREAD_EVENT_TYPES.has(event.type) && !PROJECT_EVENT_TYPES.has(event.type);
+}

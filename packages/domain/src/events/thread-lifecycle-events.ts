@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { AppThread } from "../entities/app-thread.ts";
+import { InteractionMode, ModelSelection, ProviderKind, RuntimeMode } from "../entities/common.ts";
+import { ForkInheritance } from "../entities/fork-inheritance.ts";
+import { ForkItem } from "../entities/turn-item.ts";
+import { ThreadId } from "../ids.ts";
+import { defineEvent } from "./define.ts";
+
+export const ThreadSettingsPatch = z.object({
+  title: z.string().min(1).max(200).optional(),
+  defaultProvider: ProviderKind.optional(),
+  modelSelection: ModelSelection.optional(),
+  runtimeMode: RuntimeMode.optional(),
+  interactionMode: InteractionMode.optional(),
+  branch: z.string().min(1).nullable().optional(),
+  worktreePath: z.string().min(1).nullable().optional(),
+});
+export type ThreadSettingsPatch = z.infer<typeof ThreadSettingsPatch>;
+
+export const ThreadCreated = defineEvent("ThreadCreated", { thread: AppThread });
+/** Written only to the new thread's stream; the source is read, never written (T1). */
+export const ThreadForked = defineEvent("ThreadForked", {
+  thread: AppThread,
+  inheritance: ForkInheritance,
+  item: ForkItem,
+});
+export const ThreadSettingsUpdated = defineEvent("ThreadSettingsUpdated", {
+  threadId: ThreadId,
+  changes: ThreadSettingsPatch,
+});
+export const ThreadArchived = defineEvent("ThreadArchived", { threadId: ThreadId });

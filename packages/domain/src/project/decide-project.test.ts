@@ -1,0 +1,49 @@
+import { describe, it } from "vitest";
+import { given } from "../testing/decider-spec.ts";
+import { id } from "../testing/fixtures.ts";
+
+const P = id("project", "p");
+const create = {
+  type: "CreateProject",
+  data: { projectId: P, title: "Skein", workspaceRoot: "/src/skein" },
+} as const;
+
+describe("project stream", () => {
+  it("CreateProject → ProjectCreated; twice is a conflict", () => {
+    const { events } = given([], { kind: "project" })
+      .when(create)
+      .then([
+        {
+          type: "ProjectCreated",
+          data: { project: { id: P, title: "Skein", defaultProvider: null, archivedAt: null } },
+        },
+      ]);
+    given(events, { kind: "project" }).when(create).thenFails("conflict");
+  });
+
+  it("RenameProject and ArchiveProject; an archived project is not renamed or archived again", () => {
+    const { events } = given([], { kind: "project" })
+      .when(create)
+      .then([{ type: "ProjectCreated" }]);
+    given(events, { kind: "project" })
+      .when({ type: "RenameProject", data: { projectId: P, title: "New" } })
+      .then([{ type: "ProjectRenamed", data: { title: "New" } }]);
+    const archived = given(events, { kind: "project" })
+      .when({ type: "ArchiveProject", data: { projectId: P } })
+      .then([{ type: "ProjectArchived" }]);
+    const log = [...events, ...archived.events];
+    given(log, { kind: "project" })
+      .when({ type: "ArchiveProject", data: { projectId: P } })
+      .thenFails("precondition_failed");
+    given(log, { kind: "project" })
+      .when({ type: "RenameProject", data: { projectId: P, title: "x" } })
+      .thenFails("precondition_failed");
+    given([], { kind: "project" })
+      .when({ type: "RenameProject", data: { projectId: P, title: "x" } })
+      .thenFails("not_found");
+  });
+
+  it("a project command against a thread stream is a validation error", () => {
+    given([]).when(create).thenFails("validation");
+  });
+});

@@ -1,0 +1,79 @@
+import type { AppThreadLineage } from "../entities/app-thread.ts";
+import type {
+  InteractionMode,
+  ModelSelection,
+  ProviderKind,
+  RuntimeMode,
+} from "../entities/common.ts";
+import type { ForkInheritance } from "../entities/fork-inheritance.ts";
+import type { ProjectId, RunId, ThreadId } from "../ids.ts";
+import type { ThreadState } from "../state/thread-state.ts";
+
+export type ThreadShellStatus = "idle" | "running" | "waiting" | "failed";
+
+/** P1: one sidebar row; the `threads` table's `data`. */
+export type ThreadShell = {
+  id: ThreadId;
+  projectId: ProjectId;
+  title: string;
+  defaultProvider: ProviderKind;
+  modelSelection: ModelSelection;
+  runtimeMode: RuntimeMode;
+  interactionMode: InteractionMode;
+  branch: string | null;
+  worktreePath: string | null;
+  lineage: AppThreadLineage | null;
+  /** For forks: how to read the source's turn items by reference (P7). */
+  inheritance: ForkInheritance | null;
+  status: ThreadShellStatus;
+  activeRunId: RunId | null;
+  /** Runs that count for the conversation (not cancelled, not rolled back). */
+  runCount: number;
+  queuedRunCount: number;
+  pendingRequestCount: number;
+  lastActivityAt: string;
+  createdAt: string;
+  updatedAt: string;
+  archivedAt: string | null;
+  deletedAt: string | null;
+};
+
+/**
+ * waiting: the active run waits for an answer; running: a run is active or queued;
+ * failed: the latest settled run failed; idle otherwise. O(1) from the state's caches.
+ */
+export function shellStatusOf(s: ThreadState): ThreadShellStatus {
+  const active = s.activeRunId ? s.runs.get(s.activeRunId) : undefined;
+  if (active) return active.status === "waiting" ? "waiting" : "running";
+  if (s.queuedRunIds.size > 0) return "running";
+  const last = s.lastSettledRunId ? s.runs.get(s.lastSettledRunId) : undefined;
+  return last?.status === "failed" ? "failed" : "idle";
+}
+
+export function threadShellOf(s: ThreadState): ThreadShell | null {
+  const t = s.thread;
+  if (!t) return null;
+  return {
+    id: t.id,
+    projectId: t.projectId,
+    title: t.title,
+    defaultProvider: t.defaultProvider,
+    modelSelection: t.modelSelection,
+    runtimeMode: t.runtimeMode,
+    interactionMode: t.interactionMode,
+    branch: t.branch,
+    worktreePath: t.worktreePath,
+    lineage: t.lineage,
+    inheritance: s.inheritance,
+    status: shellStatusOf(s),
+    activeRunId: s.activeRunId,
+    runCount: s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length,
+    queuedRunCount: s.queuedRunIds.size,
+    pendingRequestCount: s.pendingRequestIds.size,
+    lastActivityAt: s.lastActivityAt ?? t.updatedAt,
+    createdAt: t.createdAt,
+    updatedAt: t.updatedAt,
+    archivedAt: t.archivedAt,
+    deletedAt: t.deletedAt,
+  };
+}

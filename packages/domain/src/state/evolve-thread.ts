@@ -1,0 +1,163 @@
+import { assertNever } from "../assert-never.ts";
+import type { ThreadEvent } from "../events.ts";
+import {
+  onCheckpointMarkedMissing,
+  onCheckpointRecorded,
+  onCheckpointScopeRecorded,
+  onThreadRolledBack,
+} from "./evolve/checkpoints.ts";
+import {
+  onItemCompleted,
+  onItemDeltaAppended,
+  onItemStarted,
+  onPlanUpdated,
+} from "./evolve/items.ts";
+import {
+  onThreadArchived,
+  onThreadCreated,
+  onThreadForked,
+  onThreadSettingsUpdated,
+} from "./evolve/lifecycle.ts";
+import {
+  onProviderThreadRecorded,
+  onProviderThreadUpdated,
+  onProviderTurnCompleted,
+  onProviderTurnStarted,
+} from "./evolve/provider.ts";
+import { onRuntimeRequestOpened, onRuntimeRequestResolved } from "./evolve/requests.ts";
+import {
+  onAttemptRestarted,
+  onRunCancelled,
+  onRunFinished,
+  onRunInterruptRequested,
+  onRunQueued,
+  onRunRecovered,
+  onRunStarted,
+  onRunSteered,
+} from "./evolve/runs.ts";
+import {
+  onContextTransferConsumed,
+  onContextTransferCreated,
+  onContextTransferFailed,
+  onContextTransferFellBack,
+  onContextTransferResolved,
+  onContextTransferSuperseded,
+  onHandoffRecorded,
+  onHandoffReplaced,
+} from "./evolve/transfers.ts";
+import type { ThreadState } from "./thread-state.ts";
+
+/**
+ * Applies one committed event. Mutates `state` in place and returns it (see ThreadState): O(1)
+ * amortized per event, independent of how many runs/items the thread already holds.
+ */
+export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadState {
+  state.changed.clear();
+  switch (event.type) {
+    case "ThreadCreated":
+      onThreadCreated(state, event.data);
+      break;
+    case "ThreadForked":
+      onThreadForked(state, event.data);
+      break;
+    case "ThreadSettingsUpdated":
+      onThreadSettingsUpdated(state, event.data);
+      break;
+    case "ThreadArchived":
+      onThreadArchived(state, event.data);
+      break;
+    case "RunQueued":
+      onRunQueued(state, event.data);
+      break;
+    case "RunStarted":
+      onRunStarted(state, event.data);
+      break;
+    case "RunCancelled":
+      onRunCancelled(state, event.data);
+      break;
+    case "RunInterruptRequested":
+      onRunInterruptRequested(state, event.data);
+      break;
+    case "RunFinished":
+      onRunFinished(state, event.data);
+      break;
+    case "RunSteered":
+      onRunSteered(state, event.data);
+      break;
+    case "AttemptRestarted":
+      onAttemptRestarted(state, event.data);
+      break;
+    case "RunRecovered":
+      onRunRecovered(state, event.data);
+      break;
+    case "ProviderThreadRecorded":
+      onProviderThreadRecorded(state, event.data);
+      break;
+    case "ProviderThreadUpdated":
+      onProviderThreadUpdated(state, event.data);
+      break;
+    case "ProviderTurnStarted":
+      onProviderTurnStarted(state, event.data);
+      break;
+    case "ProviderTurnCompleted":
+      onProviderTurnCompleted(state, event.data);
+      break;
+    case "ItemStarted":
+      onItemStarted(state, event.data);
+      break;
+    case "ItemDeltaAppended":
+      onItemDeltaAppended(state, event.data);
+      break;
+    case "ItemCompleted":
+      onItemCompleted(state, event.data);
+      break;
+    case "PlanUpdated":
+      onPlanUpdated(state, event.data);
+      break;
+    case "RuntimeRequestOpened":
+      onRuntimeRequestOpened(state, event.data);
+      break;
+    case "RuntimeRequestResolved":
+      onRuntimeRequestResolved(state, event.data);
+      break;
+    case "ContextTransferCreated":
+      onContextTransferCreated(state, event.data);
+      break;
+    case "ContextTransferResolved":
+      onContextTransferResolved(state, event.data);
+      break;
+    case "ContextTransferFellBack":
+      onContextTransferFellBack(state, event.data);
+      break;
+    case "ContextTransferFailed":
+      onContextTransferFailed(state, event.data);
+      break;
+    case "ContextTransferConsumed":
+      onContextTransferConsumed(state, event.data);
+      break;
+    case "ContextTransferSuperseded":
+      onContextTransferSuperseded(state, event.data);
+      break;
+    case "HandoffRecorded":
+      onHandoffRecorded(state, event.data);
+      break;
+    case "HandoffReplaced":
+      onHandoffReplaced(state, event.data);
+      break;
+    case "CheckpointScopeRecorded":
+      onCheckpointScopeRecorded(state, event.data);
+      break;
+    case "CheckpointRecorded":
+      onCheckpointRecorded(state, event.data);
+      break;
+    case "CheckpointMarkedMissing":
+      onCheckpointMarkedMissing(state, event.data);
+      break;
+    case "ThreadRolledBack":
+      onThreadRolledBack(state, event.data);
+      break;
+    default:
+      assertNever(event);
+  }
+  return state;
+}

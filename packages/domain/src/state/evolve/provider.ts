@@ -1,0 +1,95 @@
+import type { EventData } from "../../events.ts";
+import {
+  finishNode,
+  openNodeIds,
+  putAttempt,
+  putNode,
+  putProviderThread,
+  putProviderTurn,
+  putRun,
+  touchShell,
+} from "../mutations.ts";
+import type { ThreadState } from "../thread-state.ts";
+import { cancelPendingRequests, releaseProviderThread } from "./shared.ts";
+
+export function onProviderThreadRecorded(
+  s: ThreadState,
+  d: EventData<"ProviderThreadRecorded">,
+): void {
+  putProviderThread(s, d.providerThread);
+}
+
+export function onProviderThreadUpdated(
+  s: ThreadState,
+  d: EventData<"ProviderThreadUpdated">,
+): void {
+  const providerThread = s.providerThreads.get(d.providerThreadId);
+  if (!providerThread) return;
+  putProviderThread(s, { ...providerThread, ...d.changes, updatedAt: d.at });
+}
+
+export function onProviderTurnStarted(s: ThreadState, d: EventData<"ProviderTurnStarted">): void {
+  const turn = d.providerTurn;
+  putProviderTurn(s, turn);
+  const ptId = turn.providerThreadId;
+  s.turnCountByProviderThread.set(ptId, (s.turnCountByProviderThread.get(ptId) ?? 0) + 1);
+  s.runningTurnsByProviderThread.set(ptId, (s.runningTurnsByProviderThread.get(ptId) ?? 0) + 1);
+  const providerThread = s.providerThreads.get(ptId);
+  if (providerThread && providerThread.status !== "active") {
+    putProviderThread(s, { ...providerThread, status: "active", updatedAt: d.at });
+  }
+  const attempt = turn.runAttemptId ? s.attempts.get(turn.runAttemptId) : undefined;
+  if (attempt) {
+    putAttempt(s, {
+      ...attempt,
+      status: "running",
+      providerTurnId: turn.id,
+      startedAt: attempt.startedAt ?? d.at,
+    });
+  }
+  const root = s.nodes.get(turn.nodeId);
+  if (root) {
+    putNode(s, {
+      ...root,
+      status: "running",
+      providerTurnId: turn.id,
+      startedAt: root.startedAt ?? d.at,
+    });
+  }
+  const run = s.runs.get(d.runId);
+  if (run && run.status === "starting") putRun(s, { ...run, status: "running" });
+  touchShell(s, d.at);
+}
+
+/** The turn ends; its attempt and nodes end with it. The run itself ends via RunFinished. */
+export function onProviderTurnCompleted(
+  s: ThreadState,
+  d: EventData<"ProviderTurnCompleted">,
+): void {
+  const turn = s.providerTurns.get(d.providerTurnId);
+  if (!turn) return;
+  putProviderTurn(s, {
+    ...turn,
+    status: d.status,
+    completedAt: d.at,
+    error: d.error,
+    usage: d.usage,
+  });
+  const attempt = turn.runAttemptId ? s.attempts.get(turn.runAttemptId) : undefined;
+  if (attempt && (attempt.status === "pending" || attempt.status === "running")) {
+    putAttempt(s, { ...attempt, status: d.status, completedAt: d.at });
+  }
+  const run = attempt ? s.runs.get(attempt.runId) : undefined;
+  cancelPendingRequests(s, (r) => r.providerTurnId === turn.id, d.at);
+  if (run) {
+    const childStatus = d.status === "completed" ? "completed" : "interrupted";
+    for (const nodeId of openNodeIds(s, run.id)) {
+      const node = s.nodes.get(nodeId);
+      if (node?.id === turn.nodeId) finishNode(s, nodeId, d.status, d.status, d.at);
+      else if (node?.providerTurnId === turn.id)
+        finishNode(s, nodeId, childStatus, childStatus, d.at);
+    }
+    releaseProviderThread(s, turn.providerThreadId, run.ordinal, "idle", d.at);
+  }
+  touchShell(s, d.at);
+}

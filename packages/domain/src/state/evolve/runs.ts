@@ -1,0 +1,154 @@
+import type { Run } from "../../entities/run.ts";
+import type { EventData } from "../../events.ts";
+import {
+  addItem,
+  finishNode,
+  openNodeIds,
+  putAttempt,
+  putMessage,
+  putNode,
+  putProviderTurn,
+  putRequest,
+  putRun,
+  touchShell,
+} from "../mutations.ts";
+import { noteRunSettled } from "../run-caches.ts";
+import type { ThreadState } from "../thread-state.ts";
+import { cancelPendingRequests, releaseProviderThread } from "./shared.ts";
+
+export function onRunQueued(s: ThreadState, d: EventData<"RunQueued">): void {
+  putRun(s, d.run);
+  s.runOrder.push(d.run.id);
+  s.queuedRunIds.add(d.run.id);
+  putMessage(s, d.message);
+  addItem(s, d.item, d.message.id);
+  touchShell(s, d.at);
+}
+
+export function onRunStarted(s: ThreadState, d: EventData<"RunStarted">): void {
+  const run = s.runs.get(d.runId);
+  if (!run) return;
+  putAttempt(s, d.attempt);
+  putNode(s, d.rootNode);
+  putRun(s, {
+    ...run,
+    status: "starting",
+    startedAt: d.at,
+    providerThreadId: d.attempt.providerThreadId,
+    rootNodeId: d.rootNode.id,
+    activeAttemptId: d.attempt.id,
+    contextHandoffId: d.contextHandoffId ?? run.contextHandoffId,
+  });
+  s.queuedRunIds.delete(run.id);
+  s.activeRunId = run.id;
+  if (s.thread) {
+    s.thread = { ...s.thread, activeProviderThreadId: d.attempt.providerThreadId, updatedAt: d.at };
+  }
+  touchShell(s, d.at);
+}
+
+export function onRunCancelled(s: ThreadState, d: EventData<"RunCancelled">): void {
+  const run = s.runs.get(d.runId);
+  if (!run) return;
+  putRun(s, { ...run, status: "cancelled", completedAt: d.at });
+  s.queuedRunIds.delete(run.id);
+  s.cancelledRunCount += 1;
+  touchShell(s, d.at);
+}
+
+export function onRunInterruptRequested(
+  s: ThreadState,
+  d: EventData<"RunInterruptRequested">,
+): void {
+  const run = s.runs.get(d.runId);
+  if (run) putRun(s, { ...run, interruptRequestedAt: d.at });
+}
+
+/** Ends the run and everything still open under it (attempt, nodes, pending requests). */
+export function onRunFinished(s: ThreadState, d: EventData<"RunFinished">): void {
+  const run = s.runs.get(d.runId);
+  if (!run) return;
+  const attempt = run.activeAttemptId ? s.attempts.get(run.activeAttemptId) : undefined;
+  if (attempt && (attempt.status === "pending" || attempt.status === "running")) {
+    putAttempt(s, { ...attempt, status: d.status, completedAt: d.at });
+  }
+  const childStatus = d.status === "completed" ? "completed" : "interrupted";
+  cancelPendingRequests(s, (r) => r.runId === run.id, d.at);
+  for (const nodeId of openNodeIds(s, run.id)) {
+    const isRoot = nodeId === run.rootNodeId;
+    const status = isRoot ? d.status : childStatus;
+    finishNode(s, nodeId, status, status, d.at);
+  }
+  settleRun(s, { ...run, status: d.status, completedAt: d.at, error: d.error }, d.at);
+}
+
+export function onRunSteered(s: ThreadState, d: EventData<"RunSteered">): void {
+  putMessage(s, d.message);
+  addItem(s, d.item, d.message.id);
+  touchShell(s, d.at);
+}
+
+export function onAttemptRestarted(s: ThreadState, d: EventData<"AttemptRestarted">): void {
+  const run = s.runs.get(d.runId);
+  const previous = s.attempts.get(d.previousAttemptId);
+  if (!run || !previous) return;
+  putAttempt(s, { ...previous, status: "superseded", completedAt: d.at });
+  // The old turn's requests cannot be answered into the replacement attempt.
+  if (previous.providerTurnId) {
+    const turnId = previous.providerTurnId;
+    cancelPendingRequests(s, (r) => r.providerTurnId === turnId, d.at);
+  }
+  finishNode(s, previous.rootNodeId, "interrupted", "interrupted", d.at);
+  putAttempt(s, d.attempt);
+  putNode(s, d.rootNode);
+  if (d.message) putMessage(s, d.message);
+  if (d.item && d.message) addItem(s, d.item, d.message.id);
+  putRun(s, {
+    ...run,
+    status: run.status === "waiting" ? "running" : run.status,
+    activeAttemptId: d.attempt.id,
+    rootNodeId: d.rootNode.id,
+    providerThreadId: d.attempt.providerThreadId,
+  });
+  touchShell(s, d.at);
+}
+
+/** R2: nothing of the run stays in flight; requests stay visible but can no longer be answered. */
+export function onRunRecovered(s: ThreadState, d: EventData<"RunRecovered">): void {
+  const run = s.runs.get(d.runId);
+  if (!run) return;
+  for (const attemptId of s.attemptIdsByRun.get(run.id) ?? []) {
+    const attempt = s.attempts.get(attemptId);
+    if (!attempt) continue;
+    const turn = attempt.providerTurnId ? s.providerTurns.get(attempt.providerTurnId) : undefined;
+    if (turn && (turn.status === "running" || turn.status === "pending")) {
+      putProviderTurn(s, { ...turn, status: "interrupted", completedAt: d.at, error: d.reason });
+      releaseProviderThread(s, turn.providerThreadId, run.ordinal, "not_loaded", d.at);
+    }
+    if (attempt.status === "pending" || attempt.status === "running") {
+      putAttempt(s, { ...attempt, status: "interrupted", completedAt: d.at });
+    }
+  }
+  for (const requestId of [...s.pendingRequestIds]) {
+    const request = s.requests.get(requestId);
+    if (request?.runId !== run.id) continue;
+    putRequest(s, {
+      ...request,
+      status: "expired",
+      responseCapability: { type: "not_resumable", reason: d.reason },
+    });
+    s.pendingRequestIds.delete(requestId);
+  }
+  s.pendingRequestsByRun.delete(run.id);
+  for (const nodeId of openNodeIds(s, run.id)) {
+    finishNode(s, nodeId, "interrupted", "interrupted", d.at);
+  }
+  settleRun(s, { ...run, status: "interrupted", completedAt: d.at, error: d.reason }, d.at);
+}
+
+function settleRun(s: ThreadState, run: Run, at: string): void {
+  putRun(s, run);
+  if (s.activeRunId === run.id) s.activeRunId = null;
+  noteRunSettled(s, run);
+  touchShell(s, at);
+}

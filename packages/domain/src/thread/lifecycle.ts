@@ -1,0 +1,177 @@
+import type { AppThread, AppThreadLineage } from "../entities/app-thread.ts";
+import type { ContextTransfer } from "../entities/context-transfer.ts";
+import { FORK_ITEM_TITLE, type TurnItemOf } from "../entities/turn-item.ts";
+import type { CommandData } from "../commands.ts";
+import { ConflictError, PreconditionFailedError, ValidationError } from "../errors.ts";
+import type { ThreadEvent } from "../events.ts";
+import type { ThreadSettingsPatch } from "../events/thread-lifecycle-events.ts";
+import type { CommandMeta, DecideContext } from "../meta.ts";
+import type { ThreadState } from "../state/thread-state.ts";
+import { itemBase } from "./builders.ts";
+import { resolveForkPoint } from "./fork-point.ts";
+import { requireOtherThread, requireThread } from "./guards.ts";
+
+export function createThread(
+  d: CommandData<"CreateThread">,
+  s: ThreadState,
+  meta: CommandMeta,
+  ctx: DecideContext,
+): ThreadEvent[] {
+  if (s.thread) throw new ConflictError(`thread ${d.threadId} already exists`);
+  let lineage: AppThreadLineage = {
+    parentThreadId: null,
+    relationshipToParent: null,
+    rootThreadId: d.threadId,
+  };
+  if (d.parentThreadId) {
+    const parent = requireOtherThread(ctx.readThread, d.parentThreadId);
+    lineage = {
+      parentThreadId: parent.thread.id,
+      relationshipToParent: "subagent",
+      rootThreadId: parent.thread.lineage?.rootThreadId ?? parent.thread.id,
+    };
+  }
+  const thread: AppThread = {
+    id: d.threadId,
+    projectId: d.projectId,
+    title: d.title,
+    defaultProvider: d.defaultProvider,
+    modelSelection: d.modelSelection ?? { model: null },
+    runtimeMode: d.runtimeMode ?? "approval-required",
+    interactionMode: d.interactionMode ?? "default",
+    branch: d.branch ?? null,
+    worktreePath: d.worktreePath ?? null,
+    activeProviderThreadId: null,
+    lineage,
+    createdAt: meta.at,
+    updatedAt: meta.at,
+    archivedAt: null,
+    deletedAt: null,
+  };
+  return [{ type: "ThreadCreated", data: { thread, at: meta.at } }];
+}
+
+/**
+ * T1/T4: a cheap fork. Only the new thread's stream is written: the thread, its lineage, the
+ * item cutoff for reading the source by reference, a fork marker and a pending transfer. No
+ * provider, session, provider thread or handoff is chosen or created here.
+ */
+export function forkThread(
+  d: CommandData<"ForkThread">,
+  s: ThreadState,
+  meta: CommandMeta,
+  ctx: DecideContext,
+): ThreadEvent[] {
+  if (s.thread) throw new ConflictError(`thread ${d.threadId} already exists`);
+  if (d.sourceThreadId === d.threadId) throw new ValidationError("a thread cannot fork itself");
+  const source = requireOtherThread(ctx.readThread, d.sourceThreadId);
+  if (source.thread.deletedAt) {
+    throw new PreconditionFailedError(`thread ${source.thread.id} is deleted`);
+  }
+  const { point, run, cutoffSortKey } = resolveForkPoint(source, d.sourcePoint);
+  const sourceRunOrdinal = run?.ordinal ?? 0;
+  const transferId = meta.ids.next("transfer");
+  const forkItemId = meta.ids.next("item");
+  const src = source.thread;
+  const thread: AppThread = {
+    ...src,
+    id: d.threadId,
+    title: d.title ?? src.title,
+    activeProviderThreadId: null,
+    lineage: {
+      parentThreadId: src.id,
+      relationshipToParent: d.relationship,
+      rootThreadId: src.lineage?.rootThreadId ?? src.id,
+    },
+    createdAt: meta.at,
+    updatedAt: meta.at,
+    archivedAt: null,
+    deletedAt: null,
+  };
+  const item: TurnItemOf<"fork"> = {
+    ...itemBase({
+      id: forkItemId,
+      threadId: d.threadId,
+      run: null,
+      status: "completed",
+      at: meta.at,
+    }),
+    type: "fork",
+    transferId,
+    sourceThreadId: src.id,
+    sourcePoint: point,
+    relationship: d.relationship,
+    title: FORK_ITEM_TITLE,
+  };
+  const transfer: ContextTransfer = {
+    id: transferId,
+    type: d.relationship === "fork" ? "fork" : "subagent_spawn",
+    sourceThreadId: src.id,
+    targetThreadId: d.threadId,
+    sourcePoint: point,
+    basePoint: null,
+    sourceProvider: run?.provider ?? null,
+    targetProvider: null,
+    status: "pending",
+    resolution: null,
+    createdBy: d.createdBy,
+    createdAt: meta.at,
+    consumedAt: null,
+    targetRunId: null,
+    consumedByRunId: null,
+    fallback: null,
+    error: null,
+  };
+  const excludedRunOrdinals = source.rolledBackRunOrdinals.filter((o) => o <= sourceRunOrdinal);
+  return [
+    {
+      type: "ThreadForked",
+      data: {
+        thread,
+        inheritance: {
+          transferId,
+          sourceThreadId: src.id,
+          sourcePoint: point,
+          relationship: d.relationship,
+          cutoffSortKey,
+          sourceRunOrdinal,
+          excludedRunOrdinals,
+          forkItemId,
+        },
+        item,
+        at: meta.at,
+      },
+    },
+    { type: "ContextTransferCreated", data: { transfer, at: meta.at } },
+  ];
+}
+
+export function updateThreadSettings(
+  d: CommandData<"UpdateThreadSettings">,
+  s: ThreadState,
+  meta: CommandMeta,
+): ThreadEvent[] {
+  const thread = requireThread(s, d.threadId);
+  if (thread.deletedAt) throw new PreconditionFailedError(`thread ${thread.id} is deleted`);
+  const { threadId: _ignored, ...rest } = d;
+  const changes: ThreadSettingsPatch = {};
+  for (const [key, value] of Object.entries(rest)) {
+    if (value !== undefined) Object.assign(changes, { [key]: value });
+  }
+  if (Object.keys(changes).length === 0) throw new ValidationError("no settings to change");
+  return [{ type: "ThreadSettingsUpdated", data: { threadId: thread.id, changes, at: meta.at } }];
+}
+
+export function archiveThread(
+  d: CommandData<"ArchiveThread">,
+  s: ThreadState,
+  meta: CommandMeta,
+): ThreadEvent[] {
+  const thread = requireThread(s, d.threadId);
+  if (thread.archivedAt)
+    throw new PreconditionFailedError(`thread ${thread.id} is already archived`);
+  if (s.activeRunId) {
+    throw new PreconditionFailedError(`run ${s.activeRunId} is still active; interrupt it first`);
+  }
+  return [{ type: "ThreadArchived", data: { threadId: thread.id, at: meta.at } }];
+}
