@@ -44,6 +44,14 @@ export type AppendResult = {
   duplicate: boolean;
 };
 
+export type StoredReceipt = {
+  streamId: string;
+  firstSequence: number;
+  lastSequence: number;
+  streamVersion: number;
+  receipt: unknown;
+};
+
 /** A projection row as stored; `data` is the parsed JSON. */
 export type ProjectionRow = {
   id: string;
@@ -112,6 +120,11 @@ export interface EventStore {
   streamVersion(streamId: string): Promise<number>;
   /** Highest committed sequence; 0 for an empty log. */
   headSequence(): Promise<number>;
+  /**
+   * The stored result of a command id already applied (S4), or null. Lets a caller answer a
+   * retry before deciding again, since a repeated command may no longer be valid.
+   */
+  findReceipt(commandId: string): Promise<StoredReceipt | null>;
   /** Runs `read` against one consistent state and reports the sequence that state reflects. */
   snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>>;
   subscribe(options: SubscribeOptions): EventSubscription;

@@ -22,6 +22,7 @@ export type {
   ProjectionRow,
   Snapshot,
   StoredEvent,
+  StoredReceipt,
   SubscribeOptions,
   SubscriptionFilter,
 } from "./event-store.ts";

@@ -26,6 +26,14 @@ describe("S4 command receipts", () => {
     });
     expect(retry).toEqual({ ...first, duplicate: true });
     expect((await store.readAll(0)).map((e) => e.commandId)).toEqual(["cmd_1", "cmd_1"]);
+    expect(await store.findReceipt("cmd_1")).toEqual({
+      streamId: "c",
+      firstSequence: 1,
+      lastSequence: 2,
+      streamVersion: 2,
+      receipt: { runId: "run_1", nested: [1, 2] },
+    });
+    expect(await store.findReceipt("cmd_unknown")).toBeNull();
   });
 
   it("S4: duplicates inside one group-commit batch append once", async () => {

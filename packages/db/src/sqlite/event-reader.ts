@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { StoredEvent } from "../event-store.ts";
+import type { StoredEvent, StoredReceipt } from "../event-store.ts";
 import type { SqliteDatabase } from "./connection.ts";
 
 type EventRow = {
@@ -12,6 +12,14 @@ type EventRow = {
   recorded_at: string;
 };
 
+type ReceiptRow = {
+  stream_id: string;
+  first_sequence: number;
+  last_sequence: number;
+  stream_version: number;
+  receipt: string;
+};
+
 const COLUMNS = "sequence, stream_id, stream_version, type, data, command_id, recorded_at";
 
 /** Log reads on one connection; each call is a single statement, hence a consistent read. */
@@ -20,6 +28,7 @@ export class EventReader {
   private readonly stream: Database.Statement<[string, number], EventRow>;
   private readonly head: Database.Statement<[], number>;
   private readonly version: Database.Statement<[string], number>;
+  private readonly receipt: Database.Statement<[string], ReceiptRow>;
 
   constructor(db: SqliteDatabase) {
     this.all = db.prepare<[number, number], EventRow>(
@@ -32,6 +41,22 @@ export class EventReader {
     this.version = db
       .prepare<[string], number>("SELECT version FROM streams WHERE stream_id = ?")
       .pluck();
+    this.receipt = db.prepare<[string], ReceiptRow>(
+      `SELECT stream_id, first_sequence, last_sequence, stream_version, receipt
+       FROM command_receipts WHERE command_id = ?`,
+    );
+  }
+
+  findReceipt(commandId: string): StoredReceipt | null {
+    const row = this.receipt.get(commandId);
+    if (!row) return null;
+    return {
+      streamId: row.stream_id,
+      firstSequence: row.first_sequence,
+      lastSequence: row.last_sequence,
+      streamVersion: row.stream_version,
+      receipt: JSON.parse(row.receipt) as unknown,
+    };
   }
 
   readAll(afterSequence: number, limit?: number): StoredEvent[] {

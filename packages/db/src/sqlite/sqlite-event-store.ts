@@ -4,6 +4,7 @@ import path from "node:path";
 import { EventBus } from "../bus/event-bus.ts";
 import { StoreClosedError } from "../errors.ts";
 import type {
+  StoredReceipt,
   AppendOptions,
   AppendResult,
   EventStore,
@@ -138,6 +139,11 @@ class SqliteStore implements SqliteEventStore {
   async headSequence(): Promise<number> {
     this.assertOpen();
     return this.events.headSequence();
+  }
+
+  async findReceipt(commandId: string): Promise<StoredReceipt | null> {
+    this.assertOpen();
+    return this.events.findReceipt(commandId);
   }
 
   async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {

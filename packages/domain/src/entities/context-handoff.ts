@@ -32,49 +32,85 @@ export const CoveredRunOrdinals = z
   .refine((r) => r.from <= r.to, { message: "from must not exceed to", path: ["to"] });
 export type CoveredRunOrdinals = z.infer<typeof CoveredRunOrdinals>;
 
-/** One covered run as the handoff builder saw it (packages/transfer produces these). */
+const OrdinalRange = z.object({
+  from: z.number().int().positive(),
+  to: z.number().int().positive(),
+});
+
+/**
+ * One covered run as packages/transfer handed it off. Omitted runs keep their identity and
+ * provider but no content; partial runs keep what fit and count what was left out.
+ */
 export const HandoffRunSummary = z.object({
+  threadId: ThreadId,
   runId: RunId,
   ordinal: z.number().int().positive(),
   provider: ProviderKind,
-  model: z.string().nullable(),
+  providerThreadId: ProviderThreadId.nullable(),
   status: z.string().min(1),
-  userMessages: z.array(z.object({ messageId: MessageId.nullable(), text: z.string() })),
-  assistantReplies: z.array(z.object({ messageId: MessageId.nullable(), text: z.string() })),
+  inclusion: z.enum(["full", "partial", "omitted"]),
+  userMessage: z.string().nullable(),
+  plans: z.array(z.string()),
   commands: z.array(
     z.object({
       input: z.string(),
-      status: z.string(),
       exitCode: z.number().int().nullable(),
-      outputExcerpt: z.string().nullable(),
+      status: z.string().nullable(),
     }),
   ),
   fileChanges: z.array(
     z.object({
-      path: z.string().min(1),
+      fileName: z.string().min(1),
       additions: z.number().int().nonnegative().nullable(),
       deletions: z.number().int().nonnegative().nullable(),
     }),
   ),
-  plans: z.array(
-    z.object({
-      kind: z.enum(["proposed_plan", "todo_list", "questions"]),
-      markdown: z.string().nullable(),
-      steps: z.array(z.object({ text: z.string(), status: z.string() })),
-    }),
-  ),
+  assistantReply: z.string().nullable(),
   errors: z.array(z.string()),
+  omittedItems: z.number().int().nonnegative(),
 });
 export type HandoffRunSummary = z.infer<typeof HandoffRunSummary>;
 
-/** The structured body of a handoff; `summaryText` is its deterministic rendering. */
+const ThreadRanges = z.object({ threadId: ThreadId, runs: z.array(OrdinalRange) });
+
+/**
+ * The structured body of a handoff, exactly as packages/transfer builds it; `summaryText` is its
+ * deterministic rendering.
+ */
 export const HandoffPayload = z.object({
   version: z.literal(1),
-  sourceThreadId: ThreadId,
+  strategy: ContextHandoffStrategy,
+  kind: ContextHandoffKind,
+  transfer: z.object({
+    id: ContextTransferId,
+    type: z.string().min(1),
+    sourceThreadId: ThreadId,
+    targetThreadId: ThreadId,
+    basePoint: z.unknown().optional(),
+  }),
+  targetProvider: ProviderKind.nullable(),
+  toProviderThreadId: ProviderThreadId.nullable(),
+  coverage: z.array(ThreadRanges),
+  omitted: z.array(ThreadRanges),
+  checkpoint: z
+    .object({
+      checkpointId: z.string().min(1),
+      ref: z.string().nullable(),
+      appRunOrdinal: z.number().int().positive().nullable(),
+      status: z.string().nullable(),
+      files: z.array(
+        z.object({
+          fileName: z.string().min(1),
+          changes: z.number().int().nonnegative(),
+          additions: z.number().int().nonnegative().nullable(),
+          deletions: z.number().int().nonnegative().nullable(),
+        }),
+      ),
+      filesShown: z.number().int().nonnegative(),
+    })
+    .nullable(),
   runs: z.array(HandoffRunSummary),
-  /** Runs or parts the builder left out to stay within budget, said plainly. */
-  omitted: z.array(z.string()),
-  tokenEstimate: z.number().int().nonnegative(),
+  manualText: z.string().nullable(),
 });
 export type HandoffPayload = z.infer<typeof HandoffPayload>;
 

@@ -51,7 +51,24 @@ export const ALL_CAPABILITIES: ProviderCapabilities = {
 };
 
 export function payloadFor(sourceThreadId: ThreadId): HandoffPayload {
-  return { version: 1, sourceThreadId, runs: [], omitted: [], tokenEstimate: 0 };
+  return {
+    version: 1,
+    strategy: "full_thread_summary",
+    kind: "portable_context",
+    transfer: {
+      id: "ctx_fixture" as HandoffPayload["transfer"]["id"],
+      type: "fork",
+      sourceThreadId,
+      targetThreadId: sourceThreadId,
+    },
+    targetProvider: null,
+    toProviderThreadId: null,
+    coverage: [],
+    omitted: [],
+    checkpoint: null,
+    runs: [],
+    manualText: null,
+  };
 }
 
 /** Narrows an aggregate state returned by the decider spec to a thread state. */

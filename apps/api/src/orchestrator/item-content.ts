@@ -1,0 +1,84 @@
+import type { ExecutionNodeKind, TurnItemContent } from "@skein/domain";
+import type { RuntimeItemFields, RuntimeItemKind } from "@skein/domain/provider";
+
+/** The execution node kind a runtime item becomes (E5). */
+export function nodeKindOf(
+  kind: RuntimeItemKind,
+): Exclude<ExecutionNodeKind, "root_turn" | "approval_request" | "user_input_request"> {
+  switch (kind) {
+    case "assistant_message":
+      return "assistant_message";
+    case "reasoning":
+      return "reasoning";
+    case "subagent":
+      return "subagent";
+    case "compaction":
+    case "user_message":
+      return "system";
+    default:
+      return "tool_call";
+  }
+}
+
+/** The turn-item payload (P6) a runtime item shows as; null for items with no display. */
+export function contentOf(
+  kind: RuntimeItemKind,
+  fields: RuntimeItemFields,
+): TurnItemContent | null {
+  switch (kind) {
+    case "assistant_message":
+      return { type: "assistant_message", text: fields.text ?? "" };
+    case "reasoning":
+      return { type: "reasoning", text: fields.text ?? "" };
+    case "command_execution":
+      return {
+        type: "command_execution",
+        input: fields.command ?? "",
+        ...(fields.output !== undefined ? { output: fields.output } : {}),
+        ...(typeof fields.exitCode === "number" ? { exitCode: fields.exitCode } : {}),
+      };
+    case "file_change": {
+      const changes = fields.changes ?? [];
+      const fileName = changes.map((c) => c.path).join(", ") || "(unknown file)";
+      const diff = changes
+        .map((c) => c.diff ?? "")
+        .filter(Boolean)
+        .join("\n");
+      const sum = (pick: (c: (typeof changes)[number]) => number | undefined) => {
+        const values = changes.map(pick).filter((v): v is number => typeof v === "number");
+        return values.length ? values.reduce((a, b) => a + b, 0) : undefined;
+      };
+      const additions = sum((c) => c.additions);
+      const deletions = sum((c) => c.deletions);
+      return {
+        type: "file_change",
+        fileName,
+        ...(diff ? { diffStr: diff } : {}),
+        ...(additions !== undefined ? { additions } : {}),
+        ...(deletions !== undefined ? { deletions } : {}),
+      };
+    }
+    case "file_search":
+      return { type: "file_search", query: fields.query ?? "" };
+    case "web_search":
+      return { type: "web_search", query: fields.query ?? "" };
+    case "dynamic_tool":
+      return {
+        type: "dynamic_tool",
+        toolName: fields.toolName ?? null,
+        input: fields.input ?? null,
+        ...(fields.result !== undefined ? { output: fields.result } : {}),
+      };
+    case "compaction":
+      return { type: "compaction" };
+    case "subagent":
+      return {
+        type: "dynamic_tool",
+        toolName: "subagent",
+        input: fields.description ?? null,
+        ...(fields.result !== undefined ? { output: fields.result } : {}),
+      };
+    case "user_message":
+      return null;
+  }
+}

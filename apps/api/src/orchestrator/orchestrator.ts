@@ -1,0 +1,248 @@
+import type { EventStore } from "@skein/db";
+import {
+  type ContextTransferId,
+  type IdSource,
+  NotFoundError,
+  PreconditionFailedError,
+  type ProviderKind,
+  type ThreadId,
+} from "@skein/domain";
+import type { ProviderAdapter, RawEventSink } from "@skein/domain/provider";
+import { createIdGenerator } from "../runtime/id-generator.ts";
+import { AggregateRepository } from "./aggregate-repository.ts";
+import { createDelegateHandler, DELEGATE_TOOL } from "./delegate-tool.ts";
+import { regenerateHandoff } from "./handoff-commands.ts";
+import { type Logger, silentLogger } from "./logger.ts";
+import { recoverAfterRestart } from "./recovery.ts";
+import { RunExecutor } from "./run-executor.ts";
+import type { OrchestratorCommands } from "./service-types.ts";
+import { SessionManager } from "./session-manager.ts";
+
+const TERMINAL_RUN_STATUSES = new Set([
+  "completed",
+  "interrupted",
+  "failed",
+  "cancelled",
+  "rolled_back",
+]);
+
+export type OrchestratorOptions = {
+  store: EventStore;
+  adapters: Partial<Record<ProviderKind, ProviderAdapter>>;
+  dataDir: string;
+  ids?: IdSource;
+  now?: () => Date;
+  log?: Logger;
+  rawLog?: RawEventSink;
+  /** Idle provider runtimes are closed after this long (0 disables reaping). */
+  sessionIdleMs?: number;
+};
+
+export type Orchestrator = OrchestratorCommands & {
+  /** R2: ends runs left in flight by a previous process and re-dispatches queued runs. */
+  recover(): Promise<void>;
+  /** Resolves when the run has settled in this process (tests, the delegate tool). */
+  waitForRun(runId: string): Promise<void>;
+  readonly repository: AggregateRepository;
+};
+
+/** Wires the repository, session manager and run executor into the command side of Skein. */
+export async function createOrchestrator(options: OrchestratorOptions): Promise<Orchestrator> {
+  const ids = options.ids ?? createIdGenerator();
+  const now = options.now ?? (() => new Date());
+  const log = options.log ?? silentLogger;
+  const repo = new AggregateRepository(options.store, now, ids);
+  const sessions = new SessionManager(
+    options.adapters,
+    repo,
+    () => ids.next("providerSession"),
+    log,
+    options.rawLog,
+    options.sessionIdleMs ?? 10 * 60_000,
+  );
+  const executor: RunExecutor = new RunExecutor(repo, sessions, ids, log, (threadId, runId) => {
+    const state = repo.peekThread(threadId);
+    const provider = state?.runs.get(runId)?.provider;
+    if (!provider || !sessions.adapter(provider)?.capabilities.appOwnedTools) return null;
+    return {
+      tools: [DELEGATE_TOOL],
+      handler: createDelegateHandler(repo, executor, ids, threadId, runId),
+    };
+  });
+
+  const requireThread = async (threadId: ThreadId) => {
+    const state = await repo.thread(threadId);
+    if (!state.thread) throw new NotFoundError("thread", threadId);
+    return state;
+  };
+
+  const threadOfTransfer = async (transferId: ContextTransferId): Promise<ThreadId> => {
+    const { data } = await options.store.snapshot((q) => q.get("transfers", transferId));
+    if (!data?.threadId) throw new NotFoundError("transfer", transferId);
+    return data.threadId as ThreadId;
+  };
+
+  return {
+    repository: repo,
+    async createProject(input) {
+      const projectId = ids.next("project");
+      const result = await repo.execute(
+        {
+          type: "CreateProject",
+          data: { projectId, title: input.name, workspaceRoot: input.workspaceRoot },
+        },
+        { commandId: input.commandId, receipt: { projectId } },
+      );
+      return { ...(result.receipt as { projectId: typeof projectId }), sequence: result.sequence };
+    },
+    async createThread(input) {
+      const threadId = ids.next("thread");
+      const result = await repo.execute(
+        {
+          type: "CreateThread",
+          data: {
+            threadId,
+            projectId: input.projectId,
+            title: input.title ?? "New thread",
+            defaultProvider: input.provider ?? "codex",
+            modelSelection: { model: input.model ?? null },
+            ...(input.runtimeMode ? { runtimeMode: input.runtimeMode } : {}),
+          },
+        },
+        { commandId: input.commandId, receipt: { threadId } },
+      );
+      return { ...(result.receipt as { threadId: ThreadId }), sequence: result.sequence };
+    },
+    async sendMessage(input) {
+      const state = await requireThread(input.threadId);
+      const thread = state.thread!;
+      const provider = input.provider ?? thread.defaultProvider;
+      const model =
+        input.model ?? (provider === thread.defaultProvider ? thread.modelSelection.model : null);
+      const runId = ids.next("run");
+      const result = await repo.execute(
+        {
+          type: "QueueRun",
+          data: {
+            threadId: input.threadId,
+            runId,
+            messageId: ids.next("message"),
+            text: input.text,
+            provider,
+            model,
+            ...(input.bringBackFrom ? { bringBackFrom: input.bringBackFrom } : {}),
+          },
+        },
+        { commandId: input.commandId, receipt: { runId } },
+      );
+      executor.kick(input.threadId);
+      return { ...(result.receipt as { runId: typeof runId }), sequence: result.sequence };
+    },
+    async forkThread(input) {
+      if (input.isolatedWorkspace) {
+        throw new PreconditionFailedError("isolated fork workspaces are not available yet");
+      }
+      const threadId = ids.next("thread");
+      const result = await repo.execute(
+        {
+          type: "ForkThread",
+          data: {
+            threadId,
+            sourceThreadId: input.threadId,
+            sourcePoint: input.sourcePoint ?? { type: "latest_stable" },
+            ...(input.title ? { title: input.title } : {}),
+            createdBy: "user",
+            relationship: "fork",
+          },
+        },
+        { commandId: input.commandId, receipt: { threadId } },
+      );
+      const receipt = result.receipt as { threadId: ThreadId };
+      const fork = await repo.thread(receipt.threadId);
+      const transfer = [...fork.transfers.values()].find((t) => t.type === "fork");
+      if (!transfer) throw new Error(`fork ${receipt.threadId} has no fork transfer`);
+      return { threadId: receipt.threadId, transferId: transfer.id, sequence: result.sequence };
+    },
+    async steer(input) {
+      await requireThread(input.threadId);
+      return { sequence: await executor.steer(input.threadId, input.text) };
+    },
+    async interrupt(input) {
+      await requireThread(input.threadId);
+      return { sequence: await executor.interrupt(input.threadId) };
+    },
+    async rollback(input) {
+      await requireThread(input.threadId);
+      throw new PreconditionFailedError(
+        `rollback to ${input.checkpointId} needs workspace checkpoints, which are not wired in yet`,
+      );
+    },
+    async archive(input) {
+      const result = await repo.execute(
+        { type: "ArchiveThread", data: { threadId: input.threadId } },
+        { commandId: input.commandId },
+      );
+      return { sequence: result.sequence };
+    },
+    async respondToRequest(input) {
+      const { data } = await options.store.snapshot((q) => q.get("requests", input.requestId));
+      if (!data?.threadId) throw new NotFoundError("request", input.requestId);
+      const sequence = await executor.respond(input.requestId, data.threadId as ThreadId, {
+        decision: input.decision,
+        ...(input.answers ? { answers: input.answers } : {}),
+      });
+      return { sequence };
+    },
+    async regenerateHandoff(input) {
+      const threadId = await threadOfTransfer(input.transferId);
+      return regenerateHandoff(repo, ids, threadId, input.transferId, {
+        commandId: input.commandId,
+      });
+    },
+    async editHandoff(input) {
+      const threadId = await threadOfTransfer(input.transferId);
+      return regenerateHandoff(repo, ids, threadId, input.transferId, {
+        commandId: input.commandId,
+        manualText: input.text,
+      });
+    },
+    async providerStatus() {
+      const out = [];
+      for (const provider of ["codex", "claude"] as const) {
+        const adapter = sessions.adapter(provider);
+        if (!adapter) {
+          out.push({
+            provider,
+            found: false,
+            version: null,
+            ready: false,
+            lastError: "not configured",
+          });
+          continue;
+        }
+        try {
+          out.push({ provider, ...(await adapter.status()) });
+        } catch (error) {
+          const lastError = error instanceof Error ? error.message : String(error);
+          out.push({ provider, found: false, version: null, ready: false, lastError });
+        }
+      }
+      return out;
+    },
+    async recover() {
+      const queued = await recoverAfterRestart(options.store, repo, log);
+      for (const threadId of queued) executor.kick(threadId);
+    },
+    async waitForRun(runId) {
+      // Register first, then check: a run settling in between still wakes us.
+      const settled = executor.waitForRun(runId as Parameters<RunExecutor["waitForRun"]>[0]);
+      const { data } = await options.store.snapshot((q) => q.get("runs", runId));
+      if (data && TERMINAL_RUN_STATUSES.has(data.status ?? "")) return;
+      await settled;
+    },
+    async shutdown() {
+      await executor.stop();
+      await sessions.closeAll();
+    },
+  };
+}

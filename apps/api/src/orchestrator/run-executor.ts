@@ -1,0 +1,316 @@
+import {
+  ConflictError,
+  type IdSource,
+  nextQueuedRun,
+  PreconditionFailedError,
+  type Run,
+  type RunId,
+  type RuntimeRequestId,
+  type ThreadId,
+} from "@skein/domain";
+import type { AppToolHandler, ThreadSettings, TurnInput } from "@skein/domain/provider";
+import type { AggregateRepository } from "./aggregate-repository.ts";
+import type { Logger } from "./logger.ts";
+import { prepareStart } from "./prepare-start.ts";
+import type { LiveSession, SessionManager } from "./session-manager.ts";
+import { type LiveRequest, TurnConsumer } from "./turn-consumer.ts";
+
+type ActiveTurn = {
+  runId: RunId;
+  session: LiveSession;
+  nativeThreadRef: string;
+  nativeTurnRef: string | null;
+  started: boolean;
+  interruptRequested: boolean;
+  /** Set by app-level steering (R1): the next attempt's input once this turn has stopped. */
+  restartWith: string | null;
+};
+
+export type ToolFactory = (
+  threadId: ThreadId,
+  runId: RunId,
+) => {
+  tools: NonNullable<ThreadSettings["tools"]>;
+  handler: AppToolHandler;
+} | null;
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Drives queued runs: one runner per thread executes its runs in order, each through lazy
+ * context resolution, one provider turn per attempt, and the runtime events of that turn.
+ */
+export class RunExecutor {
+  private readonly runners = new Map<ThreadId, Promise<void>>();
+  private readonly active = new Map<ThreadId, ActiveTurn>();
+  private readonly liveRequests = new Map<RuntimeRequestId, LiveRequest>();
+  private readonly settled = new Map<RunId, Array<() => void>>();
+  private stopping = false;
+
+  constructor(
+    private readonly repo: AggregateRepository,
+    private readonly sessions: SessionManager,
+    private readonly ids: IdSource,
+    private readonly log: Logger,
+    private readonly toolsFor: ToolFactory,
+  ) {}
+
+  /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */
+  kick(threadId: ThreadId): void {
+    if (this.stopping || this.runners.has(threadId)) return;
+    const runner = this.drain(threadId)
+      .catch((error) => this.log.error({ threadId, error: message(error) }, "run loop failed"))
+      .finally(() => {
+        this.runners.delete(threadId);
+      });
+    this.runners.set(threadId, runner);
+  }
+
+  /** Resolves once the run has reached a terminal state in this process. */
+  waitForRun(runId: RunId): Promise<void> {
+    return new Promise((resolve) => {
+      const waiters = this.settled.get(runId) ?? [];
+      waiters.push(resolve);
+      this.settled.set(runId, waiters);
+    });
+  }
+
+  private async drain(threadId: ThreadId): Promise<void> {
+    for (;;) {
+      const state = await this.repo.thread(threadId);
+      if (!state.thread || state.activeRunId) return;
+      const run = nextQueuedRun(state);
+      if (!run) return;
+      try {
+        await this.execute(threadId, run);
+      } catch (error) {
+        this.log.error({ threadId, runId: run.id, error: message(error) }, "run failed to execute");
+        await this.failRun(threadId, run.id, message(error));
+      } finally {
+        this.active.delete(threadId);
+        for (const resolve of this.settled.get(run.id) ?? []) resolve();
+        this.settled.delete(run.id);
+      }
+      if (this.stopping) return;
+    }
+  }
+
+  private async failRun(threadId: ThreadId, runId: RunId, error: string): Promise<void> {
+    try {
+      await this.repo.execute({ type: "FailRun", data: { threadId, runId, error } });
+    } catch (cause) {
+      this.log.warn({ threadId, runId, error: message(cause) }, "run could not be marked failed");
+    }
+  }
+
+  private async execute(threadId: ThreadId, run: Run): Promise<void> {
+    const state = await this.repo.thread(threadId);
+    const thread = state.thread!;
+    const text = state.messages.get(run.userMessageId)?.text ?? "";
+    const project = await this.repo.project(thread.projectId);
+    const cwd = thread.worktreePath ?? project.project?.workspaceRoot ?? process.cwd();
+    const appTools = this.toolsFor(threadId, run.id);
+    const settings: ThreadSettings = {
+      cwd,
+      model: run.model ?? null,
+      runtimeMode: thread.runtimeMode,
+      ...(appTools ? { tools: appTools.tools } : {}),
+    };
+    const prepared = await prepareStart(
+      { repo: this.repo, sessions: this.sessions, ids: this.ids },
+      threadId,
+      run,
+      text,
+      settings,
+    );
+    if ("failed" in prepared) {
+      await this.failRun(threadId, run.id, prepared.failed);
+      return;
+    }
+    const { session, nativeThreadRef } = prepared;
+    await this.repo.execute({
+      type: "StartRun",
+      data: {
+        threadId,
+        runId: run.id,
+        attemptId: this.ids.next("attempt"),
+        rootNodeId: this.ids.next("node"),
+        providerThreadId: prepared.providerThreadId,
+        ...(prepared.handoff ? { contextHandoffId: prepared.handoff.handoffId } : {}),
+      },
+    });
+    if (prepared.transferId) {
+      await this.repo.execute({
+        type: "ConsumeContextTransfer",
+        data: { threadId, transferId: prepared.transferId, runId: run.id },
+      });
+    }
+    const active: ActiveTurn = {
+      runId: run.id,
+      session,
+      nativeThreadRef,
+      nativeTurnRef: null,
+      started: false,
+      interruptRequested: false,
+      restartWith: null,
+    };
+    this.active.set(threadId, active);
+    let input: TurnInput = {
+      text,
+      context: prepared.handoff
+        ? { handoffId: prepared.handoff.handoffId, text: prepared.handoff.text }
+        : null,
+    };
+    for (;;) {
+      await this.runTurn(threadId, run.id, active, input, settings, appTools?.handler);
+      if (active.restartWith === null || this.stopping) return;
+      input = { text: active.restartWith, context: null };
+      active.restartWith = null;
+    }
+  }
+
+  private async runTurn(
+    threadId: ThreadId,
+    runId: RunId,
+    active: ActiveTurn,
+    input: TurnInput,
+    settings: ThreadSettings,
+    onAppToolCall: AppToolHandler | undefined,
+  ): Promise<void> {
+    const { session } = active;
+    const providerTurnId = this.ids.next("providerTurn");
+    this.sessions.begin(session);
+    try {
+      const turn = session.handle.startTurn(active.nativeThreadRef, input, {
+        settings,
+        ...(onAppToolCall ? { onAppToolCall } : {}),
+      });
+      const { nativeTurnRef } = await turn.started;
+      await this.repo.execute({
+        type: "StartProviderTurn",
+        data: { threadId, runId, providerTurnId, nativeTurnRef },
+      });
+      active.nativeTurnRef = nativeTurnRef;
+      active.started = true;
+      if (active.interruptRequested) void this.interruptNative(active);
+      const consumer = new TurnConsumer(
+        this.repo,
+        this.ids,
+        threadId,
+        providerTurnId,
+        session.providerSessionId,
+        (requestId, live) => {
+          if (live) this.liveRequests.set(requestId, live);
+        },
+      );
+      await consumer.consume(turn.events);
+    } finally {
+      this.sessions.end(session);
+      active.started = false;
+    }
+  }
+
+  private async interruptNative(active: ActiveTurn): Promise<void> {
+    try {
+      await active.session.handle.interruptTurn(active.nativeThreadRef, active.nativeTurnRef);
+    } catch (error) {
+      this.log.warn({ error: message(error) }, "interrupt could not be delivered");
+    }
+  }
+
+  async interrupt(threadId: ThreadId): Promise<number> {
+    const state = await this.repo.thread(threadId);
+    const runId = state.activeRunId;
+    if (!runId) throw new ConflictError(`thread ${threadId} has no active run to interrupt`);
+    const result = await this.repo.execute({ type: "InterruptRun", data: { threadId, runId } });
+    const active = this.active.get(threadId);
+    if (active && active.runId === runId) {
+      active.interruptRequested = true;
+      active.restartWith = null;
+      if (active.started) await this.interruptNative(active);
+    }
+    return result.sequence;
+  }
+
+  /** Native steer when the provider has it; otherwise interrupt and restart the attempt (R1). */
+  async steer(threadId: ThreadId, text: string): Promise<number> {
+    const state = await this.repo.thread(threadId);
+    const runId = state.activeRunId;
+    const active = this.active.get(threadId);
+    if (!runId || !active || active.runId !== runId || !active.started) {
+      throw new ConflictError(`thread ${threadId} has no running turn to steer`);
+    }
+    const messageId = this.ids.next("message");
+    if (active.session.handle.capabilities.steer) {
+      await active.session.handle.steerTurn(active.nativeThreadRef, active.nativeTurnRef, text);
+      return (
+        await this.repo.execute({ type: "SteerRun", data: { threadId, runId, messageId, text } })
+      ).sequence;
+    }
+    const result = await this.repo.execute({
+      type: "RestartAttempt",
+      data: {
+        threadId,
+        runId,
+        attemptId: this.ids.next("attempt"),
+        rootNodeId: this.ids.next("node"),
+        reason: "steering_restart",
+        steer: { messageId, text },
+      },
+    });
+    active.restartWith = text;
+    await this.interruptNative(active);
+    return result.sequence;
+  }
+
+  /** Answers a live request: recorded through the domain first, then delivered to the runtime. */
+  async respond(
+    requestId: RuntimeRequestId,
+    threadId: ThreadId,
+    answer: {
+      decision: "accept" | "accept_for_session" | "decline" | "cancel";
+      answers?: Record<string, string | string[]>;
+    },
+  ): Promise<number> {
+    const live = this.liveRequests.get(requestId);
+    const session = live ? this.sessions.findBySessionId(live.providerSessionId) : undefined;
+    if (!live || !session?.handle.isAlive()) {
+      throw new PreconditionFailedError(
+        `request ${requestId} can no longer be answered: the provider runtime that asked it is gone`,
+      );
+    }
+    const result = await this.repo.execute({
+      type: "ResolveRuntimeRequest",
+      data: {
+        threadId,
+        requestId,
+        decision: answer.decision,
+        ...(answer.answers ? { answers: answer.answers } : {}),
+      },
+    });
+    this.liveRequests.delete(requestId);
+    const answers = answer.answers
+      ? Object.fromEntries(
+          Object.entries(answer.answers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v]),
+        )
+      : undefined;
+    await session.handle.respondToRequest(live.requestRef, {
+      decision: answer.decision,
+      ...(answers ? { answers } : {}),
+    });
+    return result.sequence;
+  }
+
+  /** Stops starting new runs and interrupts running turns. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    for (const active of this.active.values()) {
+      active.restartWith = null;
+      if (active.started) await this.interruptNative(active);
+    }
+    await Promise.race([
+      Promise.allSettled([...this.runners.values()]),
+      new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+    ]);
+  }
+}

@@ -1,0 +1,82 @@
+import type {
+  Checkpoint,
+  ContextTransfer,
+  Run,
+  ThreadId,
+  ThreadState,
+  TurnItem,
+} from "@skein/domain";
+import type { AggregateRepository } from "./aggregate-repository.ts";
+
+/** Everything transfer resolution and handoff building read, gathered from thread states. */
+export type TransferInputs = {
+  runs: Run[];
+  turnItems: TurnItem[];
+  checkpoints: Checkpoint[];
+  lineage: ContextTransfer[];
+  pendingTransfers: ContextTransfer[];
+};
+
+function orderedItems(state: ThreadState): TurnItem[] {
+  return [...state.turnItems.values()].sort((a, b) => a.sortKey - b.sortKey).map((e) => e.item);
+}
+
+function orderedRuns(state: ThreadState): Run[] {
+  const runs: Run[] = [];
+  for (const id of state.runOrder) {
+    const run = state.runs.get(id);
+    if (run) runs.push(run);
+  }
+  return runs;
+}
+
+/**
+ * Collects the target thread's history plus that of every thread its pending transfers or its
+ * fork/subagent lineage read from (a fork's full summary includes what it inherited).
+ */
+export async function gatherTransferInputs(
+  repo: AggregateRepository,
+  target: ThreadState,
+): Promise<TransferInputs> {
+  const visited = new Set<ThreadId>();
+  const inputs: TransferInputs = {
+    runs: [],
+    turnItems: [],
+    checkpoints: [],
+    lineage: [],
+    pendingTransfers: [],
+  };
+  const add = (state: ThreadState) => {
+    if (!state.thread || visited.has(state.thread.id)) return false;
+    visited.add(state.thread.id);
+    inputs.runs.push(...orderedRuns(state));
+    inputs.turnItems.push(...orderedItems(state));
+    inputs.checkpoints.push(...state.checkpoints.values());
+    return true;
+  };
+  add(target);
+  const queue: ThreadId[] = [];
+  for (const transfer of target.transfers.values()) {
+    if (transfer.status === "pending") inputs.pendingTransfers.push(transfer);
+    if (transfer.sourceThreadId !== target.thread?.id) queue.push(transfer.sourceThreadId);
+    if (transfer.type === "fork" || transfer.type === "subagent_spawn") {
+      if (transfer.status !== "pending") inputs.lineage.push(transfer);
+    }
+  }
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (visited.has(id)) continue;
+    const state = await repo.thread(id);
+    if (!add(state)) continue;
+    for (const transfer of state.transfers.values()) {
+      if (
+        (transfer.type === "fork" || transfer.type === "subagent_spawn") &&
+        transfer.status !== "pending"
+      ) {
+        inputs.lineage.push(transfer);
+        queue.push(transfer.sourceThreadId);
+      }
+    }
+  }
+  return inputs;
+}

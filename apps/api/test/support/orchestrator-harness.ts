@@ -1,0 +1,89 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import type { ProjectId, ProviderKind, ThreadId, ThreadState } from "@skein/domain";
+import type { ProviderCapabilityFlags } from "@skein/domain/provider";
+import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
+import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
+
+export type Harness = {
+  store: SqliteEventStore;
+  orchestrator: Orchestrator;
+  codex: ScriptedProvider;
+  claude: ScriptedProvider;
+  dataDir: string;
+  projectId: ProjectId;
+  thread(threadId: ThreadId): Promise<ThreadState>;
+  /** A new orchestrator on the same store, as after a process restart. */
+  restart(): Promise<Orchestrator>;
+  close(): Promise<void>;
+};
+
+export async function createHarness(
+  options: { capabilities?: Partial<Record<ProviderKind, Partial<ProviderCapabilityFlags>>> } = {},
+): Promise<Harness> {
+  const dataDir = mkdtempSync(join(tmpdir(), "skein-orch-"));
+  const store = openSqliteEventStore({ dataDir });
+  const codex = createScriptedProvider({
+    provider: "codex",
+    capabilities: options.capabilities?.codex,
+  });
+  const claude = createScriptedProvider({
+    provider: "claude",
+    capabilities: options.capabilities?.claude,
+  });
+  const make = () =>
+    createOrchestrator({ store, adapters: { codex, claude }, dataDir, sessionIdleMs: 0 });
+  let orchestrator = await make();
+  const { projectId } = await orchestrator.createProject({ name: "demo", workspaceRoot: dataDir });
+  const harness: Harness = {
+    store,
+    get orchestrator() {
+      return orchestrator;
+    },
+    codex,
+    claude,
+    dataDir,
+    projectId,
+    thread: (threadId) => orchestrator.repository.thread(threadId),
+    async restart() {
+      orchestrator = await make();
+      return orchestrator;
+    },
+    async close() {
+      await orchestrator.shutdown();
+      await store.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return harness;
+}
+
+/** Polls until `check` passes (state changes arrive asynchronously from the provider path). */
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      lastError = error;
+      if (Date.now() > deadline) throw lastError;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  }
+}
+
+/** Sends a message and waits for its run to settle. */
+export async function runMessage(
+  h: Harness,
+  threadId: ThreadId,
+  text: string,
+  options: { provider?: ProviderKind; bringBackFrom?: ThreadId } = {},
+) {
+  const { runId } = await h.orchestrator.sendMessage({ threadId, text, ...options });
+  await h.orchestrator.waitForRun(runId);
+  const state = await h.thread(threadId);
+  return { runId, run: state.runs.get(runId)!, state };
+}
