@@ -16,7 +16,9 @@ type Table<S extends string> = { readonly [K in S]: readonly S[] };
 /** Allowed status changes per entity. Anything not listed — including X → X — is rejected. */
 export const TRANSITIONS = {
   Run: {
-    queued: ["starting", "cancelled"],
+    // queued → failed: the run is refused before any provider work (T5 unsupported, provider
+    // not configured), so it never starts.
+    queued: ["starting", "cancelled", "failed"],
     starting: ["running", "interrupted", "failed"],
     running: ["waiting", "completed", "interrupted", "failed"],
     // A turn may end while a request is still open; the open request is then cancelled.

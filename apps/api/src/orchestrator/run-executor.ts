@@ -92,6 +92,15 @@ export class RunExecutor {
         this.settled.delete(run.id);
       }
       if (this.stopping) return;
+      const after = (await this.repo.thread(threadId)).runs.get(run.id);
+      if (after?.status === "queued") {
+        // Nothing moved the run (even failing it was refused): retrying would spin forever.
+        this.log.error(
+          { threadId, runId: run.id },
+          "queued run could not be dispatched; runner stops",
+        );
+        return;
+      }
     }
   }
 

@@ -317,9 +317,15 @@ describe("FailRun", () => {
     given(s2.events)
       .when({ type: "FailRun", data: { threadId: s2.threadId, runId: r2, error: "x" } })
       .thenFails("precondition_failed");
+    // T5: a queued run refused before any provider work fails without ever starting.
     const r3 = s.queue();
     given(s.events)
-      .when({ type: "FailRun", data: { threadId: s.threadId, runId: r3, error: "x" } })
+      .when({ type: "FailRun", data: { threadId: s.threadId, runId: r3, error: "unsupported" } })
+      .then([{ type: "RunFinished", data: { status: "failed", error: "unsupported" } }]);
+    // Already failed: a second failure is not a transition.
+    s.exec({ type: "FailRun", data: { threadId: s.threadId, runId, error: "unsupported" } });
+    given(s.events)
+      .when({ type: "FailRun", data: { threadId: s.threadId, runId, error: "again" } })
       .thenFails("invalid_transition");
   });
 });

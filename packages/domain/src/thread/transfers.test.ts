@@ -75,6 +75,27 @@ describe("CreateContextTransfer", () => {
   });
 });
 
+describe("CreateContextTransfer bound to a run", () => {
+  it("a handoff transfer cannot target a run that already started", () => {
+    const { s, create, run2 } = switching();
+    s.start(run2);
+    given(s.events)
+      .when({ ...create, data: { ...create.data, targetRunId: run2 } })
+      .thenFails("precondition_failed");
+  });
+
+  it("T9: a subagent result may target the parent's running run (it answers a tool call)", () => {
+    const { s, create, run2 } = switching();
+    s.start(run2);
+    const result = {
+      ...create,
+      data: { ...create.data, type: "subagent_result" as const, targetRunId: run2 },
+    };
+    const events = s.exec(result);
+    expect(events.map((e) => e.type)).toEqual(["ContextTransferCreated"]);
+  });
+});
+
 describe("ResolveContextTransfer / FallbackToPortable / Consume (T3)", () => {
   it("T3: native resolution then consumed; no handoff item", () => {
     const { s, run2, create } = switching();

@@ -44,7 +44,13 @@ export function createContextTransfer(
   }
   if (d.targetRunId) {
     const run = requireEntity(s.runs, d.targetRunId, "Run");
-    if (run.status !== "queued" && run.status !== "starting") {
+    // A subagent's result arrives while the parent's run is live (it answers the parent's tool
+    // call); every other transfer must be settled before its target run starts.
+    const open =
+      d.type === "subagent_result"
+        ? ["queued", "starting", "running", "waiting"].includes(run.status)
+        : run.status === "queued" || run.status === "starting";
+    if (!open) {
       throw new PreconditionFailedError(`run ${run.id} is ${run.status}; too late for a transfer`);
     }
   }
