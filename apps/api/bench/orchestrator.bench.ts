@@ -1,0 +1,97 @@
+/**
+ * Issue 3 rows: fork cost independent of history size (fork_ms, fork_cost_ratio) and process
+ * memory after 1,000 threads / 15,000 messages through the scripted provider (rss_mib).
+ * Everything runs through the real orchestrator and a real SQLite store in a temp dir.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { openSqliteEventStore } from "@skein/db";
+import type { ThreadId } from "@skein/domain";
+import { createScriptedProvider } from "@skein/scripted-provider";
+import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+
+async function seedThread(
+  o: Orchestrator,
+  projectId: Parameters<Orchestrator["createThread"]>[0]["projectId"],
+  runs: number,
+) {
+  const { threadId } = await o.createThread({ projectId });
+  for (let i = 0; i < runs; i += 1) {
+    const { runId } = await o.sendMessage({ threadId, text: `message ${i}` });
+    await o.waitForRun(runId);
+  }
+  return threadId;
+}
+
+async function forkTimes(o: Orchestrator, threadId: ThreadId, n: number): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < n; i += 1) {
+    const started = performance.now();
+    await o.forkThread({ threadId });
+    times.push(performance.now() - started);
+  }
+  return times;
+}
+
+async function main() {
+  const dir = mkdtempSync(path.join(tmpdir(), "skein-bench-orch-"));
+  const store = openSqliteEventStore({ dataDir: dir });
+  const codex = createScriptedProvider({ provider: "codex" });
+  const o = await createOrchestrator({
+    store,
+    adapters: { codex },
+    dataDir: dir,
+    sessionIdleMs: 0,
+  });
+  try {
+    const { projectId } = await o.createProject({ name: "bench", workspaceRoot: dir });
+    const small = await seedThread(o, projectId, 1);
+    const big = await seedThread(o, projectId, 2_000);
+    await forkTimes(o, small, 10);
+    await forkTimes(o, big, 10);
+    // Alternate so machine noise hits both sides alike.
+    const smallTimes: number[] = [];
+    const bigTimes: number[] = [];
+    for (let round = 0; round < 5; round += 1) {
+      smallTimes.push(...(await forkTimes(o, small, 10)));
+      bigTimes.push(...(await forkTimes(o, big, 10)));
+    }
+    const forkMs = median(bigTimes);
+    const ratio = forkMs / median(smallTimes);
+
+    // 1,000 threads × 7.5 runs = 15,000 messages (a user message and a reply per run).
+    for (let t = 0; t < 1_000; t += 1) await seedThread(o, projectId, t % 2 === 0 ? 7 : 8);
+    global.gc?.();
+    const rssMib = process.memoryUsage().rss / 1024 / 1024;
+
+    const rows = [
+      {
+        name: "fork_cost_ratio",
+        value: +ratio.toFixed(3),
+        unit: "ratio",
+        target: 1.5,
+        pass: ratio <= 1.5,
+      },
+      { name: "fork_ms", value: +forkMs.toFixed(3), unit: "ms", target: 5, pass: forkMs <= 5 },
+      { name: "rss_mib", value: +rssMib.toFixed(1), unit: "MiB", target: 300, pass: rssMib <= 300 },
+    ];
+    const rowsDir = path.resolve(
+      path.dirname(fileURLToPath(import.meta.url)),
+      "../../../bench/.rows",
+    );
+    mkdirSync(rowsDir, { recursive: true });
+    writeFileSync(path.join(rowsDir, "orchestrator.json"), `${JSON.stringify(rows, null, 2)}\n`);
+    for (const row of rows)
+      console.log(`${row.name} ${row.value} ${row.unit} (target ${row.target})`);
+  } finally {
+    await o.shutdown();
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();
