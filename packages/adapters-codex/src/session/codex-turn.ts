@@ -21,6 +21,8 @@ export class CodexTurn {
   readonly handle: TurnHandle;
   private readonly mapper: TurnEventMapper;
   private readonly openRequests = new Set<string>();
+  /** Turn-scoped notifications that arrived before this turn's id was known. */
+  private readonly early: NotificationEnvelope[] = [];
   private resolveStarted: (value: { nativeTurnRef: string | null }) => void = () => {};
   private rejectStarted: (error: unknown) => void = () => {};
   private turnId: string | null = null;
@@ -57,16 +59,29 @@ export class CodexTurn {
   markStarted(turnId: string): void {
     this.turnId = turnId;
     this.resolveStarted({ nativeTurnRef: turnId });
+    for (const n of this.early.splice(0)) {
+      if (notificationTurnId(n) === turnId) this.deliver(n);
+    }
   }
 
   /** Notifications of this turn's thread; those of other turns on it are ignored. */
   notify(n: NotificationEnvelope): void {
     const turnId = notificationTurnId(n);
+    if (n.method === "turn/started" && this.turnId === null) {
+      this.deliver(n);
+      this.markStarted(n.params.turn.id);
+      return;
+    }
     const mine = this.nativeTurnRef;
+    if (mine === null && turnId !== null) {
+      // Which turn is ours is unknown until `turn/start` answers, and an earlier turn's
+      // notification can still arrive (right after `thread/resume` Codex re-announces the last
+      // turn's token usage): hold it until then, so it is neither reported nor put first.
+      this.early.push(n);
+      return;
+    }
     if (mine !== null && turnId !== null && turnId !== mine) return;
-    if (n.method === "turn/started") this.markStarted(n.params.turn.id);
-    this.mapper.handle(n);
-    if (this.mapper.done) this.end();
+    this.deliver(n);
   }
 
   openRequest(request: IncomingServerRequest, requestRef: string, kind: RuntimeRequestKind): void {
@@ -89,6 +104,11 @@ export class CodexTurn {
 
   private closeAllRequests(reason: string): void {
     for (const ref of [...this.openRequests]) this.closeRequest(ref, reason);
+  }
+
+  private deliver(n: NotificationEnvelope): void {
+    this.mapper.handle(n);
+    if (this.mapper.done) this.end();
   }
 
   private end(): void {
