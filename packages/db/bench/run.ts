@@ -6,12 +6,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchAppendRatio } from "./append-ratio.ts";
 import { benchFanout } from "./fanout.ts";
+import { benchSnapshots } from "./snapshots.ts";
 
 const ROWS_FILE = fileURLToPath(new URL("../../../bench/.rows/db.json", import.meta.url));
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "skein-db-bench-"));
 try {
-  const rows = [...(await benchAppendRatio(scratch)), ...(await benchFanout())];
+  const rows = [
+    ...(await benchAppendRatio(scratch)),
+    ...(await benchSnapshots()),
+    ...(await benchFanout()),
+  ];
   fs.mkdirSync(path.dirname(ROWS_FILE), { recursive: true });
   fs.writeFileSync(ROWS_FILE, `${JSON.stringify(rows, null, 2)}\n`);
   console.table(rows);
