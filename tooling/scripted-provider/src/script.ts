@@ -12,7 +12,14 @@ export type ScriptStep =
       /** Ask for approval first when the thread runs in approval-required mode. */
       approval?: boolean;
     }
-  | { type: "file_change"; path: string; diff: string; approval?: boolean }
+  | {
+      type: "file_change";
+      path: string;
+      diff: string;
+      approval?: boolean;
+      /** Really writes the file under the thread's cwd (null deletes it), as an agent would. */
+      content?: string | null;
+    }
   | {
       type: "plan";
       steps: Array<{ text: string; status: "pending" | "running" | "completed" }>;

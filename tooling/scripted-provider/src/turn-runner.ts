@@ -1,3 +1,5 @@
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import type {
   AppToolHandler,
   RuntimeEvent,
@@ -25,6 +27,15 @@ export type TurnRun = {
 };
 
 class TurnAborted extends Error {}
+
+function applyFileEdit(cwd: string, file: string, content: string | null): void {
+  const target = path.resolve(cwd, file);
+  if (content === null) rmSync(target, { force: true });
+  else {
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+  }
+}
 
 function sleep(run: TurnRun, ms: number): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -61,9 +72,25 @@ async function runStep(run: TurnRun, step: ScriptStep, parentItemRef: string | n
       const chunks = Math.max(1, step.chunks ?? 1);
       const size = Math.ceil(step.text.length / chunks);
       push({ type: "item.started", itemRef, kind: "assistant_message", parentItemRef, fields: {} });
-      for (let at = 0; at < step.text.length; at += size) {
-        if (step.delayMs) await sleep(run, step.delayMs);
-        push({ type: "item.delta", itemRef, field: "text", delta: step.text.slice(at, at + size) });
+      let sent = "";
+      try {
+        for (let at = 0; at < step.text.length; at += size) {
+          if (step.delayMs) await sleep(run, step.delayMs);
+          const delta = step.text.slice(at, at + size);
+          sent += delta;
+          push({ type: "item.delta", itemRef, field: "text", delta });
+        }
+      } catch (error) {
+        // Like a real runtime, an interrupted message still ends: with what was streamed so far.
+        push({
+          type: "item.completed",
+          itemRef,
+          kind: "assistant_message",
+          parentItemRef,
+          status: "interrupted",
+          fields: { text: sent },
+        });
+        throw error;
       }
       if (!parentItemRef) run.turn.assistantText += step.text;
       const fields = { text: step.text };
@@ -132,6 +159,7 @@ async function runStep(run: TurnRun, step: ScriptStep, parentItemRef: string | n
           fields: done,
         });
       } else {
+        if (step.content !== undefined) applyFileEdit(run.settings.cwd, step.path, step.content);
         push({ type: "item.completed", itemRef, kind, parentItemRef, status: "completed", fields });
       }
       return;

@@ -24,7 +24,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
     const items = [...state.turnItems.values()]
       .sort((a, b) => a.sortKey - b.sortKey)
       .map((e) => e.item);
-    expect(items.map((i) => i.type)).toEqual(["user_message", "assistant_message"]);
+    expect(items.map((i) => i.type)).toEqual(["user_message", "assistant_message", "checkpoint"]);
     expect(items[1]).toMatchObject({ text: "hello there", provider: "codex" });
   });
 

@@ -5,15 +5,19 @@ import {
   NotFoundError,
   PreconditionFailedError,
   type ProviderKind,
+  type RunId,
   type ThreadId,
 } from "@skein/domain";
 import type { ProviderAdapter, RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
 import { AggregateRepository } from "./aggregate-repository.ts";
+import { CheckpointService } from "./checkpoint-service.ts";
 import { createDelegateHandler, DELEGATE_TOOL } from "./delegate-tool.ts";
+import { createForkWorkspace, planForkWorkspace } from "./fork-workspace.ts";
 import { regenerateHandoff } from "./handoff-commands.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart } from "./recovery.ts";
+import { rollbackToCheckpoint } from "./rollback.ts";
 import { RunExecutor } from "./run-executor.ts";
 import type { OrchestratorCommands } from "./service-types.ts";
 import { SessionManager } from "./session-manager.ts";
@@ -60,7 +64,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     options.rawLog,
     options.sessionIdleMs ?? 10 * 60_000,
   );
-  const executor: RunExecutor = new RunExecutor(repo, sessions, ids, log, (threadId, runId) => {
+  const checkpoints = new CheckpointService(repo, ids, options.dataDir, log);
+  const toolsFor = (threadId: ThreadId, runId: RunId) => {
     const state = repo.peekThread(threadId);
     const provider = state?.runs.get(runId)?.provider;
     if (!provider || !sessions.adapter(provider)?.capabilities.appOwnedTools) return null;
@@ -68,7 +73,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       tools: [DELEGATE_TOOL],
       handler: createDelegateHandler(repo, executor, ids, threadId, runId),
     };
-  });
+  };
+  const executor: RunExecutor = new RunExecutor(repo, sessions, ids, log, toolsFor, checkpoints);
 
   const requireThread = async (threadId: ThreadId) => {
     const state = await repo.thread(threadId);
@@ -139,9 +145,12 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       return { ...(result.receipt as { runId: typeof runId }), sequence: result.sequence };
     },
     async forkThread(input) {
-      if (input.isolatedWorkspace) {
-        throw new PreconditionFailedError("isolated fork workspaces are not available yet");
-      }
+      const source = await requireThread(input.threadId);
+      const spec = input.sourcePoint ?? { type: "latest_stable" as const };
+      const workspace =
+        input.commandId && (await options.store.findReceipt(input.commandId))
+          ? null
+          : await planForkWorkspace(repo, checkpoints, source, spec, input.isolatedWorkspace);
       const threadId = ids.next("thread");
       const result = await repo.execute(
         {
@@ -149,7 +158,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
           data: {
             threadId,
             sourceThreadId: input.threadId,
-            sourcePoint: input.sourcePoint ?? { type: "latest_stable" },
+            sourcePoint: spec,
             ...(input.title ? { title: input.title } : {}),
             createdBy: "user",
             relationship: "fork",
@@ -158,6 +167,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         { commandId: input.commandId, receipt: { threadId } },
       );
       const receipt = result.receipt as { threadId: ThreadId };
+      if (workspace && !result.duplicate) {
+        await createForkWorkspace(repo, checkpoints, options.dataDir, receipt.threadId, workspace);
+      }
       const fork = await repo.thread(receipt.threadId);
       const transfer = [...fork.transfers.values()].find((t) => t.type === "fork");
       if (!transfer) throw new Error(`fork ${receipt.threadId} has no fork transfer`);
@@ -172,10 +184,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       return { sequence: await executor.interrupt(input.threadId) };
     },
     async rollback(input) {
-      await requireThread(input.threadId);
-      throw new PreconditionFailedError(
-        `rollback to ${input.checkpointId} needs workspace checkpoints, which are not wired in yet`,
-      );
+      const deps = { store: options.store, repo, sessions, checkpoints, ids, clock: now, log };
+      return rollbackToCheckpoint(deps, input.threadId, input.checkpointId, input.commandId);
     },
     async archive(input) {
       const result = await repo.execute(

@@ -10,6 +10,7 @@ import {
 } from "@skein/domain";
 import type { AppToolHandler, ThreadSettings, TurnInput } from "@skein/domain/provider";
 import type { AggregateRepository } from "./aggregate-repository.ts";
+import type { CheckpointService } from "./checkpoint-service.ts";
 import type { Logger } from "./logger.ts";
 import { prepareStart } from "./prepare-start.ts";
 import type { LiveSession, SessionManager } from "./session-manager.ts";
@@ -53,6 +54,7 @@ export class RunExecutor {
     private readonly ids: IdSource,
     private readonly log: Logger,
     private readonly toolsFor: ToolFactory,
+    private readonly checkpoints: CheckpointService,
   ) {}
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */
@@ -172,10 +174,12 @@ export class RunExecutor {
     };
     for (;;) {
       await this.runTurn(threadId, run.id, active, input, settings, appTools?.handler);
-      if (active.restartWith === null || this.stopping) return;
+      if (active.restartWith === null || this.stopping) break;
       input = { text: active.restartWith, context: null };
       active.restartWith = null;
     }
+    const ended = (await this.repo.thread(threadId)).runs.get(run.id);
+    if (ended) await this.checkpoints.captureRun(threadId, ended, cwd);
   }
 
   private async runTurn(
@@ -195,12 +199,15 @@ export class RunExecutor {
         ...(onAppToolCall ? { onAppToolCall } : {}),
       });
       const { nativeTurnRef } = await turn.started;
-      await this.repo.execute({
+      // Steering may arrive as soon as the turn exists natively; its command queues behind this
+      // one on the thread's stream, so the turn is recorded first either way.
+      active.nativeTurnRef = nativeTurnRef;
+      active.started = true;
+      const recorded = this.repo.execute({
         type: "StartProviderTurn",
         data: { threadId, runId, providerTurnId, nativeTurnRef },
       });
-      active.nativeTurnRef = nativeTurnRef;
-      active.started = true;
+      await recorded;
       if (active.interruptRequested) void this.interruptNative(active);
       const consumer = new TurnConsumer(
         this.repo,

@@ -13,6 +13,7 @@ export type Harness = {
   codex: ScriptedProvider;
   claude: ScriptedProvider;
   dataDir: string;
+  workspaceRoot: string;
   projectId: ProjectId;
   thread(threadId: ThreadId): Promise<ThreadState>;
   /** A new orchestrator on the same store, as after a process restart. */
@@ -21,7 +22,11 @@ export type Harness = {
 };
 
 export async function createHarness(
-  options: { capabilities?: Partial<Record<ProviderKind, Partial<ProviderCapabilityFlags>>> } = {},
+  options: {
+    capabilities?: Partial<Record<ProviderKind, Partial<ProviderCapabilityFlags>>>;
+    /** The project's workspace; defaults to the data dir. */
+    workspaceRoot?: string;
+  } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "skein-orch-"));
   const store = openSqliteEventStore({ dataDir });
@@ -36,7 +41,9 @@ export async function createHarness(
   const make = () =>
     createOrchestrator({ store, adapters: { codex, claude }, dataDir, sessionIdleMs: 0 });
   let orchestrator = await make();
-  const { projectId } = await orchestrator.createProject({ name: "demo", workspaceRoot: dataDir });
+  // Keep the workspace apart from the data dir: checkpoints must never capture Skein's own files.
+  const workspaceRoot = options.workspaceRoot ?? mkdtempSync(join(tmpdir(), "skein-ws-"));
+  const { projectId } = await orchestrator.createProject({ name: "demo", workspaceRoot });
   const harness: Harness = {
     store,
     get orchestrator() {
@@ -45,6 +52,7 @@ export async function createHarness(
     codex,
     claude,
     dataDir,
+    workspaceRoot,
     projectId,
     thread: (threadId) => orchestrator.repository.thread(threadId),
     async restart() {
@@ -55,13 +63,14 @@ export async function createHarness(
       await orchestrator.shutdown();
       await store.close();
       rmSync(dataDir, { recursive: true, force: true });
+      rmSync(workspaceRoot, { recursive: true, force: true });
     },
   };
   return harness;
 }
 
 /** Polls until `check` passes (state changes arrive asynchronously from the provider path). */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 5_000): Promise<T> {
+export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   for (;;) {
