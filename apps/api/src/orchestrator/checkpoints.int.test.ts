@@ -164,4 +164,25 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     expect(readFileSync(path.join(worktree!, "a.txt"), "utf8")).toBe("fork edit\n");
     expect(hashTree(ws)).toEqual(sourceFiles);
   });
+
+  it("a fork from a checkpoint on another provider gets a checkpoint_summary handoff naming it and its files", async () => {
+    const ws = mkdtempSync(path.join(tmpdir(), "skein-plain-"));
+    h = await createHarness({ workspaceRoot: ws });
+    const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
+    h.codex.enqueue([edit("src/app.ts", "export const x = 1;\n"), edit("README.md", "# app\n")]);
+    const first = await runMessage(h, threadId, "scaffold the app");
+    const checkpoint = await checkpointOf(threadId, first.runId);
+    const fork = await h.orchestrator.forkThread({
+      threadId,
+      sourcePoint: { type: "checkpoint", checkpointId: checkpoint.id },
+    });
+    const { run } = await runMessage(h, fork.threadId, "continue from the checkpoint", {
+      provider: "claude",
+    });
+    const handoff = (await h.thread(fork.threadId)).handoffs.get(run.contextHandoffId!)!;
+    expect(handoff).toMatchObject({ strategy: "checkpoint_summary", kind: "checkpoint_context" });
+    expect(handoff.summaryText).toContain(checkpoint.id);
+    expect(handoff.summaryText).toContain("src/app.ts");
+    expect(handoff.summaryText).toContain("README.md");
+  });
 });

@@ -39,7 +39,9 @@ export function resolveForkPoint(s: ThreadState, spec: ForkSourcePointSpec): Res
     throw new PreconditionFailedError(`checkpoint ${checkpoint.id} is not tied to a run`);
   }
   const resolved = pointAtSettledRun(s, checkpoint.runId);
-  return { ...resolved, point: { ...resolved.point, checkpointId: checkpoint.id } };
+  // The point IS the checkpoint (a file state), not the run's conversation: transfer builds a
+  // checkpoint_summary for it when it cannot fork natively (issue 6); native refs stay usable.
+  return { ...resolved, point: { ...resolved.point, runId: null, checkpointId: checkpoint.id } };
 }
 
 function pointAtSettledRun(s: ThreadState, runId: RunId): ResolvedPoint {
