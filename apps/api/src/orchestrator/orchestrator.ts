@@ -3,7 +3,6 @@ import {
   type ContextTransferId,
   type IdSource,
   NotFoundError,
-  PreconditionFailedError,
   type ProviderKind,
   type RunId,
   type ThreadId,
