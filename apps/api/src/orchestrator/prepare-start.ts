@@ -375,7 +375,9 @@ async function continueThread(
   if (!pt || !ref)
     throw new RetryWith("provider thread has no native ref", undefined, providerThreadId);
   if (!ctx.session.loadedThreads.has(ref)) {
-    if (!resume)
+    // Whether this runtime has the thread loaded is known only here (a reaped or restarted
+    // runtime has none), so resume whenever the adapter can, whatever the persisted status says.
+    if (!resume && !ctx.session.handle.capabilities.resume)
       throw new RetryWith(
         "provider thread is not loaded and cannot be resumed",
         undefined,

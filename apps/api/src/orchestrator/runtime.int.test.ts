@@ -90,4 +90,22 @@ describe("steering and recovery", () => {
     const turns = h.codex.calls.filter((c) => c.op === "resumeThread");
     expect(turns).toHaveLength(1);
   });
+
+  it("R2: an idle runtime is reaped, its session stopped, and the next message resumes the thread", async () => {
+    h = await createHarness({ sessionIdleMs: 100 });
+    const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
+    await runMessage(h, threadId, "before the reaper");
+    await eventually(async () => {
+      const { data } = await h.store.snapshot((q) => q.list("provider_sessions", {}));
+      expect(data.map((row) => row.status)).toEqual(["stopped"]);
+    });
+    expect(h.codex.sessions[0]?.isAlive()).toBe(false);
+    const { run } = await runMessage(h, threadId, "after the reaper");
+    expect(run.status).toBe("completed");
+    expect(h.codex.calls.filter((c) => c.op === "resumeThread")).toHaveLength(1);
+    const nativeRefs = h.codex.calls
+      .filter((c) => c.op === "startTurn")
+      .map((c) => (c.args as { nativeThreadRef: string }).nativeThreadRef);
+    expect(new Set(nativeRefs).size).toBe(1);
+  });
 });

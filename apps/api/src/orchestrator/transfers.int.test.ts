@@ -207,6 +207,29 @@ describe("lazy context transfer through the orchestrator", () => {
     expect(handoff.coveredRunOrdinals).toEqual({ from: 1, to: 3 });
   });
 
+  it("T7: a provider thread that cannot be resumed is rebuilt on the same provider from a full summary", async () => {
+    h = await createHarness();
+    const threadId = await threadWithRuns(h, 2, "codex");
+    const before = [...(await h.thread(threadId)).providerThreads.values()][0]!;
+    h.codex.killAll();
+    h.codex.failNext("resume");
+    const { run } = await runMessage(h, threadId, "message 3", { provider: "codex" });
+    expect(run.status).toBe("completed");
+    expect(run.providerThreadId).not.toBe(before.id);
+    const state = await h.thread(threadId);
+    const handoff = state.handoffs.get(run.contextHandoffId!)!;
+    expect(handoff).toMatchObject({
+      strategy: "full_thread_summary",
+      coveredRunOrdinals: { from: 1, to: 2 },
+    });
+    expect(state.transfers.get(handoff.transferId)).toMatchObject({
+      type: "provider_handoff",
+      sourceProvider: "codex",
+      targetProvider: "codex",
+      status: "consumed",
+    });
+  });
+
   it("T8: bring-back delta covers exactly the fork's runs after its source point; the source keeps its provider", async () => {
     h = await createHarness();
     const source = await threadWithRuns(h, 2, "codex");

@@ -24,8 +24,10 @@ export type Harness = {
 export async function createHarness(
   options: {
     capabilities?: Partial<Record<ProviderKind, Partial<ProviderCapabilityFlags>>>;
-    /** The project's workspace; defaults to the data dir. */
+    /** The project's workspace; defaults to a fresh temp folder. */
     workspaceRoot?: string;
+    /** Idle provider runtimes are reaped after this long (0: never). */
+    sessionIdleMs?: number;
   } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "skein-orch-"));
@@ -39,7 +41,12 @@ export async function createHarness(
     capabilities: options.capabilities?.claude,
   });
   const make = () =>
-    createOrchestrator({ store, adapters: { codex, claude }, dataDir, sessionIdleMs: 0 });
+    createOrchestrator({
+      store,
+      adapters: { codex, claude },
+      dataDir,
+      sessionIdleMs: options.sessionIdleMs ?? 0,
+    });
   let orchestrator = await make();
   // Keep the workspace apart from the data dir: checkpoints must never capture Skein's own files.
   const workspaceRoot = options.workspaceRoot ?? mkdtempSync(join(tmpdir(), "skein-ws-"));

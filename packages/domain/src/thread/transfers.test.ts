@@ -49,10 +49,17 @@ describe("CreateContextTransfer", () => {
       ]);
   });
 
-  it("rejects a provider_handoff to the same provider or across threads, a merge_back without basePoint, mismatched points, duplicates", () => {
-    const { s, create, point } = switching();
+  it("T7: a provider_handoff may rebuild onto a fresh thread of the same provider", () => {
+    const { s, create } = switching();
     given(s.events)
       .when({ ...create, data: { ...create.data, targetProvider: "codex" } })
+      .then([{ type: "ContextTransferCreated", data: { transfer: { targetProvider: "codex" } } }]);
+  });
+
+  it("rejects a provider_handoff without a target provider or across threads, a merge_back without basePoint, mismatched points, duplicates", () => {
+    const { s, create, point } = switching();
+    given(s.events)
+      .when({ ...create, data: { ...create.data, targetProvider: null } })
       .thenFails("validation");
     const other = id("thread", "other");
     given(s.events)

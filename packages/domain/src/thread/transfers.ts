@@ -31,9 +31,11 @@ export function createContextTransfer(
         { path: "sourceThreadId", message: `expected ${thread.id}` },
       ]);
     }
-    if (!d.targetProvider || d.targetProvider === d.sourceProvider) {
-      throw new ValidationError("a provider handoff needs a different target provider", [
-        { path: "targetProvider", message: "must differ from sourceProvider" },
+    // The target may be the same provider: when its thread cannot be resumed (T7), the runs are
+    // handed to a fresh provider thread of that provider.
+    if (!d.targetProvider) {
+      throw new ValidationError("a provider handoff needs a target provider", [
+        { path: "targetProvider", message: "required for provider_handoff" },
       ]);
     }
   }
