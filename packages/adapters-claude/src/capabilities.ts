@@ -9,13 +9,13 @@ export const CLAUDE_CAPABILITIES: ProviderCapabilityFlags = {
   steer: true,
   interrupt: true,
   resume: true,
-  // E10: Claude has no turn ids; the turn's last transcript entry uuid stands in for one.
+  // E10: Claude has no turn ids; the uuid Skein gives the turn's user message stands in for one.
   strongTurnIds: false,
   nativeSubagents: true,
-  // Skein's delegate tool over an in-process MCP server is not wired yet.
-  appOwnedTools: false,
+  // App tools (Skein's delegate tool) go through an in-process MCP server (app-tool-server.ts).
+  appOwnedTools: true,
   historyInjection: true,
   approvals: true,
-  // Reading transcripts back is not implemented yet (the SDK helpers read the host's env).
-  readHistory: false,
+  // Parsed from the transcript under the configured config dir (transcript-history.ts).
+  readHistory: true,
 };

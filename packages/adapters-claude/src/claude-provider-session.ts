@@ -1,6 +1,7 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID, type UUID } from "node:crypto";
 import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import {
+  type AppToolHandler,
   CapabilityUnsupportedError,
   type NativeHistoryTurn,
   type NativeTurnBoundary,
@@ -12,16 +13,26 @@ import {
   type TurnHandle,
   type TurnInput,
 } from "@skein/domain/provider";
+import {
+  APP_TOOL_SERVER,
+  type AppToolInvocation,
+  appToolNameOf,
+  appToolServerConfig,
+} from "./app-tool-server.ts";
 import { CLAUDE_CAPABILITIES } from "./capabilities.ts";
 import { ClaudeRuntime, type ClaudeSessionSettings } from "./claude-runtime.ts";
 import type { ClaudeSession } from "./claude-session.ts";
 import type { ClaudeConfig } from "./config.ts";
 import {
+  decisionFor,
   PermissionBroker,
   type ToolPermissionDecision,
   type ToolPermissionRequest,
 } from "./permissions.ts";
-import { transcriptExists } from "./transcripts.ts";
+import type { TrackedProcess } from "./process-tracker.ts";
+import { readTranscriptHistory } from "./transcript-history.ts";
+import { transcriptExists, transcriptPath } from "./transcripts.ts";
+import { TurnCuts } from "./turn-cuts.ts";
 import { TurnEventMapper } from "./turn-event-mapper.ts";
 
 /**
@@ -56,6 +67,9 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
   private readonly next = new Map<string, NextOpen>();
   private readonly mappers = new Map<string, TurnEventMapper>();
   private readonly requestThreads = new Map<string, string>();
+  /** The running turn's app-tool handler per native thread (the MCP server outlives turns). */
+  private readonly appToolHandlers = new Map<string, AppToolHandler>();
+  private readonly cuts: TurnCuts;
   private version: string | null = null;
   private closed = false;
 
@@ -65,6 +79,7 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     rawLog: RawEventSink,
   ) {
     this.runtime = new ClaudeRuntime({ config, rawLog, providerSessionId });
+    this.cuts = new TurnCuts(config);
     this.broker.onChange(({ request, state }) => {
       if (state !== "withdrawn") return;
       const thread = this.requestThreads.get(request.requestId);
@@ -82,18 +97,52 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     return this.runtime.spawnCount;
   }
 
+  /** The Claude Code process serving a native thread right now, if any (diagnostics). */
+  liveProcess(nativeThreadRef: string): TrackedProcess | null {
+    return this.runtime.liveSession(nativeThreadRef)?.process ?? null;
+  }
+
   private settingsFor(ref: string, settings: ThreadSettings): ClaudeSessionSettings {
+    const tools = settings.tools ?? [];
     return {
       cwd: settings.cwd,
       ...(settings.model ? { model: settings.model } : {}),
       permissionMode: settings.runtimeMode === "full-access" ? "bypassPermissions" : "default",
       permissions: (request) => this.onPermission(ref, request),
-      // Child agents' text and thinking become child items in the execution graph (T9).
-      sdkOptions: { forwardSubagentText: true },
+      sdkOptions: {
+        // Child agents' text and thinking become child items in the execution graph (T9).
+        forwardSubagentText: true,
+        // The process keeps the tool set it was opened with; the orchestrator offers the same
+        // set on every turn.
+        ...(tools.length > 0
+          ? {
+              mcpServers: {
+                [APP_TOOL_SERVER]: appToolServerConfig(tools, (call) => this.onAppTool(ref, call)),
+              },
+            }
+          : {}),
+      },
     };
   }
 
-  private onPermission(ref: string, request: ToolPermissionRequest) {
+  private async onAppTool(ref: string, call: AppToolInvocation) {
+    const handler = this.appToolHandlers.get(ref);
+    if (!handler) return { output: `No handler for ${call.toolName} right now`, isError: true };
+    return handler({
+      toolName: call.toolName,
+      input: call.input,
+      callRef: call.toolUseId ?? "",
+      nativeThreadRef: ref,
+    });
+  }
+
+  private onPermission(
+    ref: string,
+    request: ToolPermissionRequest,
+  ): Promise<ToolPermissionDecision> {
+    // App-owned tools are Skein's own (the delegate tool asks for approvals in its child
+    // thread). Allowed here rather than through `allowedTools`, which would shadow canUseTool.
+    if (appToolNameOf(request.toolName) !== null) return Promise.resolve({ behavior: "allow" });
     this.requestThreads.set(request.requestId, ref);
     const decision = this.broker.handler(request);
     this.mappers.get(ref)?.requestOpened(request);
@@ -121,13 +170,15 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     _settings: ThreadSettings,
   ) {
     requireCapability("claude", this.capabilities, "nativeFork", "forkThread");
-    const at = this.entryAt(source.at, "forkAtTurn", "forkThread");
     const pending = this.next.get(source.nativeThreadRef);
     const nativeThreadRef = randomUUID();
     // A source that never ran has no transcript to fork: the fork starts empty too.
-    if (pending?.kind === "new") this.next.set(nativeThreadRef, { kind: "new" });
-    else
-      this.next.set(nativeThreadRef, { kind: "fork", fromSessionId: source.nativeThreadRef, at });
+    if (pending?.kind === "new") {
+      this.next.set(nativeThreadRef, { kind: "new" });
+      return { nativeThreadRef };
+    }
+    const at = await this.cuts.cutAt(source.nativeThreadRef, source.at, "forkAtTurn", "forkThread");
+    this.next.set(nativeThreadRef, { kind: "fork", fromSessionId: source.nativeThreadRef, at });
     return { nativeThreadRef };
   }
 
@@ -141,7 +192,7 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
         "Claude cannot drop every turn of a session; start a new thread instead",
       );
     }
-    const at = this.entryAt(keep, "rollback", "rollbackThread");
+    const at = await this.cuts.cutAt(nativeThreadRef, keep, "rollback", "rollbackThread");
     if (!at) return { removedTurns: 0 };
     const live = this.runtime.liveSession(nativeThreadRef);
     if (live?.state === "running") throw new Error("Cannot roll back while a turn is running");
@@ -150,27 +201,13 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     return { removedTurns: keep.history.filter((t) => t.ordinal > keep.turn.ordinal).length };
   }
 
-  /** The transcript entry a boundary names; null means "the latest state". */
-  private entryAt(
-    boundary: NativeTurnBoundary | null,
-    capability: "forkAtTurn" | "rollback",
-    operation: string,
-  ): string | null {
-    if (!boundary) return null;
-    if (boundary.turn.nativeTurnRef) return boundary.turn.nativeTurnRef;
-    const latest = Math.max(boundary.turn.ordinal, ...boundary.history.map((t) => t.ordinal));
-    if (boundary.turn.ordinal === latest) return null;
-    throw new CapabilityUnsupportedError(
-      "claude",
-      capability,
-      operation,
-      `turn ${boundary.turn.ordinal} has no native ref to cut at`,
-    );
-  }
-
-  async readHistory(_nativeThreadRef: string): Promise<NativeHistoryTurn[]> {
+  /**
+   * Reads the transcript file under the configured config dir directly: the SDK's session
+   * helpers resolve `CLAUDE_CONFIG_DIR` from this process's env, not from the adapter's config.
+   */
+  async readHistory(nativeThreadRef: string): Promise<NativeHistoryTurn[]> {
     requireCapability("claude", this.capabilities, "readHistory", "readHistory");
-    return [];
+    return readTranscriptHistory(transcriptPath(this.config, nativeThreadRef));
   }
 
   private async open(ref: string, settings: ThreadSettings): Promise<ClaudeSession> {
@@ -192,16 +229,21 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
   startTurn(
     nativeThreadRef: string,
     input: TurnInput,
-    options: { settings: ThreadSettings },
+    options: { settings: ThreadSettings; onAppToolCall?: AppToolHandler },
   ): TurnHandle {
-    const mapper = new TurnEventMapper(options.settings.cwd);
+    // The user message's uuid is the turn's native ref (E10), known before Claude answers.
+    const turnRef = randomUUID();
+    const mapper = new TurnEventMapper(options.settings.cwd, turnRef);
     this.mappers.set(nativeThreadRef, mapper);
-    void this.runTurn(nativeThreadRef, input, options.settings, mapper);
+    if (options.onAppToolCall) this.appToolHandlers.set(nativeThreadRef, options.onAppToolCall);
+    else this.appToolHandlers.delete(nativeThreadRef);
+    void this.runTurn(nativeThreadRef, turnRef, input, options.settings, mapper);
     return { events: mapper.events, started: mapper.started };
   }
 
   private async runTurn(
     ref: string,
+    turnRef: UUID,
     input: TurnInput,
     settings: ThreadSettings,
     mapper: TurnEventMapper,
@@ -209,7 +251,7 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     try {
       if (this.closed) throw new Error("Claude provider session is closed");
       const session = await this.open(ref, settings);
-      const turn = session.send(userContent(input));
+      const turn = session.send(userContent(input), { uuid: turnRef });
       turn.onMessage((envelope) => {
         const message = envelope.message;
         if (message.type === "system" && message.subtype === "init") {
@@ -217,7 +259,13 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
         }
         mapper.handle(envelope);
       });
-      mapper.finish(await turn.outcome);
+      const outcome = await turn.outcome;
+      // A turn without a result (its process died) may not have reached the transcript in full;
+      // cuts for it are looked up there instead.
+      if (outcome.result) {
+        this.cuts.record(turnRef, outcome.lastEntryUuid ?? outcome.lastAssistantUuid);
+      }
+      mapper.finish(outcome);
     } catch (error) {
       mapper.finish({
         status: "failed",
@@ -227,7 +275,10 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
         lastEntryUuid: null,
       });
     } finally {
-      if (this.mappers.get(ref) === mapper) this.mappers.delete(ref);
+      if (this.mappers.get(ref) === mapper) {
+        this.mappers.delete(ref);
+        this.appToolHandlers.delete(ref);
+      }
     }
   }
 
@@ -245,7 +296,7 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
   async respondToRequest(requestRef: string, answer: RuntimeRequestAnswer) {
     const request = this.broker.pending().find((r) => r.requestId === requestRef);
     if (!request) throw new Error(`Request ${requestRef} is no longer answerable`);
-    const decision = toDecision(request, answer);
+    const decision = decisionFor(request, answer);
     if (decision.behavior === "deny") {
       const thread = this.requestThreads.get(requestRef);
       if (thread) this.mappers.get(thread)?.requestDeclined(request.toolUseId);
@@ -260,24 +311,5 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
   async close(): Promise<void> {
     this.closed = true;
     await this.runtime.close();
-  }
-}
-
-function toDecision(
-  request: ToolPermissionRequest,
-  answer: RuntimeRequestAnswer,
-): ToolPermissionDecision {
-  switch (answer.decision) {
-    case "accept":
-    case "accept_for_session":
-      return {
-        behavior: "allow",
-        rememberForSession: answer.decision === "accept_for_session",
-        ...(answer.answers ? { updatedInput: { ...request.input, answers: answer.answers } } : {}),
-      };
-    case "decline":
-      return { behavior: "deny", message: "The user declined this tool call." };
-    case "cancel":
-      return { behavior: "deny", message: "The user cancelled this turn.", interrupt: true };
   }
 }

@@ -1,3 +1,11 @@
+export {
+  APP_TOOL_SERVER,
+  type AppToolInvocation,
+  type AppToolInvoker,
+  appToolModelName,
+  appToolNameOf,
+  appToolServerConfig,
+} from "./app-tool-server.ts";
 export { AsyncChannel } from "./async-channel.ts";
 export { CLAUDE_CAPABILITIES } from "./capabilities.ts";
 export { createClaudeAdapter } from "./claude-adapter.ts";
@@ -20,6 +28,7 @@ export { buildChildEnv, type ClaudeConfig, runningAsRoot } from "./config.ts";
 export { DeltaCoalescer } from "./delta-coalescer.ts";
 export { claudeVersion, resolveClaudeExecutable } from "./executable.ts";
 export {
+  decisionFor,
   type PendingPermission,
   PermissionBroker,
   type PermissionHandler,
@@ -43,7 +52,13 @@ export {
   sdkMessageMethod,
 } from "./raw-log.ts";
 export { itemKindForTool, requestKindForTool } from "./tool-kinds.ts";
-export { claudeConfigDir, transcriptExists } from "./transcripts.ts";
+export {
+  cutEntryInTranscript,
+  historyFromTranscript,
+  readTranscriptHistory,
+} from "./transcript-history.ts";
+export { claudeConfigDir, transcriptExists, transcriptPath } from "./transcripts.ts";
+export { TurnCuts } from "./turn-cuts.ts";
 export { TurnEventMapper } from "./turn-event-mapper.ts";
 export {
   type ClaudeTurnOutcome,

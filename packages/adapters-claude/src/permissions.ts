@@ -1,4 +1,5 @@
 import type { PermissionResult, PermissionUpdate } from "@anthropic-ai/claude-agent-sdk";
+import type { RuntimeRequestAnswer } from "@skein/domain/provider";
 
 /** One `canUseTool` callback from Claude Code, as Skein sees it. */
 export type ToolPermissionRequest = {
@@ -135,5 +136,25 @@ export class PermissionBroker {
   private emit(entry: PendingPermission): void {
     const view: PendingPermission = { request: entry.request, state: entry.state };
     for (const listener of this.listeners) listener(view);
+  }
+}
+
+/** A Skein answer to a RuntimeRequest as the decision `canUseTool` returns. */
+export function decisionFor(
+  request: ToolPermissionRequest,
+  answer: RuntimeRequestAnswer,
+): ToolPermissionDecision {
+  switch (answer.decision) {
+    case "accept":
+    case "accept_for_session":
+      return {
+        behavior: "allow",
+        rememberForSession: answer.decision === "accept_for_session",
+        ...(answer.answers ? { updatedInput: { ...request.input, answers: answer.answers } } : {}),
+      };
+    case "decline":
+      return { behavior: "deny", message: "The user declined this tool call." };
+    case "cancel":
+      return { behavior: "deny", message: "The user cancelled this turn.", interrupt: true };
   }
 }

@@ -5,6 +5,7 @@ import type {
   RuntimeQuestion,
   RuntimeRequestKind,
 } from "@skein/domain/provider";
+import { appToolNameOf } from "./app-tool-server.ts";
 
 /** Claude Code's subagent tool: `Agent` today, `Task` in older builds and in `system/init`. */
 export const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
@@ -71,7 +72,8 @@ export function startFields(
     case "subagent":
       return { description: str(input, "description") ?? str(input, "prompt") ?? "" };
     default:
-      return { toolName, input };
+      // App-owned tools show under the name the app gave them, not Claude's `mcp__skein__…`.
+      return { toolName: appToolNameOf(toolName) ?? toolName, input };
   }
 }
 
@@ -131,6 +133,8 @@ export function completionFields(
     case "subagent":
       return { ...start, result: text };
     default:
+      // An app tool's structured output is just MCP content blocks; its text is the answer.
+      if (appToolNameOf(toolName) !== null) return { ...start, output: text, result: text };
       return { ...start, output: text, result: structured ?? text };
   }
 }

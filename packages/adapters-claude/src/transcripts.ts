@@ -17,11 +17,21 @@ export function claudeConfigDir(
 }
 
 /**
- * Whether a session transcript exists. Transcripts live under `projects/<munged cwd>/<id>.jsonl`;
- * every project folder is checked rather than re-deriving Claude Code's path munging.
+ * Where a session's transcript lives, or null when it has none yet. Transcripts live under
+ * `projects/<munged cwd>/<id>.jsonl`; every project folder is checked rather than re-deriving
+ * Claude Code's path munging.
  */
-export function transcriptExists(config: ClaudeConfig, sessionId: string): boolean {
+export function transcriptPath(config: ClaudeConfig, sessionId: string): string | null {
   const projects = join(claudeConfigDir(config), "projects");
-  if (!existsSync(projects)) return false;
-  return readdirSync(projects).some((dir) => existsSync(join(projects, dir, `${sessionId}.jsonl`)));
+  if (!existsSync(projects)) return null;
+  for (const dir of readdirSync(projects)) {
+    const path = join(projects, dir, `${sessionId}.jsonl`);
+    if (existsSync(path)) return path;
+  }
+  return null;
+}
+
+/** Whether a session transcript exists. */
+export function transcriptExists(config: ClaudeConfig, sessionId: string): boolean {
+  return transcriptPath(config, sessionId) !== null;
 }

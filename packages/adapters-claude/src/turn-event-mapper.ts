@@ -67,7 +67,14 @@ export class TurnEventMapper {
     this.resolveStarted = resolve;
   });
 
-  constructor(private readonly cwd: string) {}
+  /**
+   * @param turnRef the turn's native ref (E10: the uuid Skein gives the turn's user message, known
+   *   before Claude answers); null falls back to the turn's last transcript entry, on completion.
+   */
+  constructor(
+    private readonly cwd: string,
+    private readonly turnRef: string | null = null,
+  ) {}
 
   get events(): AsyncIterable<RuntimeEvent> {
     return this.channel;
@@ -163,7 +170,7 @@ export class TurnEventMapper {
     this.open.clear();
     this.out.event({
       type: "turn.completed",
-      nativeTurnRef: outcome.lastEntryUuid ?? outcome.lastAssistantUuid,
+      nativeTurnRef: this.turnRef ?? outcome.lastEntryUuid ?? outcome.lastAssistantUuid,
       status: outcome.status,
       ...(outcome.error ? { error: outcome.error } : {}),
     });
@@ -175,10 +182,10 @@ export class TurnEventMapper {
     this.isStarted = true;
     this.out.event({
       type: "turn.started",
-      nativeTurnRef: null,
+      nativeTurnRef: this.turnRef,
       ...(rawEventId ? { rawEventId } : {}),
     });
-    this.resolveStarted({ nativeTurnRef: null });
+    this.resolveStarted({ nativeTurnRef: this.turnRef });
   }
 
   private startItem(itemRef: string, item: OpenItem, rawEventId: string): void {

@@ -39,11 +39,13 @@ describe("createClaudeAdapter: runtime events", () => {
     const { nativeThreadRef } = await h.session.startThread(h.settings);
     const turn = h.session.startTurn(nativeThreadRef, { text: "hi" }, { settings: h.settings });
     const events = await collect(turn);
-    expect(await turn.started).toEqual({ nativeTurnRef: null });
+    // E10: the turn's ref is the uuid of its user message, known when the turn starts.
+    const { nativeTurnRef: turnRef } = await turn.started;
+    expect(turnRef).toMatch(/^[0-9a-f-]{36}$/);
 
     expect(events[0]).toEqual({
       type: "turn.started",
-      nativeTurnRef: null,
+      nativeTurnRef: turnRef,
       rawEventId: expect.any(String),
     });
     const message = itemsOf(events, "assistant_message")[0];
@@ -57,7 +59,7 @@ describe("createClaudeAdapter: runtime events", () => {
     expect(events.some((e) => e.type === "usage")).toBe(true);
     const done = completed(events);
     expect(done.status).toBe("completed");
-    expect(done.nativeTurnRef).toMatch(/^[0-9a-f-]{36}$/);
+    expect(done.nativeTurnRef).toBe(turnRef);
 
     const second = await collect(
       h.session.startTurn(nativeThreadRef, { text: "more" }, { settings: h.settings }),
@@ -233,6 +235,16 @@ describe("createClaudeAdapter: threads", () => {
     const last = h.server.conversationRequests().at(-1)!;
     expect(anthropicUserTexts(last)).toEqual(["one", "instead"]);
     expect(anthropicAssistantTexts(last)).toEqual(["A1"]);
+
+    // readHistory follows the transcript's live branch: the rolled-back turn is gone from it.
+    const after = await h.session.readHistory(source);
+    expect(after.map((t) => [t.ordinal, t.userText, t.assistantText])).toEqual([
+      [1, "one", "A1"],
+      [2, "instead", "R1"],
+    ]);
+    expect(after[0]?.nativeTurnRef).toBe(one.nativeTurnRef);
+    const forked = await h.session.readHistory(fork);
+    expect(forked.map((t) => t.userText)).toEqual(["one", "fork"]);
   });
 
   it("injects a handoff ahead of the message, resumes known threads, and refuses what it cannot do", async () => {
@@ -263,11 +275,14 @@ describe("createClaudeAdapter: threads", () => {
       .rollbackThread(nativeThreadRef, null)
       .catch((e: unknown) => e);
     expect(isCapabilityUnsupported(unsupported)).toBe(true);
-    expect(
-      isCapabilityUnsupported(
-        await h.session.readHistory(nativeThreadRef).catch((e: unknown) => e),
-      ),
-    ).toBe(true);
+    expect(await h.session.readHistory(nativeThreadRef)).toEqual([
+      {
+        nativeTurnRef: expect.any(String),
+        ordinal: 1,
+        userText: "Earlier: runs 1-2 did X.\ncontinue",
+        assistantText: "OK",
+      },
+    ]);
   });
 
   it("reports the bundled binary in status()", async () => {

@@ -82,3 +82,20 @@ export function contentOf(
       return null;
   }
 }
+
+/**
+ * The content to complete an item with. A completion may say less than the stream did: an item
+ * the provider never finished (interrupted, steered, its process died) is closed by the adapter
+ * with no fields. Text kinds then keep what their deltas built up (the text at start was only the
+ * empty beginning); other kinds fall back to what they reported when they started.
+ */
+export function completionContentOf(
+  kind: RuntimeItemKind,
+  started: RuntimeItemFields | undefined,
+  completed: RuntimeItemFields,
+): TurnItemContent | null {
+  if (kind === "assistant_message" || kind === "reasoning") {
+    return completed.text === undefined ? null : contentOf(kind, completed);
+  }
+  return contentOf(kind, { ...started, ...completed });
+}

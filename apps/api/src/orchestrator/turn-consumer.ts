@@ -8,9 +8,9 @@ import type {
   ThreadId,
   TokenUsage,
 } from "@skein/domain";
-import type { RuntimeEvent } from "@skein/domain/provider";
+import type { RuntimeEvent, RuntimeItemFields } from "@skein/domain/provider";
 import type { AggregateRepository } from "./aggregate-repository.ts";
-import { contentOf, nodeKindOf } from "./item-content.ts";
+import { completionContentOf, contentOf, nodeKindOf } from "./item-content.ts";
 
 export type TurnOutcome = { status: "completed" | "interrupted" | "failed"; error: string | null };
 
@@ -28,6 +28,8 @@ export type LiveRequest = {
  */
 export class TurnConsumer {
   private readonly nodes = new Map<string, NodeId>();
+  /** What each item reported when it started; a completion only adds to it. */
+  private readonly startFields = new Map<string, RuntimeItemFields>();
   private readonly plans = new Map<string, { planId: PlanId; nodeId: NodeId }>();
   private usage: TokenUsage | null = null;
 
@@ -96,7 +98,12 @@ export class TurnConsumer {
             event.parentItemRef ?? null,
             event.fields,
           );
-        const content = contentOf(event.kind, event.fields);
+        const content = completionContentOf(
+          event.kind,
+          this.startFields.get(event.itemRef),
+          event.fields,
+        );
+        this.startFields.delete(event.itemRef);
         const status = event.status;
         await this.run({
           type: "CompleteItem",
@@ -193,6 +200,7 @@ export class TurnConsumer {
   ): Promise<NodeId> {
     const nodeId = this.ids.next("node");
     this.nodes.set(itemRef, nodeId);
+    this.startFields.set(itemRef, fields);
     const parentNodeId = parentItemRef ? this.nodes.get(parentItemRef) : undefined;
     const content = contentOf(kind, fields);
     await this.run({
