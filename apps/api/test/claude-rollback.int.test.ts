@@ -1,0 +1,57 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type ClaudeSkeinHarness,
+  createClaudeSkeinHarness,
+} from "./support/claude-skein-harness.ts";
+
+let h: ClaudeSkeinHarness | undefined;
+afterEach(async () => {
+  await h?.close();
+  h = undefined;
+});
+
+describe("Claude through Skein: rollback", () => {
+  it("rollback to run 1 of 3 restores the files, marks runs 2–3 rolled_back and the next request lacks them", async () => {
+    h = await createClaudeSkeinHarness({ codex: "none" });
+    h.anthropic.enqueue(
+      anthropicTextReply("answer one"),
+      anthropicTextReply("answer two"),
+      anthropicTextReply("answer three"),
+      anthropicTextReply("answer four"),
+    );
+    const threadId = await h.createThread({ provider: "claude" });
+    const file = join(h.workspaceRoot, "notes.txt");
+    const write = (text: string) => writeFileSync(file, text);
+    write("state after run 1\n");
+    const first = await h.send(threadId, "message one");
+    write("state after run 2\n");
+    const second = await h.send(threadId, "message two");
+    write("state after run 3\n");
+    const third = await h.send(threadId, "message three");
+
+    const state = await h.thread(threadId);
+    const checkpoint = [...state.checkpoints.values()].find((c) => c.runId === first.runId)!;
+    await h.orchestrator.rollback({ threadId, checkpointId: checkpoint.id });
+    expect(readFileSync(file, "utf8")).toBe("state after run 1\n");
+    const after = await h.thread(threadId);
+    expect(after.runs.get(second.runId)?.status).toBe("rolled_back");
+    expect(after.runs.get(third.runId)?.status).toBe("rolled_back");
+
+    const before = h.claudeRequests().length;
+    const fourth = await h.send(threadId, "message four");
+    const run4 = fourth.state.runs.get(fourth.runId)!;
+    expect(run4.status).toBe("completed");
+    // Rolled back natively (resumeSessionAt): the same provider thread, no handoff needed.
+    expect(run4.providerThreadId).toBe(fourth.state.runs.get(first.runId)?.providerThreadId);
+    expect(run4.contextHandoffId).toBeNull();
+    const request = h.claudeRequests().slice(before).at(-1)!;
+    const texts = anthropicUserTexts(request);
+    expect(texts).toContain("message one");
+    expect(texts).toContain("message four");
+    expect(texts).not.toContain("message two");
+    expect(texts).not.toContain("message three");
+  });
+});
