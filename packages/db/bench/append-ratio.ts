@@ -1,18 +1,24 @@
-import { openSqliteEventStore } from "../src/index.ts";
+import { type EventStore, openSqliteEventStore } from "../src/index.ts";
 import type { BenchRow } from "../src/bench/measure.ts";
 import { round } from "../src/bench/measure.ts";
 import { openWriter } from "../src/sqlite/connection.ts";
 import { applyMigrations, loadMigrations } from "../src/sqlite/migrator.ts";
 import type { ProjectionWrite } from "../src/projection-types.ts";
 
-type Row = { streamId: string; version: number; type: string; data: { n: number; text: string } };
+export type Row = {
+  streamId: string;
+  version: number;
+  type: string;
+  data: { n: number; text: string };
+};
 
 const APPENDS = 20_000;
 const STREAMS = 1_000;
 /** Concurrent callers, each owning its own streams (so versions are known and never stale). */
-const CLIENTS = 200;
+export const CLIENTS = 200;
 
-function rows(): Row[] {
+/** The append_ratio workload (shared with pg_append_ratio): 20k appends over 1,000 streams. */
+export function rows(): Row[] {
   const versions = new Map<string, number>();
   return Array.from({ length: APPENDS }, (_, n) => {
     const streamId = `thread-${n % STREAMS}`;
@@ -22,7 +28,7 @@ function rows(): Row[] {
   });
 }
 
-function projections(row: Row): ProjectionWrite[] {
+export function projections(row: Row): ProjectionWrite[] {
   const shell: ProjectionWrite = {
     op: "put",
     table: "threads",
@@ -49,9 +55,8 @@ function projections(row: Row): ProjectionWrite[] {
   ];
 }
 
-/** Appends per second through the store: commands with ids, receipts and projections. */
-async function storeRate(all: Row[]): Promise<number> {
-  const store = openSqliteEventStore({ temporary: true });
+/** Appends per second through a store: commands with ids, receipts and projections. */
+export async function appendRate(store: EventStore, all: readonly Row[]): Promise<number> {
   const byClient = Array.from({ length: CLIENTS }, () => [] as Row[]);
   for (const row of all) byClient[Number(row.streamId.slice(7)) % CLIENTS]?.push(row);
   const started = performance.now();
@@ -66,9 +71,16 @@ async function storeRate(all: Row[]): Promise<number> {
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1_000;
-  await store.close();
-  return all.length / seconds;
+  return all.length / ((performance.now() - started) / 1_000);
+}
+
+async function storeRate(all: Row[]): Promise<number> {
+  const store = openSqliteEventStore({ temporary: true });
+  try {
+    return await appendRate(store, all);
+  } finally {
+    await store.close();
+  }
 }
 
 /** The baseline: the same event rows, one INSERT per transaction, straight through the driver. */

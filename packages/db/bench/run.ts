@@ -6,6 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { benchAppendRatio } from "./append-ratio.ts";
 import { benchFanout } from "./fanout.ts";
+import { benchPgAppendRatio } from "./pg-append-ratio.ts";
 import { benchSnapshots } from "./snapshots.ts";
 
 const ROWS_FILE = fileURLToPath(new URL("../../../bench/.rows/db.json", import.meta.url));
@@ -14,6 +15,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "skein-db-bench-"));
 try {
   const rows = [
     ...(await benchAppendRatio(scratch)),
+    ...(await benchPgAppendRatio()),
     ...(await benchSnapshots()),
     ...(await benchFanout()),
   ];

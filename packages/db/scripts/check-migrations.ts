@@ -1,8 +1,23 @@
 import { checkMigrationLockstep } from "./migration-lockstep.ts";
+import { checkPostgresMigrationLockstep } from "./postgres-lockstep.ts";
+import { checkSchemaLockstep } from "./schema-lockstep.ts";
 
-const { problems } = checkMigrationLockstep();
-if (problems.length > 0) {
+// Three checks: SQLite migrations = its schema.prisma; the PostgreSQL schema.prisma has the same
+// models as the SQLite one; PostgreSQL migrations = its schema.prisma (needs a PostgreSQL server,
+// SKEIN_TEST_DATABASE_URL or the local one).
+const checks = [
+  { ok: "SQLite migrations match prisma/sqlite/schema.prisma", run: checkMigrationLockstep },
+  { ok: "PostgreSQL and SQLite schemas declare the same models", run: checkSchemaLockstep },
+  {
+    ok: "PostgreSQL migrations match prisma/postgresql/schema.prisma",
+    run: checkPostgresMigrationLockstep,
+  },
+];
+let failed = false;
+for (const check of checks) {
+  const { problems } = await check.run();
   for (const problem of problems) console.error(`✗ ${problem}`);
-  process.exit(1);
+  if (problems.length > 0) failed = true;
+  else console.log(`✓ ${check.ok}`);
 }
-console.log("✓ SQLite migrations match prisma/sqlite/schema.prisma");
+if (failed) process.exit(1);

@@ -28,6 +28,17 @@ export type {
 } from "./event-store.ts";
 export type { OpenEventStoreOptions } from "./open-event-store.ts";
 export { openEventStore } from "./open-event-store.ts";
+export { isPostgresUrl } from "./postgres/connection.ts";
+export {
+  applyPostgresMigrations,
+  loadPostgresMigrations,
+  POSTGRES_MIGRATIONS_DIR,
+} from "./postgres/migrator.ts";
+export type {
+  PostgresEventStore,
+  PostgresEventStoreOptions,
+} from "./postgres/postgres-event-store.ts";
+export { openPostgresEventStore } from "./postgres/postgres-event-store.ts";
 export { isProjectionTable, PROJECTION_TABLES } from "./projection-tables.ts";
 export type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
 export type { RawEventSink, RotatingLog, RotatingLogOptions } from "./raw-log/rotating-log.ts";

@@ -1,7 +1,7 @@
-import { InvalidAppendError } from "../errors.ts";
-import type { AppendOptions, ExpectedVersion, NewEvent } from "../event-store.ts";
-import { isProjectionTable } from "../projection-tables.ts";
-import type { ProjectionTable, ProjectionWrite } from "../projection-types.ts";
+import { InvalidAppendError } from "./errors.ts";
+import type { AppendOptions, ExpectedVersion, NewEvent } from "./event-store.ts";
+import { isProjectionTable } from "./projection-tables.ts";
+import type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
 
 export type PreparedEvent = { type: string; json: string };
 

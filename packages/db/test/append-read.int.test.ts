@@ -1,22 +1,17 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  type EventStore,
   InvalidAppendError,
   openSqliteEventStore,
   type ProjectionWrite,
   StoreClosedError,
 } from "../src/index.ts";
 import { appendCounter, inc, stateOf } from "./support/counter-model.ts";
+import { describeStores } from "./support/store-factory.ts";
 import { tempDir } from "./support/temp-dir.ts";
 
-let store: EventStore;
-afterEach(async () => {
-  await store.close();
-});
-
-describe("append and read", () => {
+describeStores("append and read", (stores) => {
   it("S1: assigns strictly increasing global sequences and 1-based stream versions", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     const a1 = await store.append("counter-a", 0, [inc(1), inc(2)]);
     const b1 = await store.append("counter-b", 0, [inc(5)]);
     const a2 = await store.append("counter-a", 2, [inc(3)]);
@@ -40,7 +35,7 @@ describe("append and read", () => {
   });
 
   it("reads pages after a cursor and one stream after a sequence", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     for (let i = 0; i < 5; i += 1) {
       await store.append(i % 2 === 0 ? "even" : "odd", "any", [inc(i)]);
     }
@@ -52,7 +47,7 @@ describe("append and read", () => {
   });
 
   it("checks expectedVersion: 0 means new, a number must match, 'any' and -1 skip the check", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     await store.append("s", 0, [inc()]);
     await expect(store.append("s", 0, [inc()])).rejects.toMatchObject({
       name: "ConcurrencyError",
@@ -66,7 +61,7 @@ describe("append and read", () => {
   });
 
   it("rejects malformed input before it reaches a batch", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     await expect(store.append("s", 0, [])).rejects.toBeInstanceOf(InvalidAppendError);
     await expect(store.append("", 0, [inc()])).rejects.toBeInstanceOf(InvalidAppendError);
     await expect(store.append("s", 1.5, [inc()])).rejects.toBeInstanceOf(InvalidAppendError);
@@ -83,7 +78,7 @@ describe("append and read", () => {
   });
 
   it("applies projection writes in the append's transaction with updated_sequence", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     await appendCounter(store, "counter-a", [inc(2), inc(3)]);
     await appendCounter(store, "counter-b", [inc(1)]);
     const { snapshotSequence, data } = await store.snapshot(async (q) => ({
@@ -113,7 +108,7 @@ describe("append and read", () => {
   });
 
   it("filters rows by thread (including null), run ordinal and limit", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     await appendCounter(store, "c", [inc(), inc(), inc(), inc()]);
     await store.append("global", 0, [inc()], {
       projections: [
@@ -142,7 +137,7 @@ describe("append and read", () => {
   });
 
   it("S2: a snapshot is one consistent read even when an append commits during it", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     await appendCounter(store, "counter-a", [inc(1)]);
     const snapshot = await store.snapshot(async (q) => {
       const before = await q.count("turn_items");
@@ -157,7 +152,7 @@ describe("append and read", () => {
   });
 
   it("runs concurrent snapshots on separate read connections", async () => {
-    store = openSqliteEventStore({ temporary: true, snapshotConnections: 2 });
+    const store = await stores.fresh({ snapshotConnections: 2 });
     await appendCounter(store, "c", [inc()]);
     const results = await Promise.all(
       Array.from({ length: 5 }, async (_, i) =>
@@ -172,16 +167,24 @@ describe("append and read", () => {
   });
 
   it("refuses use after close and reopens with the same data", async () => {
-    const dataDir = tempDir();
-    const first = openSqliteEventStore({ dataDir });
+    const location = stores.location();
+    const first = await stores.open(location);
     await appendCounter(first, "c", [inc(7)]);
     const pending = first.append("c", 1, [inc(1)]);
     await first.close();
     await expect(pending).resolves.toMatchObject({ lastSequence: 2 });
     await expect(first.append("c", 2, [inc()])).rejects.toBeInstanceOf(StoreClosedError);
     await expect(first.readAll(0)).rejects.toBeInstanceOf(StoreClosedError);
-    expect(first.file).toBe(`${dataDir}/skein.db`);
-    store = openSqliteEventStore({ dataDir });
+    const store = await stores.open(location);
     expect(stateOf(await store.readStream("c"))).toEqual({ version: 2, total: 8, removed: false });
+  });
+});
+
+describe("SQLite store", () => {
+  it("keeps its database in <dataDir>/skein.db", async () => {
+    const dataDir = tempDir();
+    const store = openSqliteEventStore({ dataDir });
+    expect(store.file).toBe(`${dataDir}/skein.db`);
+    await store.close();
   });
 });

@@ -1,16 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  openSqliteEventStore,
-  type SqliteEventStore,
-  type StoredEvent,
-  SubscriberOverflow,
-} from "../src/index.ts";
+import { expect, it } from "vitest";
+import { type StoredEvent, SubscriberOverflow } from "../src/index.ts";
 import { inc } from "./support/counter-model.ts";
-
-let store: SqliteEventStore;
-afterEach(async () => {
-  await store.close();
-});
+import { describeStores } from "./support/store-factory.ts";
 
 async function collect(
   iterable: AsyncIterable<StoredEvent>,
@@ -24,9 +15,9 @@ async function collect(
   return seen;
 }
 
-describe("live event bus", () => {
+describeStores("live event bus", (stores) => {
   it("S2: attaching at cursor N while appends run delivers every later event once, in order", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     const total = 600;
     const attachAt = new Set([1, 60, 150, 300, 420, 540]);
     const subscribers: Promise<void>[] = [];
@@ -56,7 +47,7 @@ describe("live event bus", () => {
   });
 
   it("backfills across pages from an old cursor and then continues live", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     for (let i = 0; i < 1_200; i += 1) await store.append("s", "any", [inc(i)]);
     const subscription = store.subscribe({ afterSequence: 100 });
     const done = collect(subscription, (seen) => seen.length === 1_150);
@@ -66,7 +57,7 @@ describe("live event bus", () => {
   });
 
   it("filters by stream ids or prefix without losing its place", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     await store.append("thread-1", 0, [inc()]);
     await store.append("session-1", 0, [inc()]);
     const threads = store.subscribe({ afterSequence: 0, filter: { streamPrefix: "thread-" } });
@@ -83,7 +74,7 @@ describe("live event bus", () => {
   });
 
   it("a subscriber that falls behind its buffer ends with SubscriberOverflow", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     const slow = store.subscribe({ afterSequence: 0, bufferSize: 10 });
     const iterator = slow[Symbol.asyncIterator]();
     await store.append("s", "any", [inc()]);
@@ -97,7 +88,7 @@ describe("live event bus", () => {
   });
 
   it("close() ends iteration normally and detaches", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     const subscription = store.subscribe({ afterSequence: 0 });
     const ended = collect(subscription, () => false);
     await store.append("s", 0, [inc()]);
@@ -108,7 +99,7 @@ describe("live event bus", () => {
   });
 
   it("closing the store ends its subscriptions", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     const subscription = store.subscribe({ afterSequence: 0 });
     const ended = collect(subscription, () => false);
     await store.close();

@@ -1,15 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { ConcurrencyError, type EventStore, openSqliteEventStore } from "../src/index.ts";
+import { expect, it } from "vitest";
+import { ConcurrencyError } from "../src/index.ts";
 import { inc } from "./support/counter-model.ts";
+import { describeStores } from "./support/store-factory.ts";
 
-let store: EventStore;
-afterEach(async () => {
-  await store.close();
-});
-
-describe("concurrent writers", () => {
+describeStores("concurrent writers", (stores) => {
   it("8 writers on one stream: one winner per version, typed errors for the rest", async () => {
-    store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     const writers = 8;
     const rounds = 25;
     const wins: { commandId: string; version: number; sequence: number }[] = [];
@@ -54,7 +50,7 @@ describe("concurrent writers", () => {
       return new Date(tick);
     };
     // A distinct timestamp per transaction, so recordedAt tells commits apart.
-    store = openSqliteEventStore({ temporary: true, now });
+    const store = await stores.fresh({ now });
     const results = await Promise.allSettled([
       store.append("a", 0, [inc()]),
       store.append("a", 0, [inc()]), // stale after the first, same batch

@@ -1,16 +1,19 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
-import { openSqliteEventStore } from "../src/index.ts";
+import { expect, it } from "vitest";
 import { appendCounter, inc, readTables, rebuild, stateOf } from "./support/counter-model.ts";
-import { tempDir } from "./support/temp-dir.ts";
+import { describeStores, type StoreKind } from "./support/store-factory.ts";
 
 const PACKAGE_DIR = fileURLToPath(new URL("..", import.meta.url));
 const WRITER = fileURLToPath(new URL("./fixtures/crash-writer.ts", import.meta.url));
 
 /** Runs the writer until it has acknowledged `acks` appends, then SIGKILLs it mid-stream. */
-async function runAndKill(dataDir: string, acks: number): Promise<Map<string, number>> {
-  const child = spawn(process.execPath, ["--import", "tsx", WRITER, dataDir], {
+async function runAndKill(
+  kind: StoreKind,
+  location: string,
+  acks: number,
+): Promise<Map<string, number>> {
+  const child = spawn(process.execPath, ["--import", "tsx", WRITER, kind, location], {
     cwd: PACKAGE_DIR,
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -36,13 +39,13 @@ async function runAndKill(dataDir: string, acks: number): Promise<Map<string, nu
   return acknowledged;
 }
 
-describe("crash safety", () => {
+describeStores("crash safety", (stores) => {
   it("every append that resolved before SIGKILL is there after reopen, projections agree", async () => {
-    const dataDir = tempDir();
-    const acknowledged = await runAndKill(dataDir, 1500);
+    const location = stores.location();
+    const acknowledged = await runAndKill(stores.kind, location, 1500);
     expect(acknowledged.size).toBeGreaterThanOrEqual(1500);
 
-    const store = openSqliteEventStore({ dataDir });
+    const store = await stores.open(location);
     try {
       const log = await store.readAll(0);
       expect(log.map((e) => e.sequence)).toEqual(log.map((_, i) => i + 1));

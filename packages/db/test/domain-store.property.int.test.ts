@@ -8,11 +8,10 @@ import {
   type ThreadId,
 } from "@skein/domain";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import {
   ConcurrencyError,
   type EventStore,
-  openSqliteEventStore,
   PROJECTION_TABLES,
   type StoredEvent,
 } from "../src/index.ts";
@@ -32,6 +31,7 @@ import {
   worldCommand,
 } from "./support/random-commands.ts";
 import { threadCommand } from "./support/random-thread-commands.ts";
+import { describeStores } from "./support/store-factory.ts";
 
 type Fault = "none" | "stale" | "retry";
 type Step = Action & { fault: Fault };
@@ -255,11 +255,12 @@ function checkLog(trial: Trial, log: readonly StoredEvent[]): void {
   }
 }
 
-describe("domain commands through the store", () => {
+describeStores("domain commands through the store", (stores) => {
   it("S1/S4: random valid command sequences: tables equal a rebuild from the log, readAll misses nothing, rejected commands append nothing", async () => {
+    seen.clear();
     await fc.assert(
       fc.asyncProperty(roundsArb, fc.integer({ min: 1, max: 7 }), async (rounds, page) => {
-        const store = openSqliteEventStore({ temporary: true });
+        const store = await stores.fresh();
         try {
           const trial = new Trial(store);
           for (const round of rounds) await trial.round(round);

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import {
@@ -7,7 +8,41 @@ import {
   PROJECTION_TABLES,
 } from "../src/index.ts";
 import { checkMigrationLockstep, describeSchema } from "../scripts/migration-lockstep.ts";
+import { checkSchemaLockstep, compareSchemas } from "../scripts/schema-lockstep.ts";
 import { tempDir } from "./support/temp-dir.ts";
+
+const SQLITE_SCHEMA = fs.readFileSync(
+  new URL("../prisma/sqlite/schema.prisma", import.meta.url),
+  "utf8",
+);
+const POSTGRES_SCHEMA = fs.readFileSync(
+  new URL("../prisma/postgresql/schema.prisma", import.meta.url),
+  "utf8",
+);
+
+describe("schema lock-step (SQLite ↔ PostgreSQL)", () => {
+  it("lock-step: both schema.prisma files declare the same models, fields and indexes", () => {
+    expect(checkSchemaLockstep().problems).toEqual([]);
+  });
+
+  it("lock-step: the check fails on a model, field, type or index that differs", () => {
+    const drifted = [
+      POSTGRES_SCHEMA.replace(/^model Plans \{[\s\S]*?^\}/m, ""),
+      POSTGRES_SCHEMA.replace("  version  Int\n", "  version  Int\n  extra    String?\n"),
+      POSTGRES_SCHEMA.replace(
+        'streamVersion Int     @map("stream_version")',
+        'streamVersion BigInt  @map("stream_version")',
+      ),
+      POSTGRES_SCHEMA.replace("sequence      BigInt  @id", "sequence      Int     @id"),
+      POSTGRES_SCHEMA.replace("@@unique([streamId, streamVersion])", "@@index([streamId])"),
+      POSTGRES_SCHEMA.replace('@@map("checkpoints")', '@@map("checkpoint")'),
+    ];
+    for (const text of drifted) {
+      expect(text).not.toBe(POSTGRES_SCHEMA);
+      expect(compareSchemas(SQLITE_SCHEMA, text).length).toBeGreaterThan(0);
+    }
+  });
+});
 
 describe("migrations", () => {
   it("lock-step: committed SQL equals `prisma migrate diff` of schema.prisma", () => {

@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { measureSnapshotMedian, median, openSqliteEventStore, percentile } from "../src/index.ts";
+import { measureSnapshotMedian, median, percentile } from "../src/index.ts";
 import { appendCounter, inc } from "./support/counter-model.ts";
+import { describeStores } from "./support/store-factory.ts";
 
-describe("bench helpers", () => {
+describeStores("snapshot bench helper", (stores) => {
   it("measureSnapshotMedian runs the read the requested number of times", async () => {
-    const store = openSqliteEventStore({ temporary: true });
+    const store = await stores.fresh();
     try {
       await appendCounter(store, "c", [inc(), inc()]);
       let calls = 0;
@@ -24,7 +25,9 @@ describe("bench helpers", () => {
       await store.close();
     }
   });
+});
 
+describe("bench helpers", () => {
   it("percentile uses nearest rank", () => {
     const values = Array.from({ length: 100 }, (_, i) => 100 - i);
     expect(percentile(values, 99)).toBe(99);

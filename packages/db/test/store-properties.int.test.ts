@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { describe, expect, it, vi } from "vitest";
-import { ConcurrencyError, type EventStore, openSqliteEventStore } from "../src/index.ts";
+import { expect, it, vi } from "vitest";
+import { ConcurrencyError, type EventStore } from "../src/index.ts";
 import {
   appendCounter,
   type CounterEvent,
@@ -8,6 +8,7 @@ import {
   readTables,
   rebuild,
 } from "./support/counter-model.ts";
+import { describeStores } from "./support/store-factory.ts";
 
 type Step = {
   stream: number;
@@ -39,11 +40,11 @@ const scheduleArb = fc.array(fc.array(stepArb, { minLength: 1, maxLength: 6 }), 
   maxLength: 8,
 });
 
-describe("event store properties", () => {
+describeStores("event store properties", (stores) => {
   it("S1/S2: random interleavings keep sequences dense and projections equal to a rebuild", async () => {
     await fc.assert(
       fc.asyncProperty(scheduleArb, async (rounds) => {
-        const store: EventStore = openSqliteEventStore({ temporary: true });
+        const store: EventStore = await stores.fresh();
         try {
           const live: number[] = [];
           const subscription = store.subscribe({ afterSequence: 0 });

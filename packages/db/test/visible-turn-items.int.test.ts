@@ -1,17 +1,12 @@
 import type { TurnItem } from "@skein/domain";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type EventStore, openSqliteEventStore, type ProjectionQuery } from "../src/index.ts";
+import { beforeEach, expect, it } from "vitest";
+import type { EventStore, ProjectionQuery } from "../src/index.ts";
 import { metaSource } from "./support/execute-command.ts";
 import { readThreadDetail } from "./support/read-models.ts";
+import { describeStores } from "./support/store-factory.ts";
 import { ThreadDriver } from "./support/thread-driver.ts";
 
 let store: EventStore;
-beforeEach(() => {
-  store = openSqliteEventStore({ temporary: true });
-});
-afterEach(async () => {
-  await store.close();
-});
 
 /** A source with two checkpointed runs, a fork at run 1 with one run of its own, then a third
  * source run after the fork (which the fork must not see). */
@@ -34,7 +29,11 @@ async function ownRows(query: ProjectionQuery, threadId: string): Promise<TurnIt
 
 const shape = (item: TurnItem) => [item.threadId, item.type, item.runOrdinal];
 
-describe("visibleTurnItems read through the store (P7)", () => {
+describeStores("visibleTurnItems read through the store (P7)", (stores) => {
+  beforeEach(async () => {
+    store = await stores.fresh();
+  });
+
   it("P7: a fork shows the source's items up to the fork point, its marker, then its own items — no rows copied", async () => {
     const { src, fork } = await sourceAndFork();
     const { data } = await store.snapshot(async (q) => ({

@@ -1,5 +1,5 @@
 import type { AppendResult, StoredEvent } from "../event-store.ts";
-import type { PreparedAppend } from "./prepare-append.ts";
+import type { PreparedAppend } from "../prepare-append.ts";
 import type { SqliteWriter } from "./sqlite-writer.ts";
 
 type Pending = {

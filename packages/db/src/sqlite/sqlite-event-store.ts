@@ -27,7 +27,7 @@ import {
 import { EventReader } from "./event-reader.ts";
 import { GroupCommit } from "./group-commit.ts";
 import { applyMigrations, loadMigrations } from "./migrator.ts";
-import { prepareAppend } from "./prepare-append.ts";
+import { prepareAppend } from "../prepare-append.ts";
 import { SnapshotPool } from "./snapshot-pool.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
 

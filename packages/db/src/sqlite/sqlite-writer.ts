@@ -3,7 +3,7 @@ import type { AppendResult, StoredEvent } from "../event-store.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import type Database from "better-sqlite3";
 import type { SqliteDatabase } from "./connection.ts";
-import type { PreparedAppend, PreparedWrite } from "./prepare-append.ts";
+import type { PreparedAppend, PreparedWrite } from "../prepare-append.ts";
 
 export type AppendOutcome =
   | { ok: true; result: AppendResult; events: StoredEvent[] }

@@ -1,0 +1,219 @@
+import pg from "pg";
+import { EventBus } from "../bus/event-bus.ts";
+import { StoreClosedError } from "../errors.ts";
+import type {
+  AppendOptions,
+  AppendResult,
+  EventStore,
+  EventSubscription,
+  ExpectedVersion,
+  NewEvent,
+  ProjectionQuery,
+  Snapshot,
+  StoredEvent,
+  StoredReceipt,
+  SubscribeOptions,
+} from "../event-store.ts";
+import { prepareAppend } from "../prepare-append.ts";
+import {
+  channelName,
+  clientConfig,
+  createPool,
+  type PgPool,
+  type PgTarget,
+  resolveTarget,
+} from "./connection.ts";
+import { LogFeed } from "./log-feed.ts";
+import { LogListener } from "./log-listener.ts";
+import { applyPostgresMigrations, loadPostgresMigrations } from "./migrator.ts";
+import { PgEventReader } from "./pg-event-reader.ts";
+import { PgGroupCommit } from "./pg-group-commit.ts";
+import { PgSnapshots } from "./pg-snapshots.ts";
+import { PgWriter } from "./pg-writer.ts";
+
+export type PostgresEventStoreOptions = {
+  /** `postgres://` or `postgresql://` URL; a `?schema=` parameter names the schema. */
+  url: string;
+  /** Schema holding the store's tables (created and migrated on open); default `public`. */
+  schema?: string;
+  /** Most appends written by one group-commit transaction; default 1000. */
+  maxBatchSize?: number;
+  /** Pooled connections for log reads (readAll, readStream, backfills…); default 4. */
+  readConnections?: number;
+  /** Concurrent snapshot transactions, each on its own connection; default 4. */
+  snapshotConnections?: number;
+  /** Default per-subscriber bound on undelivered events; default 10,000. */
+  subscriberBufferSize?: number;
+  /** Fallback poll of the log for other instances' events, should a NOTIFY be missed; 1000 ms. */
+  pollIntervalMs?: number;
+  /** Store clock for `recordedAt`. */
+  now?: () => Date;
+};
+
+export type PostgresEventStore = EventStore & {
+  readonly schema: string;
+  /** Live subscribers attached right now (diagnostics, tests). */
+  readonly subscriberCount: number;
+};
+
+/**
+ * Opens the PostgreSQL event store: creates and migrates the schema (under an advisory lock, so
+ * instances starting together do not race), then starts listening for other instances' commits.
+ * Several instances may share one schema: appends serialize on the log lock, and every
+ * instance's subscribers see every instance's events.
+ */
+export async function openPostgresEventStore(
+  options: PostgresEventStoreOptions,
+): Promise<PostgresEventStore> {
+  const target = resolveTarget(options.url, options.schema);
+  const migrator = new pg.Client(clientConfig(target, "migrate"));
+  await migrator.connect();
+  let lockKey: number;
+  try {
+    await applyPostgresMigrations(migrator, target.schema, loadPostgresMigrations());
+    // The events table's oid names this log's lock: unique per database, so stores in different
+    // schemas never contend. Folded into int4, the type of the advisory lock's second key.
+    const { rows } = await migrator.query<{ oid: number }>(
+      "SELECT 'events'::regclass::oid::bigint AS oid",
+    );
+    lockKey = (rows[0]?.oid ?? 0) | 0;
+  } finally {
+    await migrator.end();
+  }
+  const store = new PostgresStore(target, lockKey, options);
+  try {
+    await store.start();
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  return store;
+}
+
+class PostgresStore implements PostgresEventStore {
+  readonly schema: string;
+  private readonly readPool: PgPool;
+  private readonly snapshotPool: PgPool;
+  private readonly writerPool: PgPool;
+  private readonly events: PgEventReader;
+  private readonly snapshots: PgSnapshots;
+  private readonly commits: PgGroupCommit;
+  private readonly bus: EventBus;
+  private readonly listener: LogListener;
+  private feed: LogFeed | null = null;
+  private poll: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    target: PgTarget,
+    lockKey: number,
+    private readonly options: PostgresEventStoreOptions,
+  ) {
+    this.schema = target.schema;
+    const channel = channelName(target.schema);
+    this.readPool = createPool(target, "read", options.readConnections ?? 4);
+    this.snapshotPool = createPool(target, "snapshot", options.snapshotConnections ?? 4);
+    // One batch transaction at a time per instance, as with SQLite's single writer. A writer that
+    // hangs mid-transaction (its statements never idle for more than a few ms) must not hold the
+    // log lock, which every instance needs, for longer than this.
+    this.writerPool = createPool(target, "write", 1, {
+      idle_in_transaction_session_timeout: 10_000,
+    });
+    this.events = new PgEventReader(this.readPool);
+    this.snapshots = new PgSnapshots(this.snapshotPool);
+    this.bus = new EventBus({
+      // Not through readAll(): backfills may still run while close() flushes the last appends.
+      readAfter: (after, limit) => this.events.readAll(after, limit),
+      bufferSize: options.subscriberBufferSize,
+    });
+    const writer = new PgWriter(this.writerPool, channel, lockKey);
+    this.commits = new PgGroupCommit({
+      commit: (batch, at) => writer.commit(batch, at),
+      onCommitted: async (events) => this.feed?.committed(events),
+      maxBatchSize: options.maxBatchSize ?? 1_000,
+      now: options.now ?? (() => new Date()),
+    });
+    this.listener = new LogListener({
+      config: clientConfig(target, "listen"),
+      channel,
+      onSignal: (sequence) => this.feed?.signal(sequence),
+    });
+  }
+
+  /** LISTEN first, then read the head: a commit after the head read is either notified or polled. */
+  async start(): Promise<void> {
+    await this.listener.start();
+    this.feed = new LogFeed({
+      cursor: await this.events.headSequence(),
+      readAfter: (after, limit) => this.events.readAll(after, limit),
+      publish: (events) => this.bus.publish(events),
+      onError: (error) => process.emitWarning(`event store: reading new events failed: ${error}`),
+    });
+    this.poll = setInterval(() => this.feed?.signal(null), this.options.pollIntervalMs ?? 1_000);
+    this.poll.unref();
+  }
+
+  get subscriberCount(): number {
+    return this.bus.subscriberCount;
+  }
+
+  async append(
+    streamId: string,
+    expectedVersion: ExpectedVersion,
+    events: readonly NewEvent[],
+    options: AppendOptions = {},
+  ): Promise<AppendResult> {
+    this.assertOpen();
+    return this.commits.enqueue(prepareAppend(streamId, expectedVersion, events, options));
+  }
+
+  async readAll(afterSequence: number, limit?: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return this.events.readAll(afterSequence, limit);
+  }
+
+  async readStream(streamId: string, afterSequence?: number): Promise<StoredEvent[]> {
+    this.assertOpen();
+    return this.events.readStream(streamId, afterSequence);
+  }
+
+  async streamVersion(streamId: string): Promise<number> {
+    this.assertOpen();
+    return this.events.streamVersion(streamId);
+  }
+
+  async headSequence(): Promise<number> {
+    this.assertOpen();
+    return this.events.headSequence();
+  }
+
+  async findReceipt(commandId: string): Promise<StoredReceipt | null> {
+    this.assertOpen();
+    return this.events.findReceipt(commandId);
+  }
+
+  async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {
+    this.assertOpen();
+    return this.snapshots.snapshot(read);
+  }
+
+  subscribe(options: SubscribeOptions): EventSubscription {
+    this.assertOpen();
+    return this.bus.subscribe(options);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.commits.drain();
+    if (this.poll !== null) clearInterval(this.poll);
+    await this.listener.stop();
+    await this.feed?.stop();
+    this.bus.closeAll();
+    await Promise.all([this.readPool.end(), this.snapshotPool.end(), this.writerPool.end()]);
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new StoreClosedError();
+  }
+}
