@@ -7,7 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-type Row = { name: string; value: number; unit: string; target: string; pass: boolean };
+// A bare number target is a bound whose direction `pass` already encodes (≤ for times, ≥ for ratios).
+type Row = { name: string; value: number; unit: string; target: string | number; pass: boolean };
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROWS_DIR = path.join(BENCH_DIR, ".rows");
@@ -20,7 +21,7 @@ function isRow(value: unknown): value is Row {
     typeof row.name === "string" &&
     typeof row.value === "number" &&
     typeof row.unit === "string" &&
-    typeof row.target === "string" &&
+    (typeof row.target === "string" || typeof row.target === "number") &&
     typeof row.pass === "boolean"
   );
 }
@@ -57,7 +58,7 @@ function printTable(rows: readonly Row[]): void {
     row.name,
     String(row.value),
     row.unit,
-    row.target,
+    String(row.target),
     row.pass ? "pass" : "FAIL",
   ]);
   const header = ["name", "value", "unit", "target", "result"];

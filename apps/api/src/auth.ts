@@ -1,0 +1,41 @@
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingHttpHeaders } from "node:http";
+
+export type AuthState = {
+  /** A token is configured: every call must present it. */
+  required: boolean;
+  authenticated: boolean;
+};
+
+function sameToken(presented: string, expected: string): boolean {
+  const a = Buffer.from(presented);
+  const b = Buffer.from(expected);
+  // Length leaks nothing useful here (the token's length is not secret), but the compare must be
+  // constant-time so a byte-by-byte guess gets no timing signal.
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+function bearerOf(headers: IncomingHttpHeaders): string | null {
+  const header = headers.authorization;
+  if (typeof header !== "string") return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match?.[1] ?? null;
+}
+
+/**
+ * Accepts `Authorization: Bearer <token>` on any request, and, for SSE subscriptions from
+ * browsers (whose EventSource cannot set headers), `connectionParams={"token":"<token>"}` in the
+ * query string, which tRPC's httpSubscriptionLink sends when given `connectionParams`.
+ */
+export function authenticate(
+  expectedToken: string | null,
+  headers: IncomingHttpHeaders,
+  connectionParams: Readonly<Record<string, string | undefined>> | null,
+): AuthState {
+  if (expectedToken === null) return { required: false, authenticated: true };
+  const presented = bearerOf(headers) ?? connectionParams?.token ?? null;
+  return {
+    required: true,
+    authenticated: presented !== null && sameToken(presented, expectedToken),
+  };
+}

@@ -1,0 +1,135 @@
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/**
+ * The one place that reads `process.env`. Everything else receives a validated `ServerConfig`,
+ * so tests can build configs without touching the process environment.
+ */
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+const MIN_TOKEN_LENGTH = 16;
+
+/** Unset and empty mean the same thing (`SKEIN_API_TOKEN=` in a shell or `.env` file). */
+const optionalText = z.preprocess(
+  (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+  z.string().optional(),
+);
+const port = (fallback: number) =>
+  z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().int().min(0).max(65_535).default(fallback),
+  );
+
+const EnvSchema = z.object({
+  SKEIN_HOST: optionalText,
+  SKEIN_API_PORT: port(4317),
+  SKEIN_WEB_PORT: port(4318),
+  SKEIN_DATA_DIR: optionalText,
+  SKEIN_DATABASE_URL: optionalText,
+  SKEIN_API_TOKEN: optionalText.refine(
+    (token) => token === undefined || token.length >= MIN_TOKEN_LENGTH,
+    `must be at least ${MIN_TOKEN_LENGTH} characters (try \`openssl rand -hex 32\`)`,
+  ),
+  SKEIN_LOG_LEVEL: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined),
+    z.enum(LOG_LEVELS).default("info"),
+  ),
+});
+
+export type DatabaseConfig = { kind: "sqlite"; dataDir: string; filename: string | undefined };
+
+export type ServerConfig = {
+  host: string;
+  apiPort: number;
+  webPort: number;
+  /** Browser origins allowed by CORS: the web UI's, in every loopback spelling when local. */
+  webOrigins: string[];
+  dataDir: string;
+  database: DatabaseConfig;
+  apiToken: string | null;
+  logLevel: LogLevel;
+};
+
+/** A configuration the server must not start with; the message says what to change. */
+export class ConfigError extends Error {
+  override readonly name = "ConfigError";
+}
+
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, "").toLowerCase();
+  return bare === "localhost" || bare === "::1" || /^127(\.\d{1,3}){3}$/.test(bare);
+}
+
+function formatHostForUrl(host: string): string {
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+export function webOriginsFor(host: string, webPort: number): string[] {
+  if (isLoopbackHost(host)) {
+    return ["127.0.0.1", "localhost", "[::1]"].map((name) => `http://${name}:${webPort}`);
+  }
+  return [`http://${formatHostForUrl(host)}:${webPort}`];
+}
+
+function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig {
+  if (url === undefined) return { kind: "sqlite", dataDir, filename: undefined };
+  if (/^postgres(ql)?:\/\//i.test(url)) {
+    throw new ConfigError(
+      "SKEIN_DATABASE_URL points at PostgreSQL, which is not supported yet. Unset it to use the " +
+        `embedded SQLite database in SKEIN_DATA_DIR (${dataDir}).`,
+    );
+  }
+  // `file:` URLs and bare `sqlite:` paths name the SQLite file directly.
+  let file: string;
+  if (url.startsWith("file:")) file = fileURLToPath(url);
+  else if (url.startsWith("sqlite:")) file = url.slice("sqlite:".length).replace(/^\/\//, "");
+  else {
+    throw new ConfigError(
+      `SKEIN_DATABASE_URL=${JSON.stringify(url)} is not supported: use a file:/… or sqlite:… URL, ` +
+        "or unset it for the default SQLite database.",
+    );
+  }
+  const absolute = path.resolve(file);
+  return { kind: "sqlite", dataDir: path.dirname(absolute), filename: path.basename(absolute) };
+}
+
+/** Validates an environment record; throws `ConfigError` with every problem listed. */
+export function parseEnv(source: Readonly<Record<string, string | undefined>>): ServerConfig {
+  const parsed = EnvSchema.safeParse(source);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+    );
+    throw new ConfigError(`invalid environment:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  const host = env.SKEIN_HOST?.trim() ?? "127.0.0.1";
+  const apiToken = env.SKEIN_API_TOKEN ?? null;
+  if (!isLoopbackHost(host) && apiToken === null) {
+    throw new ConfigError(
+      `SKEIN_HOST=${host} would expose the API beyond this machine without authentication. ` +
+        "Set SKEIN_API_TOKEN (at least 16 characters, e.g. `openssl rand -hex 32`) or bind " +
+        "127.0.0.1.",
+    );
+  }
+  const dataDir = path.resolve(env.SKEIN_DATA_DIR ?? path.join(os.homedir(), ".skein"));
+  return {
+    host,
+    apiPort: env.SKEIN_API_PORT,
+    webPort: env.SKEIN_WEB_PORT,
+    webOrigins: webOriginsFor(host, env.SKEIN_WEB_PORT),
+    dataDir,
+    database: databaseFrom(env.SKEIN_DATABASE_URL, dataDir),
+    apiToken,
+    logLevel: env.SKEIN_LOG_LEVEL,
+  };
+}
+
+/** The server's configuration from the process environment. */
+export function loadEnv(): ServerConfig {
+  return parseEnv(process.env);
+}

@@ -1,0 +1,17 @@
+/** Input bounds; the API refuses anything larger with a message that names the limit. */
+
+/** A message, steer or handoff text; far above any prompt a person types or pastes. */
+export const MAX_TEXT_BYTES = 256 * 1024;
+
+/** One HTTP request body (a batch of calls); larger bodies get 413 before they are parsed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+/**
+ * A resume whose cursor lags the log by more than this gets a fresh snapshot instead of a replay:
+ * re-reading a snapshot is cheaper than streaming thousands of events the client then folds.
+ */
+export const MAX_REPLAY_EVENTS = 5_000;
+
+/** SSE keep-alive; must stay below the client's reconnect-after-inactivity. */
+export const SSE_PING_MS = 5_000;
+export const SSE_RECONNECT_AFTER_INACTIVITY_MS = 15_000;

@@ -1,0 +1,76 @@
+// `pnpm --filter @skein/api start` (and the root `pnpm start`): the API server on embedded SQLite.
+import { createClaudeAdapter } from "@skein/adapters-claude";
+import { createCodexAdapter } from "@skein/adapters-codex";
+import { startSkein } from "./app.ts";
+import { ConfigError, loadEnv, type ServerConfig } from "./env.ts";
+import { createLogger } from "./logger.ts";
+import type { SkeinServer } from "./server.ts";
+
+/** Human-readable lines go to stderr; stdout carries only the JSON logs. */
+function say(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function configOrExit(): ServerConfig {
+  try {
+    return loadEnv();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    say(`skein: refusing to start: ${error.message}`);
+    process.exit(78); // EX_CONFIG
+  }
+}
+
+function startupFailure(error: unknown, config: ServerConfig): string {
+  if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+    return `port ${config.apiPort} on ${config.host} is in use (set SKEIN_API_PORT)`;
+  }
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** SIGINT/SIGTERM stop gracefully; a second signal exits at once. */
+function stopOnSignals(server: SkeinServer, log: ReturnType<typeof createLogger>): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) {
+      say(`skein: ${signal} again, exiting now`);
+      process.exit(1);
+    }
+    stopping = true;
+    log.info({ signal }, "shutting down");
+    server.close().then(
+      () => {
+        log.info("stopped");
+        process.exit(0);
+      },
+      (error: unknown) => {
+        log.error({ err: error }, "shutdown failed");
+        process.exit(1);
+      },
+    );
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+}
+
+const config = configOrExit();
+const log = createLogger(config.logLevel);
+let server: SkeinServer;
+try {
+  // The adapters run the user's own Codex / Claude Code setup: provider processes inherit this
+  // process's environment (CODEX_HOME, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CONFIG_DIR…)
+  // and, with no model chosen, use the provider's default.
+  server = await startSkein(config, log, {
+    codex: createCodexAdapter(),
+    claude: createClaudeAdapter(),
+  });
+} catch (error) {
+  log.fatal({ err: error }, "startup failed");
+  say(`skein: failed to start: ${startupFailure(error, config)}`);
+  process.exit(1);
+}
+stopOnSignals(server, log);
+log.info({ url: server.url, auth: config.apiToken !== null }, "skein api listening");
+say(`Skein API   ${server.url}/trpc   (health: ${server.url}/healthz)`);
+say(`Web UI      not built yet (a later issue); it will be served at ${config.webOrigins[0]}`);
+say(`Data        ${config.dataDir}${config.apiToken ? "   (API token required)" : ""}`);

@@ -1,0 +1,84 @@
+import { NotFoundError, type ThreadId, threadStreamId } from "@skein/domain";
+import type { TrackedEnvelope } from "@trpc/server";
+import type { ApiContext } from "../context.ts";
+import { rethrowMapped } from "../errors.ts";
+import type { ThreadDetailView, ThreadShells } from "../read-models/index.ts";
+import { type WatchMessage, type WatchStreamOptions, watchStream } from "./watch-stream.ts";
+
+type Tracked<T> = AsyncGenerator<TrackedEnvelope<WatchMessage<T>>, void, unknown>;
+
+/** The log itself has no projection: its snapshot is only the position events continue from. */
+export type LogPosition = { snapshotSequence: number };
+
+/** Ends with the request or with server shutdown, whichever comes first. */
+function watchSignal(ctx: ApiContext, request: AbortSignal | undefined): AbortSignal {
+  return request ? AbortSignal.any([request, ctx.watch.shutdownSignal]) : ctx.watch.shutdownSignal;
+}
+
+/** Errors thrown while streaming get the same tRPC codes as query errors. */
+async function* mapped<T extends { snapshotSequence: number }>(
+  options: WatchStreamOptions<T>,
+): Tracked<T> {
+  try {
+    yield* watchStream(options);
+  } catch (error) {
+    rethrowMapped(error);
+  }
+}
+
+export function watchShells(
+  ctx: ApiContext,
+  input: { lastEventId?: string | null },
+  signal: AbortSignal | undefined,
+): Tracked<ThreadShells> {
+  return mapped({
+    store: ctx.store,
+    filter: { streamPrefix: "thread-" },
+    lastEventId: input.lastEventId,
+    maxReplayEvents: ctx.watch.maxReplayEvents,
+    snapshot: () => ctx.readModels.shells(),
+    signal: watchSignal(ctx, signal),
+  });
+}
+
+export async function* watchDetail(
+  ctx: ApiContext,
+  input: { threadId: ThreadId; lastEventId?: string | null },
+  signal: AbortSignal | undefined,
+): Tracked<ThreadDetailView> {
+  // A resume skips the snapshot, so an unknown thread has to be caught up front.
+  if (!(await ctx.readModels.threadExists(input.threadId))) {
+    rethrowMapped(new NotFoundError("thread", input.threadId));
+  }
+  yield* mapped({
+    store: ctx.store,
+    filter: { streamIds: [threadStreamId(input.threadId)] },
+    lastEventId: input.lastEventId,
+    maxReplayEvents: ctx.watch.maxReplayEvents,
+    snapshot: () => ctx.readModels.detail(input.threadId),
+    signal: watchSignal(ctx, signal),
+  });
+}
+
+/**
+ * The raw log (optionally one thread's stream). Unlike the projection watches it replays any gap,
+ * however large, page by page at the consumer's pace: `lastEventId: "0"` streams the whole log.
+ */
+export async function* watchEvents(
+  ctx: ApiContext,
+  input: { threadId?: ThreadId; lastEventId?: string | null },
+  signal: AbortSignal | undefined,
+): Tracked<LogPosition> {
+  const { threadId } = input;
+  if (threadId !== undefined && !(await ctx.readModels.threadExists(threadId))) {
+    rethrowMapped(new NotFoundError("thread", threadId));
+  }
+  yield* mapped({
+    store: ctx.store,
+    ...(threadId === undefined ? {} : { filter: { streamIds: [threadStreamId(threadId)] } }),
+    lastEventId: input.lastEventId,
+    maxReplayEvents: Number.POSITIVE_INFINITY,
+    snapshot: async () => ({ snapshotSequence: await ctx.store.headSequence() }),
+    signal: watchSignal(ctx, signal),
+  });
+}

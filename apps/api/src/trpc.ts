@@ -1,0 +1,70 @@
+import { formatZodError, zodIssues } from "@skein/domain";
+import { initTRPC, TRPCError } from "@trpc/server";
+import { z } from "zod";
+import type { ApiContext } from "./context.ts";
+import { domainCodeOfCause, issuesOfCause, toTRPCError } from "./errors.ts";
+import {
+  MAX_BODY_BYTES,
+  MAX_TEXT_BYTES,
+  SSE_PING_MS,
+  SSE_RECONNECT_AFTER_INACTIVITY_MS,
+} from "./limits.ts";
+
+/**
+ * tRPC for the Skein API: one instance, SSE for subscriptions, and an error shape that carries
+ * path-qualified validation issues and the domain error code next to tRPC's own code.
+ */
+const t = initTRPC.context<ApiContext>().create({
+  // Stack traces stay out of responses regardless of NODE_ENV; logs have them.
+  isDev: false,
+  sse: {
+    ping: { enabled: true, intervalMs: SSE_PING_MS },
+    client: { reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS },
+  },
+  errorFormatter({ shape, error }) {
+    const cause = error.cause;
+    let message = shape.message;
+    let issues = issuesOfCause(cause);
+    if (cause instanceof z.ZodError) {
+      issues = zodIssues(cause);
+      message = formatZodError(cause);
+    } else if (error.code === "PAYLOAD_TOO_LARGE") {
+      message =
+        `request body exceeds ${MAX_BODY_BYTES} bytes; ` +
+        `message texts are limited to ${MAX_TEXT_BYTES} bytes`;
+    }
+    return {
+      ...shape,
+      message,
+      data: { ...shape.data, domainCode: domainCodeOfCause(cause), issues },
+    };
+  },
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Domain and store failures become their tRPC codes here, for queries and mutations alike. */
+const mapErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
+    const mapped = toTRPCError(result.error.cause);
+    if (mapped !== null) throw mapped;
+  }
+  return result;
+});
+
+const requireToken = t.middleware(({ ctx, next }) => {
+  if (ctx.auth.required && !ctx.auth.authenticated) {
+    throw new TRPCError({
+      code: "UNAUTHORIZED",
+      message:
+        "missing or wrong API token: send `Authorization: Bearer <SKEIN_API_TOKEN>` " +
+        '(SSE from a browser: connectionParams {"token": …})',
+    });
+  }
+  return next();
+});
+
+/** The base of every Skein procedure: authenticated when a token is configured. */
+export const apiProcedure = t.procedure.use(mapErrors).use(requireToken);

@@ -1,0 +1,161 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSkeinClient } from "../src/client.ts";
+import { ConfigError, parseEnv } from "../src/env.ts";
+import { refusal } from "./support/errors.ts";
+import { Recorder } from "./support/recorder.ts";
+import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
+import { WEB_ORIGIN } from "./support/test-server.ts";
+
+const TOKEN = "test-token-0123456789abcdef";
+let t: ScriptedTestServer;
+
+beforeAll(async () => {
+  t = await startScriptedServer({ token: TOKEN });
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe("with SKEIN_API_TOKEN set", () => {
+  it("a call without the token → UNAUTHORIZED, and nothing is appended", async () => {
+    const anonymous = createSkeinClient({ url: t.server.url });
+    const head = await t.store.headSequence();
+    const query = await refusal(anonymous.thread.shells.query());
+    expect(query).toMatchObject({ code: "UNAUTHORIZED", httpStatus: 401 });
+    expect(query.message).toMatch(/Authorization: Bearer/);
+    const mutation = await refusal(
+      anonymous.project.create.mutate({ name: "x", workspaceRoot: "/tmp/x" }),
+    );
+    expect(mutation.code).toBe("UNAUTHORIZED");
+    // Auth runs before input validation: a malformed call learns nothing about the schema.
+    const malformed = await refusal(anonymous.thread.detail.query({ threadId: "bad" as never }));
+    expect(malformed.code).toBe("UNAUTHORIZED");
+    expect(await t.store.headSequence()).toBe(head);
+  });
+
+  it("a wrong token → UNAUTHORIZED", async () => {
+    const wrong = createSkeinClient({ url: t.server.url, token: `${TOKEN}x` });
+    expect((await refusal(wrong.health.query())).code).toBe("UNAUTHORIZED");
+  });
+
+  it("with the token → OK", async () => {
+    const { projectId } = await t.client.project.create.mutate({
+      name: "Authed",
+      workspaceRoot: "/tmp/authed",
+    });
+    const list = await t.client.project.list.query();
+    expect(list.projects.map((p) => p.id)).toContain(projectId);
+  });
+
+  it("subscriptions: refused without the token, served with it (header or connectionParams)", async () => {
+    const anonymous = createSkeinClient({ url: t.server.url });
+    const refused = new Recorder<unknown>();
+    const sub = anonymous.thread.watchShells.subscribe({}, refused.handlers);
+    await expect(refused.until(() => false, 5_000, "an error")).rejects.toMatchObject({
+      data: { code: "UNAUTHORIZED" },
+    });
+    sub.unsubscribe();
+
+    for (const subscriptionAuth of ["header", "connectionParams"] as const) {
+      const client = createSkeinClient({ url: t.server.url, token: TOKEN, subscriptionAuth });
+      const recorder = new Recorder<{ snapshotSequence: number }>();
+      const watch = client.thread.watchShells.subscribe({}, recorder.handlers);
+      await recorder.until(() => recorder.snapshots.length === 1, 5_000, "a snapshot");
+      watch.unsubscribe();
+    }
+  });
+
+  it("/healthz needs no token (liveness only)", async () => {
+    const res = await fetch(`${t.server.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ ok: true });
+  });
+});
+
+describe("browser origins", () => {
+  it("CORS preflight is answered for the web UI origin only", async () => {
+    const ok = await fetch(`${t.server.url}/trpc/thread.shells`, {
+      method: "OPTIONS",
+      headers: {
+        origin: WEB_ORIGIN,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
+    expect(ok.status).toBe(204);
+    expect(ok.headers.get("access-control-allow-origin")).toBe(WEB_ORIGIN);
+    expect(ok.headers.get("access-control-allow-headers")).toContain("authorization");
+
+    const evil = await fetch(`${t.server.url}/trpc/thread.shells`, {
+      method: "OPTIONS",
+      headers: { origin: "http://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(evil.status).toBe(403);
+    expect(evil.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
+  it("a foreign origin cannot fire a 'simple' request at the API", async () => {
+    const head = await t.store.headSequence();
+    const res = await fetch(`${t.server.url}/trpc/project.create`, {
+      method: "POST",
+      headers: { origin: "http://evil.example", "content-type": "text/plain" },
+      body: JSON.stringify({ name: "pwned", workspaceRoot: "/tmp/pwned" }),
+    });
+    expect(res.status).toBe(403);
+    expect(await t.store.headSequence()).toBe(head);
+  });
+
+  it("a DNS-rebound Host is refused on a loopback bind", async () => {
+    const { request } = await import("node:http");
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = request(
+        `${t.server.url}/healthz`,
+        { headers: { host: `attacker.example:${t.server.port}` } },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    expect(status).toBe(403);
+  });
+});
+
+describe("configuration (env.ts)", () => {
+  it("defaults: loopback, 4317/4318, ~/.skein, SQLite", () => {
+    const config = parseEnv({});
+    expect(config).toMatchObject({
+      host: "127.0.0.1",
+      apiPort: 4317,
+      webPort: 4318,
+      apiToken: null,
+      logLevel: "info",
+      database: { kind: "sqlite" },
+    });
+    expect(config.dataDir).toMatch(/\.skein$/);
+    expect(config.webOrigins).toContain("http://127.0.0.1:4318");
+    expect(config.webOrigins).toContain("http://localhost:4318");
+  });
+
+  it("a non-loopback host without a token is refused with a clear message", () => {
+    expect(() => parseEnv({ SKEIN_HOST: "0.0.0.0" })).toThrow(ConfigError);
+    expect(() => parseEnv({ SKEIN_HOST: "0.0.0.0" })).toThrow(/SKEIN_API_TOKEN/);
+    const withToken = parseEnv({ SKEIN_HOST: "192.168.1.5", SKEIN_API_TOKEN: TOKEN });
+    expect(withToken.webOrigins).toEqual(["http://192.168.1.5:4318"]);
+  });
+
+  it("PostgreSQL URLs are refused as not supported yet; short tokens and bad ports too", () => {
+    expect(() => parseEnv({ SKEIN_DATABASE_URL: "postgres://localhost/skein" })).toThrow(
+      /PostgreSQL, which is not supported yet/,
+    );
+    expect(() => parseEnv({ SKEIN_API_TOKEN: "short" })).toThrow(/at least 16 characters/);
+    expect(() => parseEnv({ SKEIN_API_PORT: "http" })).toThrow(/SKEIN_API_PORT/);
+    expect(parseEnv({ SKEIN_DATABASE_URL: "file:///var/tmp/x/skein.db" }).database).toEqual({
+      kind: "sqlite",
+      dataDir: "/var/tmp/x",
+      filename: "skein.db",
+    });
+  });
+});

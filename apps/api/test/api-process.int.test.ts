@@ -1,0 +1,147 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSkeinClient } from "../src/client.ts";
+import type { RouterOutputs } from "../src/index.ts";
+import { API_DIR, type ChildServer, spawnEntry, TSX_LOADER } from "./support/child-server.ts";
+import { Recorder } from "./support/recorder.ts";
+import { tempDir } from "./support/test-server.ts";
+
+type DetailSnapshot = RouterOutputs["thread"]["detail"];
+
+const children: ChildServer[] = [];
+const dirs: string[] = [];
+const cleanups: (() => unknown)[] = [];
+
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) await cleanup();
+  for (const server of children.splice(0)) {
+    if (server.child.exitCode === null) server.child.kill("SIGKILL");
+    await server.exited;
+  }
+  for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function spawn(entry: string, env: Record<string, string>): ChildServer {
+  const server = spawnEntry(entry, env);
+  children.push(server);
+  return server;
+}
+
+function dataDir(): string {
+  const dir = tempDir("skein-proc-");
+  dirs.push(dir);
+  return dir;
+}
+
+describe("pnpm --filter @skein/api start (src/main.ts)", () => {
+  it("refuses a non-loopback host without a token, with a clear message", async () => {
+    const server = spawn("src/main.ts", { SKEIN_HOST: "0.0.0.0", SKEIN_DATA_DIR: dataDir() });
+    expect(await server.exited).toBe(78);
+    expect(server.stderr).toMatch(/refusing to start: SKEIN_HOST=0\.0\.0\.0 .*SKEIN_API_TOKEN/s);
+  });
+
+  it("refuses a PostgreSQL database URL as not supported yet", async () => {
+    const server = spawn("src/main.ts", {
+      SKEIN_DATABASE_URL: "postgresql://localhost/skein",
+      SKEIN_DATA_DIR: dataDir(),
+    });
+    expect(await server.exited).toBe(78);
+    expect(server.stderr).toMatch(/PostgreSQL, which is not supported yet/);
+  });
+
+  it("starts (migrations applied), prints its URLs, serves /healthz, stops on SIGTERM", async () => {
+    const server = spawn("src/main.ts", { SKEIN_API_PORT: "0", SKEIN_DATA_DIR: dataDir() });
+    await server.ready;
+    const res = await fetch(`${server.url}/healthz`);
+    expect(await res.json()).toEqual({ ok: true });
+    const health = await createSkeinClient({ url: server.url }).health.query();
+    expect(health).toMatchObject({ ok: true, sequence: 0 });
+    expect(server.stderr).toMatch(/Web UI\s+not built yet/);
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  });
+});
+
+describe("a separate process with only the typed client", () => {
+  it("examples/client-example.ts runs end to end against a server", async () => {
+    const dir = dataDir();
+    const server = spawn("test/fixtures/scripted-skein.ts", {
+      SKEIN_API_PORT: "0",
+      SKEIN_DATA_DIR: dir,
+    });
+    await server.ready;
+    const { execFile } = await import("node:child_process");
+    const stdout = await new Promise<string>((resolve, reject) => {
+      execFile(
+        process.execPath,
+        ["--import", TSX_LOADER, path.join(API_DIR, "examples/client-example.ts"), server.url],
+        // The example uses its working directory as the project's workspace: keep it scratch.
+        { cwd: dir, timeout: 30_000 },
+        (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
+      );
+    });
+    expect(stdout).toMatch(/^connected to Skein 0\.1\.0/);
+    expect(stdout).toMatch(/snapshot @\d+: 0 runs so far/);
+    expect(stdout).toMatch(/event {4}@\d+: RunFinished/);
+    expect(stdout).toContain("run completed on codex");
+    expect(stdout).toContain("assistant: ok: Say hello");
+    expect(stdout).toMatch(/fork thr_\w+: 0 provider threads, transfer pending/);
+  }, 60_000);
+
+  it("SIGKILL during a run, restart: the run ends interrupted, nothing committed is lost, subscribers resume", async () => {
+    const dir = dataDir();
+    const first = spawn("test/fixtures/scripted-skein.ts", {
+      SKEIN_API_PORT: "0",
+      SKEIN_DATA_DIR: dir,
+    });
+    await first.ready;
+    const client = createSkeinClient({ url: first.url });
+    const { projectId } = await client.project.create.mutate({ name: "p", workspaceRoot: dir });
+    const { threadId } = await client.thread.create.mutate({ projectId });
+    const recorder = new Recorder<DetailSnapshot>();
+    const sub = client.thread.watchDetail.subscribe({ threadId }, recorder.handlers);
+    cleanups.push(() => sub.unsubscribe());
+    await recorder.until(() => recorder.snapshots.length === 1);
+    const from = recorder.snapshots[0]!.snapshotSequence;
+
+    const { runId } = await client.thread.sendMessage.mutate({ threadId, text: "slow reply" });
+    await recorder.until(
+      () => recorder.events.filter((e) => e.type === "ItemDeltaAppended").length >= 5,
+      15_000,
+      "streaming deltas",
+    );
+    first.child.kill("SIGKILL");
+    await first.exited;
+    const beforeKill = recorder.events.map((e) => e.sequence);
+
+    const second = spawn("test/fixtures/scripted-skein.ts", {
+      SKEIN_API_PORT: String(first.port),
+      SKEIN_DATA_DIR: dir,
+    });
+    await second.ready;
+    // The same subscription reconnects on its own (Last-Event-ID) and sees the recovery.
+    await recorder.until(
+      () =>
+        recorder.events.some(
+          (e) =>
+            (e.data as { runId?: string } | undefined)?.runId === runId &&
+            (e.type === "RunRecovered" || e.type === "RunFinished"),
+        ),
+      20_000,
+      "the run to end after the restart",
+    );
+    const detail = await client.thread.detail.query({ threadId });
+    expect(detail.runs.find((run) => run.id === runId)?.status).toBe("interrupted");
+
+    const log = new Recorder<{ snapshotSequence: number }>();
+    const logSub = client.events.watch.subscribe({ threadId, lastEventId: "0" }, log.handlers);
+    cleanups.push(() => logSub.unsubscribe());
+    const last = recorder.events.at(-1)!.sequence;
+    await log.until(() => log.events.at(-1)?.sequence === last, 10_000, "the log");
+    const committed = log.events.map((e) => e.sequence);
+    expect(committed).toEqual(expect.arrayContaining(beforeKill));
+    expect(recorder.events.map((e) => e.sequence)).toEqual(committed.filter((s) => s > from));
+    expect(recorder.snapshots).toHaveLength(1);
+  }, 60_000);
+});

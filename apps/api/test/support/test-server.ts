@@ -1,0 +1,64 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
+import { createSilentLogger } from "../../src/logger.ts";
+import type { OrchestratorCommands } from "../../src/orchestrator/service-types.ts";
+import { type SkeinServer, startServer } from "../../src/server.ts";
+
+export const WEB_ORIGIN = "http://127.0.0.1:4318";
+
+export type TestServer = {
+  server: SkeinServer;
+  store: SqliteEventStore;
+  orchestrator: OrchestratorCommands;
+  client: SkeinClient;
+  dataDir: string;
+  close(): Promise<void>;
+};
+
+export function tempDir(prefix = "skein-api-"): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A real HTTP server on 127.0.0.1:0 over a real SQLite store in a temp dir. */
+export async function startTestServer<O extends OrchestratorCommands>(options: {
+  orchestrator: (store: SqliteEventStore, dataDir: string) => O | Promise<O>;
+  token?: string;
+  maxReplayEvents?: number;
+  subscriberBufferSize?: number;
+}): Promise<TestServer & { orchestrator: O }> {
+  const dataDir = tempDir();
+  const store = openSqliteEventStore({
+    dataDir,
+    ...(options.subscriberBufferSize ? { subscriberBufferSize: options.subscriberBufferSize } : {}),
+  });
+  const orchestrator = await options.orchestrator(store, dataDir);
+  const server = await startServer({
+    orchestrator,
+    store,
+    host: "127.0.0.1",
+    port: 0,
+    webOrigins: [WEB_ORIGIN],
+    apiToken: options.token ?? null,
+    log: createSilentLogger(),
+    shutdownGraceMs: 2_000,
+    ...(options.maxReplayEvents === undefined ? {} : { maxReplayEvents: options.maxReplayEvents }),
+  });
+  const client = createSkeinClient({
+    url: server.url,
+    ...(options.token === undefined ? {} : { token: options.token }),
+  });
+  return {
+    server,
+    store,
+    orchestrator,
+    client,
+    dataDir,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
