@@ -68,6 +68,32 @@ describe("app-owned tools and file changes (real binary)", () => {
     ]);
   });
 
+  test("dynamic tools given on thread/start survive thread/resume in a new process and thread/fork", async () => {
+    harness = await CodexHarness.start();
+    const { id } = await harness.startThread({
+      dynamicTools: [
+        {
+          type: "function",
+          name: "skein_delegate",
+          description: "Delegate a task to another agent",
+          inputSchema: { type: "object", properties: { task: { type: "string" } } },
+        },
+      ],
+    });
+    await harness.runTurn(id, "first");
+    // thread/resume and thread/fork take no dynamicTools: the rollout has to carry them.
+    await harness.restart();
+    await harness.client.request("thread/resume", { threadId: id, excludeTurns: true });
+    await harness.runTurn(id, "after resume");
+    const { thread: fork } = await harness.client.request("thread/fork", { threadId: id });
+    await harness.runTurn(fork.id, "on the fork");
+    const toolNames = harness.server.requests.map((body) =>
+      ((body.tools as Array<{ name?: string }> | undefined) ?? []).map((t) => t.name),
+    );
+    expect(toolNames).toHaveLength(3);
+    for (const names of toolNames) expect(names).toContain("skein_delegate");
+  });
+
   test("apply_patch asks item/fileChange/requestApproval and reports the diff", async () => {
     const patch = "*** Begin Patch\n*** Add File: notes.txt\n+patched line\n*** End Patch\n";
     harness = await CodexHarness.start({

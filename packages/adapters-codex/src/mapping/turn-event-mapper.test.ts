@@ -127,7 +127,7 @@ describe("TurnEventMapper", () => {
     });
   });
 
-  test("plans and usage map to plan.updated (todo_list) and usage", () => {
+  test("plans map to plan.updated (todo_list); usage is the turn's running total", () => {
     const mapper = new TurnEventMapper((e) => events.push(e), 0);
     mapper.handle(
       n({
@@ -150,15 +150,16 @@ describe("TurnEventMapper", () => {
       outputTokens: 5,
       reasoningOutputTokens: 0,
     };
-    mapper.handle(
-      n({
-        method: "thread/tokenUsage/updated",
-        params: {
-          ...ids,
-          tokenUsage: { total: breakdown, last: breakdown, modelContextWindow: null },
-        },
-      }),
-    );
+    const usageUpdate = n({
+      method: "thread/tokenUsage/updated",
+      params: {
+        ...ids,
+        tokenUsage: { total: breakdown, last: breakdown, modelContextWindow: null },
+      },
+    });
+    // Two model responses in one turn (a tool call and its follow-up).
+    mapper.handle(usageUpdate);
+    mapper.handle(usageUpdate);
     expect(events).toEqual([
       {
         type: "plan.updated",
@@ -175,6 +176,13 @@ describe("TurnEventMapper", () => {
         inputTokens: 10,
         outputTokens: 5,
         cachedInputTokens: 2,
+        rawEventId: "raw_x",
+      },
+      {
+        type: "usage",
+        inputTokens: 20,
+        outputTokens: 10,
+        cachedInputTokens: 4,
         rawEventId: "raw_x",
       },
     ]);

@@ -16,6 +16,7 @@ export class TurnEventMapper {
   private readonly openItems = new Map<string, RuntimeItemKind>();
   private nativeTurnRef: string | null = null;
   private lastError: string | null = null;
+  private readonly usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
   private ended = false;
 
   /** `beforeFinish` runs just before `turn.completed`, while events can still be emitted. */
@@ -75,14 +76,14 @@ export class TurnEventMapper {
         });
         return;
       case "thread/tokenUsage/updated": {
+        // `last` is one model response; a turn with tool calls makes several. Report the turn's
+        // running total, so the latest usage event is the whole turn (as other providers report).
         const last = n.params.tokenUsage.last;
-        this.out.emit({
-          type: "usage",
-          inputTokens: last.inputTokens,
-          outputTokens: last.outputTokens,
-          cachedInputTokens: last.cachedInputTokens,
-          ...raw,
-        });
+        const usage = this.usage;
+        usage.inputTokens += last.inputTokens;
+        usage.outputTokens += last.outputTokens;
+        usage.cachedInputTokens += last.cachedInputTokens;
+        this.out.emit({ type: "usage", ...usage, ...raw });
         return;
       }
       case "error":
