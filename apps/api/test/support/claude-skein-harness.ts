@@ -149,15 +149,4 @@ export async function createClaudeSkeinHarness(
   };
 }
 
-/** Polls until `check` passes (state changes arrive asynchronously from the provider path). */
-export async function eventually<T>(check: () => Promise<T> | T, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
+export { eventually } from "./orchestrator-harness.ts";
