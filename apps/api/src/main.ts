@@ -72,5 +72,4 @@ try {
 stopOnSignals(server, log);
 log.info({ url: server.url, auth: config.apiToken !== null }, "skein api listening");
 say(`Skein API   ${server.url}/trpc   (health: ${server.url}/healthz)`);
-say(`Web UI      not built yet (a later issue); it will be served at ${config.webOrigins[0]}`);
 say(`Data        ${config.dataDir}${config.apiToken ? "   (API token required)" : ""}`);

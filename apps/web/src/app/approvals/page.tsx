@@ -1,0 +1,5 @@
+import { ApprovalsPanel } from "../../components/approvals/approvals-panel.tsx";
+
+export default function ApprovalsPage() {
+  return <ApprovalsPanel />;
+}

@@ -1,0 +1,25 @@
+import type { Metadata, Viewport } from "next";
+import { connection } from "next/server";
+import type { ReactNode } from "react";
+import { AppShell } from "../components/app-shell.tsx";
+import { loadWebEnv } from "../env.ts";
+import "./globals.css";
+
+export const metadata: Metadata = {
+  title: "Skein",
+  description: "Threads, forks and handoffs across coding agents",
+};
+export const viewport: Viewport = { width: "device-width", initialScale: 1 };
+
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Read the API address per request, not at build time: one build serves any port.
+  await connection();
+  const { apiUrl } = loadWebEnv();
+  return (
+    <html lang="en">
+      <body>
+        <AppShell apiUrl={apiUrl}>{children}</AppShell>
+      </body>
+    </html>
+  );
+}

@@ -1,0 +1,14 @@
+import { NewThreadForm } from "../../../../components/home/new-thread-form.tsx";
+
+export default async function NewThreadPage({
+  params,
+}: {
+  params: Promise<{ projectId: string }>;
+}) {
+  const { projectId } = await params;
+  return (
+    <div className="page">
+      <NewThreadForm projectId={decodeURIComponent(projectId)} />
+    </div>
+  );
+}

@@ -1,0 +1,5 @@
+import { GraphView } from "../../../../components/graph/graph-view.tsx";
+
+export default function GraphPage() {
+  return <GraphView />;
+}

@@ -1,0 +1,73 @@
+import { PROVIDER_LABEL } from "../../lib/format.ts";
+import { PROVIDERS, type ProviderKind } from "../../lib/types.ts";
+
+type ProviderSelectProps = {
+  value: ProviderKind | "";
+  onChange(value: ProviderKind | ""): void;
+  /** Offer an empty "choose…" entry (a fork's first message must pick explicitly). */
+  allowEmpty?: boolean;
+  label?: string;
+  id?: string;
+};
+
+export function ProviderSelect({
+  value,
+  onChange,
+  allowEmpty,
+  label = "Provider",
+  id,
+}: ProviderSelectProps) {
+  return (
+    <select
+      id={id}
+      aria-label={label}
+      value={value}
+      onChange={(event) => onChange(event.target.value as ProviderKind | "")}
+    >
+      {allowEmpty && <option value="">Choose provider…</option>}
+      {PROVIDERS.map((provider) => (
+        <option key={provider} value={provider}>
+          {PROVIDER_LABEL[provider]}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+/** Model names seen on these machines; the field accepts any name, empty = provider default. */
+export const MODEL_SUGGESTIONS: Record<ProviderKind, readonly string[]> = {
+  codex: ["gpt-5.5", "gpt-5.1-codex", "gpt-5-codex"],
+  claude: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
+};
+
+export function ModelInput({
+  provider,
+  value,
+  onChange,
+  id,
+}: {
+  provider: ProviderKind | "";
+  value: string;
+  onChange(value: string): void;
+  id: string;
+}) {
+  const listId = `${id}-models`;
+  return (
+    <>
+      <input
+        id={id}
+        aria-label="Model"
+        list={listId}
+        value={value}
+        placeholder="default model"
+        onChange={(event) => onChange(event.target.value)}
+        maxLength={200}
+      />
+      <datalist id={listId}>
+        {(provider === "" ? [] : MODEL_SUGGESTIONS[provider]).map((model) => (
+          <option key={model} value={model} />
+        ))}
+      </datalist>
+    </>
+  );
+}

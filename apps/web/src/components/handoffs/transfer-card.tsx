@@ -1,0 +1,135 @@
+"use client";
+import Link from "next/link";
+import { useEffect, useState } from "react";
+import { useApi } from "../../lib/api-context.tsx";
+import { errorMessage } from "../../lib/errors.ts";
+import { PROVIDER_LABEL, shortId, shortTime, words } from "../../lib/format.ts";
+import { useShells } from "../../lib/shells-store.tsx";
+import type { Run, Transfer, TransferView } from "../../lib/types.ts";
+import { HandoffPanel } from "./handoff-panel.tsx";
+
+type Point = Transfer["sourcePoint"];
+
+function PointView({ point, runs }: { point: Point | null; runs: readonly Run[] }) {
+  const { shells } = useShells();
+  if (point === null) return <span className="muted">—</span>;
+  const run = point.runId ? runs.find((r) => r.id === point.runId) : undefined;
+  return (
+    <span>
+      <Link href={`/threads/${point.threadId}`}>
+        {shells.get(point.threadId)?.title ?? shortId(point.threadId)}
+      </Link>
+      {point.runId && <> · {run ? `run ${run.ordinal}` : shortId(point.runId)}</>}
+      {point.checkpointId && <> · checkpoint {shortId(point.checkpointId)}</>}
+      {point.providerTurnRef && <> · turn {point.providerTurnRef}</>}
+    </span>
+  );
+}
+
+/** One transfer with its current handoff, re-read whenever the transfer's state moves. */
+export function TransferCard({ transfer, runs }: { transfer: Transfer; runs: readonly Run[] }) {
+  const client = useApi();
+  const [view, setView] = useState<TransferView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [nonce, setNonce] = useState(0);
+  const resolutionKey = JSON.stringify(transfer.resolution);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: status/resolution/nonce mark changes
+  useEffect(() => {
+    let cancelled = false;
+    client.transfer.get
+      .query({ transferId: transfer.id })
+      .then((next) => {
+        if (!cancelled) {
+          setView(next);
+          setError(null);
+        }
+      })
+      .catch((caught: unknown) => {
+        if (!cancelled) setError(errorMessage(caught));
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [client, transfer.id, transfer.status, resolutionKey, nonce]);
+
+  const resolution = transfer.resolution;
+  // A fork's transfer names no target provider (T4); the handoff built for it does.
+  const targetProvider = transfer.targetProvider ?? view?.handoff?.payload.targetProvider ?? null;
+  return (
+    <section
+      id={transfer.id}
+      className="panel transfer-card"
+      aria-label={`Transfer ${words(transfer.type)} ${shortId(transfer.id)}`}
+      data-transfer-type={transfer.type}
+      data-transfer-status={transfer.status}
+    >
+      <div className="panel-head">
+        <h3>
+          {words(transfer.type)}{" "}
+          <span className={`badge status-${transfer.status}`}>{words(transfer.status)}</span>
+        </h3>
+        <span className="muted">
+          {transfer.createdBy} · {shortTime(transfer.createdAt)}
+        </span>
+      </div>
+      <dl className="facts">
+        <dt>Source point</dt>
+        <dd>
+          <PointView point={transfer.sourcePoint} runs={runs} />
+        </dd>
+        <dt>Base point</dt>
+        <dd>
+          <PointView point={transfer.basePoint} runs={runs} />
+        </dd>
+        <dt>Providers</dt>
+        <dd>
+          {transfer.sourceProvider ? PROVIDER_LABEL[transfer.sourceProvider] : "—"} →{" "}
+          {targetProvider
+            ? PROVIDER_LABEL[targetProvider]
+            : transfer.status === "pending"
+              ? "not chosen yet (the target's first run picks it)"
+              : "—"}
+        </dd>
+        <dt>Resolution</dt>
+        <dd>
+          {resolution === null
+            ? "unresolved (resolved lazily at the target's first run)"
+            : words(resolution.strategy)}
+          {resolution?.strategy === "native_fork" && <> · {resolution.providerThreadRef}</>}
+        </dd>
+        {transfer.consumedByRunId && (
+          <>
+            <dt>Consumed by</dt>
+            <dd>
+              {runs.find((r) => r.id === transfer.consumedByRunId)?.ordinal
+                ? `run ${runs.find((r) => r.id === transfer.consumedByRunId)?.ordinal}`
+                : shortId(transfer.consumedByRunId)}{" "}
+              at {shortTime(transfer.consumedAt)}
+            </dd>
+          </>
+        )}
+        {transfer.fallback && (
+          <>
+            <dt>Fallback</dt>
+            <dd>native fork failed, portable context used: {transfer.fallback.reason}</dd>
+          </>
+        )}
+        {transfer.error && (
+          <>
+            <dt>Error</dt>
+            <dd className="error">{transfer.error}</dd>
+          </>
+        )}
+      </dl>
+      {error && (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      )}
+      {view && (
+        <HandoffPanel transfer={transfer} view={view} onChanged={() => setNonce((n) => n + 1)} />
+      )}
+    </section>
+  );
+}

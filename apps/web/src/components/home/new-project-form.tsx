@@ -1,0 +1,53 @@
+"use client";
+import { type FormEvent, useState } from "react";
+import { useApi } from "../../lib/api-context.tsx";
+import { useShells } from "../../lib/shells-store.tsx";
+import { useAction } from "../../lib/use-action.ts";
+
+/** Creates a project over a workspace directory the API can reach (an absolute path). */
+export function NewProjectForm() {
+  const client = useApi();
+  const { refreshProjects } = useShells();
+  const [name, setName] = useState("");
+  const [root, setRoot] = useState("");
+  const action = useAction();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      await client.project.create.mutate({ name: name.trim(), workspaceRoot: root.trim() });
+      setName("");
+      setRoot("");
+      refreshProjects();
+    });
+  };
+
+  return (
+    <form className="panel form" onSubmit={submit} aria-labelledby="new-project-heading">
+      <h2 id="new-project-heading">New project</h2>
+      <label>
+        Name
+        <input value={name} onChange={(e) => setName(e.target.value)} required maxLength={200} />
+      </label>
+      <label>
+        Workspace root (absolute path)
+        <input
+          value={root}
+          onChange={(e) => setRoot(e.target.value)}
+          required
+          placeholder="/home/me/code/my-repo"
+        />
+      </label>
+      <div className="row">
+        <button type="submit" className="primary" disabled={action.pending}>
+          {action.pending ? "Creating…" : "Create project"}
+        </button>
+      </div>
+      {action.error && (
+        <p className="error" role="alert">
+          {action.error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,88 @@
+"use client";
+import { useRouter } from "next/navigation";
+import { type FormEvent, useState } from "react";
+import { useApi } from "../../lib/api-context.tsx";
+import { useShells } from "../../lib/shells-store.tsx";
+import type { ProviderKind, RuntimeMode } from "../../lib/types.ts";
+import { useAction } from "../../lib/use-action.ts";
+import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
+
+/** A new thread: title, default provider/model for its runs, and whether commands need approval. */
+export function NewThreadForm({ projectId }: { projectId: string }) {
+  const client = useApi();
+  const router = useRouter();
+  const { projects, refreshThread } = useShells();
+  const project = projects.find((p) => p.id === projectId);
+  const [title, setTitle] = useState("");
+  const [provider, setProvider] = useState<ProviderKind | "">("codex");
+  const [model, setModel] = useState("");
+  const [runtimeMode, setRuntimeMode] = useState<RuntimeMode>("approval-required");
+  const action = useAction();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void action.run(async () => {
+      const { threadId } = await client.thread.create.mutate({
+        projectId,
+        ...(title.trim() ? { title: title.trim() } : {}),
+        ...(provider ? { provider } : {}),
+        model: model.trim() || null,
+        runtimeMode,
+      });
+      refreshThread(threadId);
+      router.push(`/threads/${threadId}`);
+    });
+  };
+
+  return (
+    <form className="panel form" onSubmit={submit} aria-labelledby="new-thread-heading">
+      <h1 id="new-thread-heading">New thread{project ? ` in ${project.title}` : ""}</h1>
+      <label>
+        Title
+        <input
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          placeholder="Untitled thread"
+          maxLength={200}
+        />
+      </label>
+      <div className="row">
+        <label htmlFor="new-thread-provider">Default provider</label>
+        <ProviderSelect id="new-thread-provider" value={provider} onChange={setProvider} />
+        <label htmlFor="new-thread-model">Model</label>
+        <ModelInput id="new-thread-model" provider={provider} value={model} onChange={setModel} />
+      </div>
+      <fieldset>
+        <legend>Runtime mode</legend>
+        <label className="inline">
+          <input
+            type="radio"
+            name="runtime-mode"
+            checked={runtimeMode === "approval-required"}
+            onChange={() => setRuntimeMode("approval-required")}
+          />
+          Ask before running commands or editing files
+        </label>
+        <label className="inline">
+          <input
+            type="radio"
+            name="runtime-mode"
+            checked={runtimeMode === "full-access"}
+            onChange={() => setRuntimeMode("full-access")}
+          />
+          Full access
+        </label>
+      </fieldset>
+      <div className="row">
+        <button type="submit" className="primary" disabled={action.pending}>
+          {action.pending ? "Creating…" : "Create thread"}
+        </button>
+      </div>
+      {action.error && (
+        <p className="error" role="alert">
+          {action.error}
+        </p>
+      )}
+    </form>
+  );
+}

@@ -1,0 +1,125 @@
+"use client";
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+import { useCallback, useDeferredValue, useMemo, useState } from "react";
+import { useApi } from "../../lib/api-context.tsx";
+import { buildSidebarRows, type SidebarRow } from "../../lib/lineage-tree.ts";
+import { useShells } from "../../lib/shells-store.tsx";
+import { useAction } from "../../lib/use-action.ts";
+import { ConnectionBadge } from "../common/connection-badge.tsx";
+import { VirtualList } from "../common/virtual-list.tsx";
+import { ProjectRow } from "./project-row.tsx";
+import { ThreadRow } from "./thread-row.tsx";
+
+const ROW_HEIGHT = 32;
+
+function activeThreadId(pathname: string): string | null {
+  const match = /^\/threads\/([^/]+)/.exec(pathname);
+  return match ? decodeURIComponent(match[1]!) : null;
+}
+
+/** Projects and their lineage trees, searchable, windowed, live through `thread.watchShells`. */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
+  const client = useApi();
+  const { shells, projects, watch, loaded, refreshThread } = useShells();
+  const pathname = usePathname();
+  const [query, setQuery] = useState("");
+  const deferredQuery = useDeferredValue(query);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const archive = useAction();
+
+  const rows = useMemo(
+    () => buildSidebarRows(projects, shells.values(), { query: deferredQuery, collapsed }),
+    [projects, shells, deferredQuery, collapsed],
+  );
+  const pendingTotal = useMemo(() => {
+    let total = 0;
+    for (const shell of shells.values()) total += shell.pendingRequestCount;
+    return total;
+  }, [shells]);
+
+  const toggle = useCallback((id: string) => {
+    setCollapsed((previous) => {
+      const next = new Set(previous);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  }, []);
+  const onArchive = useCallback(
+    (threadId: string) => {
+      void archive.run(async () => {
+        await client.thread.archive.mutate({ threadId });
+        refreshThread(threadId);
+      });
+    },
+    [archive, client, refreshThread],
+  );
+
+  const current = activeThreadId(pathname);
+  const renderRow = (row: SidebarRow) =>
+    row.kind === "project" ? (
+      <ProjectRow row={row} onToggle={toggle} />
+    ) : (
+      <ThreadRow
+        row={row}
+        active={row.shell.id === current}
+        onToggle={toggle}
+        onArchive={onArchive}
+      />
+    );
+
+  return (
+    <nav
+      className="sidebar"
+      aria-label="Projects and threads"
+      onClickCapture={(event) => {
+        if (event.target instanceof Element && event.target.closest("a")) onNavigate?.();
+      }}
+    >
+      <div className="sidebar-head">
+        <Link href="/" className="brand">
+          Skein
+        </Link>
+        <ConnectionBadge watch={watch} label="threads" />
+      </div>
+      <div className="sidebar-links">
+        <Link href="/" aria-current={pathname === "/" ? "page" : undefined}>
+          Projects
+        </Link>
+        <Link href="/approvals" aria-current={pathname === "/approvals" ? "page" : undefined}>
+          Approvals{" "}
+          {pendingTotal > 0 && <span className="badge badge-waiting">{pendingTotal}</span>}
+        </Link>
+      </div>
+      <input
+        type="search"
+        className="sidebar-search"
+        placeholder="Search threads"
+        aria-label="Search threads"
+        value={query}
+        onChange={(event) => setQuery(event.target.value)}
+      />
+      {archive.error && (
+        <p className="error" role="alert">
+          Archive failed: {archive.error}
+        </p>
+      )}
+      {!loaded ? (
+        <p className="muted pad">Loading threads…</p>
+      ) : rows.length === 0 ? (
+        <p className="muted pad">
+          {query ? "No thread matches." : "No projects yet. Create one on the Projects page."}
+        </p>
+      ) : (
+        <VirtualList
+          items={rows}
+          rowHeight={ROW_HEIGHT}
+          getKey={(row) => row.key}
+          renderRow={renderRow}
+          label="Threads"
+        />
+      )}
+    </nav>
+  );
+}

@@ -1,0 +1,50 @@
+"use client";
+import { Fragment } from "react";
+import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
+import { TurnItemView } from "../items/turn-item-view.tsx";
+import { RunHeader } from "./run-header.tsx";
+
+/**
+ * Items exactly in backend order (P6), with a run header wherever the run changes. Nothing is
+ * sorted or merged here; grouping is only a visual break inserted between neighbours.
+ */
+export function ItemStream({
+  items,
+  runs,
+  pendingRequests,
+  inherited,
+  onFork,
+  forking,
+}: {
+  items: readonly TurnItem[];
+  runs: ReadonlyMap<string, Run>;
+  pendingRequests: ReadonlyMap<string, PendingRequest>;
+  inherited: boolean;
+  onFork?: (run: Run) => void;
+  forking?: boolean;
+}) {
+  let previousRun: string | null = null;
+  return (
+    <>
+      {items.map((item) => {
+        const startsRun = item.runId !== null && item.runId !== previousRun;
+        if (item.runId !== null) previousRun = item.runId;
+        return (
+          <Fragment key={item.id}>
+            {startsRun && (
+              <RunHeader
+                run={inherited ? undefined : runs.get(item.runId!)}
+                ordinal={item.runOrdinal}
+                provider={item.provider}
+                inherited={inherited}
+                {...(onFork ? { onFork } : {})}
+                {...(forking !== undefined ? { forking } : {})}
+              />
+            )}
+            <TurnItemView item={item} pendingRequests={pendingRequests} />
+          </Fragment>
+        );
+      })}
+    </>
+  );
+}

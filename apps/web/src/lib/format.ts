@@ -1,0 +1,41 @@
+import type { ProviderKind, ShellStatus } from "./types.ts";
+
+export const PROVIDER_LABEL: Record<ProviderKind, string> = { codex: "Codex", claude: "Claude" };
+
+export const STATUS_LABEL: Record<ShellStatus, string> = {
+  idle: "idle",
+  running: "running",
+  waiting: "waiting on approval",
+  failed: "failed",
+};
+
+/** "Codex · gpt-5.5", or "Codex · default model" when the provider picks. */
+export function providerModel(provider: ProviderKind | null, model: string | null): string {
+  if (provider === null) return "no provider";
+  return `${PROVIDER_LABEL[provider]} · ${model ?? "default model"}`;
+}
+
+export function shortTime(iso: string | null): string {
+  if (iso === null) return "";
+  const date = new Date(iso);
+  if (Number.isNaN(date.getTime())) return iso;
+  const sameDay = date.toDateString() === new Date().toDateString();
+  return sameDay
+    ? date.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" })
+    : date.toLocaleString([], { dateStyle: "short", timeStyle: "short" });
+}
+
+/** Humanizes enum values for display: `full_thread_summary` → "full thread summary". */
+export function words(value: string): string {
+  return value.replace(/[_-]+/g, " ");
+}
+
+export function ordinalRange(range: { from: number; to: number } | null | undefined): string {
+  if (!range) return "—";
+  return range.from === range.to ? `run ${range.from}` : `runs ${range.from}–${range.to}`;
+}
+
+export function shortId(id: string): string {
+  const [prefix, rest] = id.split("_", 2);
+  return rest === undefined ? id.slice(0, 10) : `${prefix}_${rest.slice(0, 6)}`;
+}

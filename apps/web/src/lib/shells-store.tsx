@@ -1,0 +1,160 @@
+"use client";
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from "react";
+import { useApi } from "./api-context.tsx";
+import { codeOf } from "./errors.ts";
+import { RefreshScheduler } from "./refresh-scheduler.ts";
+import type { Project, StoredEvent, ThreadShell, ThreadShellList } from "./types.ts";
+import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
+
+/** Thread-stream events that can change a sidebar row (status, counts, title, archive, new). */
+const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest)/;
+const SHELL_REFRESH_MS = 250;
+
+export type ShellsState = {
+  shells: ReadonlyMap<string, ThreadShell>;
+  projects: readonly Project[];
+  loaded: boolean;
+  watch: WatchState;
+  refreshProjects(): void;
+  /** Re-read one thread's row now (after a mutation the UI wants reflected at once). */
+  refreshThread(threadId: string): void;
+};
+
+const ShellsContext = createContext<ShellsState | null>(null);
+
+export function threadIdOfStream(streamId: string): string | null {
+  return streamId.startsWith("thread-") ? streamId.slice("thread-".length) : null;
+}
+
+/**
+ * P1 for the whole app, live: the `thread.watchShells` snapshot, then, for events that touch a
+ * row, a coalesced re-read of just those threads (their `thread.detail` carries the row), so a
+ * reply streaming in one thread never re-downloads 10,000 rows. Archived threads leave the list.
+ */
+export function ShellsProvider({ children }: { children?: ReactNode }) {
+  const client = useApi();
+  const [shells, setShells] = useState<ReadonlyMap<string, ThreadShell>>(new Map());
+  const [projects, setProjects] = useState<readonly Project[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const dirty = useRef(new Set<string>());
+  // Per-thread sequence of the row shown, so a slow re-read never replaces a newer one.
+  const rowSequence = useRef(new Map<string, number>());
+
+  const loadProjects = useCallback(async () => {
+    const list = await client.project.list.query();
+    setProjects(list.projects);
+  }, [client]);
+
+  const scheduler = useMemo(
+    () =>
+      new RefreshScheduler(async () => {
+        const ids = [...dirty.current];
+        dirty.current.clear();
+        const results = await Promise.all(
+          ids.map((threadId) =>
+            client.thread.detail.query({ threadId }).then(
+              (detail) => ({ threadId, detail, gone: false }),
+              (error: unknown) => ({ threadId, detail: null, gone: codeOf(error) === "NOT_FOUND" }),
+            ),
+          ),
+        );
+        const failed = results.filter((r) => r.detail === null && !r.gone);
+        for (const { threadId } of failed) dirty.current.add(threadId);
+        setShells((previous) => {
+          const next = new Map(previous);
+          for (const { threadId, detail, gone } of results) {
+            if (detail === null) {
+              if (gone) next.delete(threadId);
+              continue;
+            }
+            if ((rowSequence.current.get(threadId) ?? -1) > detail.snapshotSequence) continue;
+            rowSequence.current.set(threadId, detail.snapshotSequence);
+            const row = detail.thread;
+            if (row.archivedAt !== null || row.deletedAt !== null) next.delete(threadId);
+            else next.set(threadId, row);
+          }
+          return next;
+        });
+        if (failed.length > 0) throw new Error(`${failed.length} thread rows could not be read`);
+      }, SHELL_REFRESH_MS),
+    [client],
+  );
+  useEffect(() => {
+    const onOnline = () => scheduler.kick();
+    window.addEventListener("online", onOnline);
+    return () => {
+      window.removeEventListener("online", onOnline);
+      scheduler.dispose();
+    };
+  }, [scheduler]);
+
+  const subscribe = useCallback<WatchSubscribe<ThreadShellList>>(
+    (lastEventId, observer) => client.thread.watchShells.subscribe({ lastEventId }, observer),
+    [client],
+  );
+  const watch = useWatch<ThreadShellList>({
+    key: "shells",
+    subscribe,
+    onSnapshot: (data) => {
+      rowSequence.current = new Map(data.threads.map((t) => [t.id, data.snapshotSequence]));
+      setShells(new Map(data.threads.map((t) => [t.id, t])));
+      setLoaded(true);
+      void loadProjects().catch(() => undefined);
+    },
+    onEvents: (events: readonly StoredEvent[]) => {
+      let touched = false;
+      for (const event of events) {
+        const threadId = threadIdOfStream(event.streamId);
+        if (threadId === null || !SHELL_EVENT.test(event.type)) continue;
+        dirty.current.add(threadId);
+        touched = true;
+      }
+      if (touched) scheduler.request();
+    },
+  });
+
+  // A thread of a project this page has not listed yet: the project was created elsewhere.
+  // Each unknown id triggers one re-read, so a project the list never returns cannot loop.
+  const askedFor = useRef(new Set<string>());
+  useEffect(() => {
+    const known = new Set(projects.map((p) => p.id));
+    for (const shell of shells.values()) {
+      if (!known.has(shell.projectId) && !askedFor.current.has(shell.projectId)) {
+        askedFor.current.add(shell.projectId);
+        void loadProjects().catch(() => undefined);
+        return;
+      }
+    }
+  }, [shells, projects, loadProjects]);
+
+  const value = useMemo<ShellsState>(
+    () => ({
+      shells,
+      projects,
+      loaded,
+      watch,
+      refreshProjects: () => void loadProjects().catch(() => undefined),
+      refreshThread: (threadId) => {
+        dirty.current.add(threadId);
+        scheduler.request();
+      },
+    }),
+    [shells, projects, loaded, watch, loadProjects, scheduler],
+  );
+  return <ShellsContext value={value}>{children}</ShellsContext>;
+}
+
+export function useShells(): ShellsState {
+  const value = useContext(ShellsContext);
+  if (value === null) throw new Error("useShells outside <ShellsProvider>");
+  return value;
+}

@@ -1,0 +1,48 @@
+import type { RouterInputs, RouterOutputs } from "@skein/api";
+
+/**
+ * The UI's vocabulary, derived from the API's router outputs so that it always matches what the
+ * server sends (the domain types reach the browser only through these).
+ */
+export type ThreadDetail = RouterOutputs["thread"]["detail"];
+export type ThreadGraph = RouterOutputs["thread"]["graph"];
+export type ThreadShellList = RouterOutputs["thread"]["shells"];
+export type ThreadShell = ThreadShellList["threads"][number];
+export type ShellStatus = ThreadShell["status"];
+export type Project = RouterOutputs["project"]["list"]["projects"][number];
+export type TransferView = RouterOutputs["transfer"]["get"];
+export type Handoff = NonNullable<TransferView["handoff"]>;
+export type ProviderStatus = RouterOutputs["provider"]["status"][number];
+
+export type TurnItem = ThreadDetail["turnItems"][number];
+export type TurnItemType = TurnItem["type"];
+export type TurnItemOf<T extends TurnItemType> = Extract<TurnItem, { type: T }>;
+export type Run = ThreadDetail["runs"][number];
+export type Transfer = ThreadDetail["transfers"][number];
+export type Checkpoint = ThreadDetail["checkpoints"][number];
+export type PendingRequest = ThreadDetail["pendingRequests"][number];
+
+export type ProviderKind = Run["provider"];
+export const PROVIDERS: readonly ProviderKind[] = ["codex", "claude"];
+export type RuntimeMode = NonNullable<RouterInputs["thread"]["create"]["runtimeMode"]>;
+export type ForkSourcePoint = NonNullable<RouterInputs["thread"]["fork"]["sourcePoint"]>;
+export type RequestDecision = RouterInputs["request"]["respond"]["decision"];
+
+/**
+ * What a watch procedure yields (S2): a snapshot, then batches of the events after it (each
+ * batch tracked with its last event's sequence; consecutive, in order, never empty).
+ */
+export type WatchMessage<TSnapshot> =
+  | { type: "snapshot"; data: TSnapshot }
+  | { type: "events"; events: StoredEvent[] };
+
+/** The store envelope every watch event carries (docs/design.md). */
+export type StoredEvent = {
+  sequence: number;
+  streamId: string;
+  streamVersion: number;
+  type: string;
+  data?: unknown;
+  commandId: string | null;
+  recordedAt: string;
+};

@@ -1,0 +1,347 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  anthropicTextReply,
+  anthropicUserTexts,
+  execCommandReply,
+  responsesSlowTextReply,
+  responsesTextReply,
+} from "../../../tooling/fake-models/src/index.ts";
+import {
+  chromiumAvailable,
+  launchBrowser,
+  saveScreenshot,
+  unnamedInteractiveElements,
+  waitFor,
+} from "./support/browser.ts";
+import { ensureProductionBuild } from "./support/build.ts";
+import { type Stack, startStack } from "./support/stack.ts";
+import {
+  assistantTexts,
+  itemIds,
+  openThreadByTitle,
+  sendMessage,
+  text,
+  threadIdOf,
+} from "./support/ui.ts";
+
+/**
+ * Issue 8 acceptance, in one browser session against the real stack: fake model servers → the
+ * real Codex and Claude → `apps/api/src/main.ts` → the production build of this UI. The steps
+ * build on each other (a fork needs a run, a merge-back needs a fork), so they run in order.
+ */
+describe
+  .runIf(chromiumAvailable)
+  .sequential("Skein web UI (Chromium, real API, fake models)", () => {
+    let stack: Stack;
+    let browser: Browser;
+    let context: BrowserContext;
+    let page: Page;
+    let mainThreadId = "";
+    let forkThreadId = "";
+    const a11y: Record<string, { interactive: number; unnamed: unknown[] }> = {};
+
+    /** Every main view is checked: interactive elements must have an accessible name. */
+    async function checkView(name: string) {
+      await saveScreenshot(page, name);
+      a11y[name] = await unnamedInteractiveElements(page, name);
+    }
+
+    beforeAll(async () => {
+      const build = ensureProductionBuild();
+      console.info(
+        `[apps/web e2e] UI build: ${build.built ? `built in ${build.ms} ms` : build.reason}`,
+      );
+      stack = await startStack("start");
+      browser = await launchBrowser();
+      context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      page = await context.newPage();
+      page.setDefaultTimeout(30_000);
+    });
+
+    afterAll(async () => {
+      await browser?.close();
+      await stack?.close();
+    });
+
+    it("creates a project and a thread; a reply streams in and its run shows Codex", async () => {
+      await page.goto(stack.web.url);
+      await expect.poll(() => text(page.locator("tr[data-provider=codex]"))).toContain("ready");
+      await checkView("home");
+      await page.getByLabel("Name", { exact: true }).fill("Demo");
+      await page.getByLabel("Workspace root (absolute path)").fill(stack.providers.workspace);
+      await page.getByRole("button", { name: "Create project" }).click();
+      await page.getByRole("link", { name: "New thread in Demo" }).first().click();
+      await page.getByLabel("Title").fill("Main thread");
+      await page.getByRole("button", { name: "Create thread" }).click();
+      await page.waitForURL(/\/threads\/thr_/);
+      mainThreadId = threadIdOf(page);
+
+      stack.providers.openai.enqueue(
+        responsesSlowTextReply(["Alpha ", "beta ", "gamma ", "delta ", "epsilon ", "zeta."], 250),
+      );
+      await sendMessage(page, "first question");
+      // Sample the reply while it streams: it must be seen partial and still running, then whole.
+      const seen: { text: string; streaming: string | null }[] = [];
+      await waitFor(async () => {
+        const reply = page.locator(".item-assistant_message .assistant-message").last();
+        if ((await reply.count()) === 0) return false;
+        const sample = {
+          text: (await text(reply)).trim(),
+          streaming: await reply.getAttribute("data-streaming"),
+        };
+        if (seen.at(-1)?.text !== sample.text) seen.push(sample);
+        if (sample.streaming === "true" && seen.length === 2)
+          await saveScreenshot(page, "streaming");
+        return (
+          sample.streaming === "false" && sample.text === "Alpha beta gamma delta epsilon zeta."
+        );
+      }, "the streamed reply to complete");
+      const partial = seen.filter((s) => s.streaming === "true" && s.text !== "");
+      expect(partial.length).toBeGreaterThan(0);
+      expect(partial.every((s) => "Alpha beta gamma delta epsilon zeta.".startsWith(s.text))).toBe(
+        true,
+      );
+      const runHeader = page.locator(".run-header").first();
+      await expect.poll(() => runHeader.getAttribute("data-provider")).toBe("codex");
+      await expect.poll(() => text(runHeader)).toContain("Codex");
+      await expect.poll(() => text(runHeader)).toContain("completed");
+      await checkView("thread");
+    });
+
+    it("forks the first run: inherited items, the fork marker, and a required provider", async () => {
+      await page.getByRole("button", { name: "Fork from Run 1" }).click();
+      await page.waitForURL((url) => !url.pathname.endsWith(mainThreadId));
+      forkThreadId = threadIdOf(page);
+      const inherited = page.locator("section.inherited");
+      await expect.poll(() => text(inherited)).toContain("first question");
+      await expect.poll(() => text(inherited)).toContain("Alpha beta gamma delta epsilon zeta.");
+      const marker = page.locator(".fork-marker");
+      await expect.poll(() => text(marker)).toContain("Forked from");
+      expect(await marker.getByRole("link", { name: "Main thread" }).getAttribute("href")).toBe(
+        `/threads/${mainThreadId}`,
+      );
+      // The fork chose no provider (T4): its first message must.
+      expect(await page.getByLabel("Provider").inputValue()).toBe("");
+      await page.getByLabel("Message").fill("anything");
+      expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+      // Sidebar: the fork is nested under its source with a relationship badge.
+      const forkRow = page.locator(`.thread-row[data-thread-id="${forkThreadId}"]`);
+      await expect.poll(() => text(forkRow)).toContain("fork");
+      const mainIndent = await page
+        .locator(`.thread-row[data-thread-id="${mainThreadId}"]`)
+        .evaluate((el) => Number.parseFloat(getComputedStyle(el).paddingLeft));
+      const forkIndent = await forkRow.evaluate((el) =>
+        Number.parseFloat(getComputedStyle(el).paddingLeft),
+      );
+      expect(forkIndent).toBeGreaterThan(mainIndent);
+      await checkView("fork");
+    });
+
+    it("the fork's first message on Claude shows a handoff; the inspector shows what Claude got", async () => {
+      stack.providers.anthropic.enqueue(anthropicTextReply("Claude continues the fork."));
+      await page.getByLabel("Provider").selectOption("claude");
+      await sendMessage(page, "continue on Claude");
+      const own = page.locator("section.own-items");
+      await waitFor(
+        async () => (await own.locator(".item-handoff").count()) > 0,
+        "a handoff item in the fork",
+      );
+      await waitFor(
+        async () => (await assistantTexts(own)).includes("Claude continues the fork."),
+        "Claude's reply",
+        60_000,
+      );
+      await expect
+        .poll(() => own.locator(".run-header").first().getAttribute("data-provider"))
+        .toBe("claude");
+      await own.getByRole("link", { name: "Inspect handoff" }).first().click();
+      await page.waitForURL(/\/handoffs/);
+      const handoffText = page.getByTestId("handoff-text").first();
+      await expect.poll(() => handoffText.count()).toBeGreaterThan(0);
+      const shown = await text(handoffText);
+      const claudeRequest = stack.providers.anthropic
+        .conversationRequests()
+        .filter((request) => request.agent === "main")
+        .at(-1);
+      expect(claudeRequest).toBeDefined();
+      const received = anthropicUserTexts(claudeRequest!).map((t) => t.trim());
+      expect(received).toContain(shown.trim());
+      expect(received).toContain("continue on Claude");
+      await expect
+        .poll(() => page.locator("[data-transfer-type=fork]").getAttribute("data-transfer-status"))
+        .toBe("consumed");
+      await checkView("handoff-inspector");
+    });
+
+    it("brings the fork back into the source: a merge-back handoff item appears there", async () => {
+      await openThreadByTitle(page, "Main thread");
+      stack.providers.openai.enqueue(responsesTextReply("Merged the fork's work."));
+      const select = page.getByLabel("Bring back from fork");
+      await select.selectOption(forkThreadId);
+      await sendMessage(page, "bring the fork back");
+      const own = page.locator("section.own-items");
+      await waitFor(
+        async () => (await assistantTexts(own)).includes("Merged the fork's work."),
+        "the merge-back run's reply",
+        60_000,
+      );
+      const handoffs = own.locator(".item-handoff");
+      expect(await handoffs.count()).toBeGreaterThan(0);
+      await checkView("merge-back");
+      await page.getByRole("link", { name: /^Handoffs/ }).click();
+      await expect.poll(() => page.locator("[data-transfer-type=merge_back]").count()).toBe(1);
+    });
+
+    it("a command approval appears in the panel, is accepted there, and its output renders", async () => {
+      await page.getByRole("link", { name: "Conversation" }).click();
+      stack.providers.openai.enqueue(
+        execCommandReply("echo APPROVED-OUTPUT"),
+        responsesTextReply("The command ran."),
+      );
+      await sendMessage(page, "please run the command");
+      await page.getByRole("link", { name: /^Approvals/ }).click();
+      const accept = page.getByRole("button", { name: /^Accept: / }).first();
+      await accept.waitFor({ timeout: 60_000 });
+      await checkView("approvals");
+      await accept.click();
+      await expect
+        .poll(() => page.getByText("Nothing is waiting for you.").count(), { timeout: 30_000 })
+        .toBe(1);
+      await openThreadByTitle(page, "Main thread");
+      const command = page.locator(".item-command_execution").last();
+      await expect
+        .poll(() => text(command).catch(() => ""), { timeout: 60_000 })
+        .toContain("APPROVED-OUTPUT");
+      await expect.poll(() => text(command)).toContain("exit 0");
+      await checkView("command-output");
+    });
+
+    it("steers while a run is active and Esc interrupts it", async () => {
+      stack.providers.openai.enqueue(
+        responsesSlowTextReply(
+          ["This ", "reply ", "takes ", "a ", "long ", "time ", "to ", "finish ", "…"],
+          700,
+        ),
+      );
+      await sendMessage(page, "a long answer please");
+      await waitFor(
+        async () => (await page.locator(".assistant-message[data-streaming=true]").count()) > 0,
+        "the long reply to start streaming",
+      );
+      // While the run is active, the primary action steers it.
+      await page.getByLabel("Message").fill("actually, stop");
+      await expect.poll(() => page.getByRole("button", { name: "Steer" }).count()).toBe(1);
+      await page.getByLabel("Message").press("Escape");
+      const header = page.locator(".run-header").last();
+      await expect.poll(() => text(header), { timeout: 30_000 }).toContain("interrupted");
+      await page.getByLabel("Message").fill("");
+    });
+
+    it("two tabs on the same thread update live; an offline tab catches up without duplicates", async () => {
+      const other = await browser.newContext({ viewport: { width: 1024, height: 800 } });
+      try {
+        const tab = await other.newPage();
+        await tab.goto(`${stack.web.url}/threads/${mainThreadId}`);
+        await tab.locator(".item").first().waitFor();
+        expect(await itemIds(tab)).toEqual(await itemIds(page));
+
+        // Live in both tabs: the second tab sees the reply grow while the first one sends.
+        stack.providers.openai.enqueue(
+          responsesSlowTextReply(["Both ", "tabs ", "see ", "this ", "grow."], 300),
+        );
+        await sendMessage(page, "live in two tabs");
+        const partialInTab = await waitFor(async () => {
+          const reply = tab.locator(".assistant-message[data-streaming=true]");
+          if ((await reply.count()) === 0) return false;
+          const partial = (await text(reply.last())).trim();
+          return partial !== "" && partial !== "Both tabs see this grow." ? partial : false;
+        }, "the second tab to show the partial reply");
+        expect("Both tabs see this grow.".startsWith(partialInTab)).toBe(true);
+        await waitFor(
+          async () => (await assistantTexts(tab)).includes("Both tabs see this grow."),
+          "the second tab to show the whole reply",
+        );
+
+        // Offline: the tab misses a whole run, then catches up when the network returns.
+        await other.setOffline(true);
+        stack.providers.openai.enqueue(responsesTextReply("Sent while the tab was offline."));
+        await sendMessage(page, "while you were away");
+        await waitFor(
+          async () => (await assistantTexts(page)).includes("Sent while the tab was offline."),
+          "the reply in the online tab",
+        );
+        expect(await assistantTexts(tab)).not.toContain("Sent while the tab was offline.");
+        await other.setOffline(false);
+        await waitFor(
+          async () => (await assistantTexts(tab)).includes("Sent while the tab was offline."),
+          "the offline tab to catch up",
+          60_000,
+        );
+        await waitFor(async () => {
+          const [mine, theirs] = [await itemIds(page), await itemIds(tab)];
+          return mine.join() === theirs.join();
+        }, "both tabs to show the same items");
+        const ids = await itemIds(tab);
+        expect(new Set(ids).size).toBe(ids.length);
+        const badge = tab.locator(".thread-header .connection");
+        expect(Number(await badge.getAttribute("data-cursor"))).toBeGreaterThan(0);
+        await saveScreenshot(tab, "second-tab-caught-up");
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("shows checkpoints with a guarded rollback, and the execution graph", async () => {
+      await page.getByRole("link", { name: /^Checkpoints/ }).click();
+      const cards = page.locator(".checkpoint-card");
+      await expect.poll(() => cards.count()).toBeGreaterThan(1);
+      await checkView("checkpoints");
+      // Roll back to the oldest checkpoint: confirmation first, then success or a clear error.
+      const oldest = cards.last();
+      await oldest.getByRole("button", { name: /^Roll back to/ }).click();
+      await oldest.getByRole("button", { name: "Confirm rollback" }).click();
+      const failure = oldest.getByRole("alert");
+      const outcome = await waitFor(async () => {
+        if ((await failure.count()) > 0) return "failed";
+        return (await oldest.locator(".confirm").count()) === 0 ? "rolled back" : false;
+      }, "the rollback to finish or explain its failure");
+      if (outcome === "failed") {
+        // Until rollback is wired end to end it may be refused; the UI must say so clearly.
+        expect(await text(failure)).toMatch(/Rollback failed — [A-Z_]+: .+/);
+      } else {
+        await expect.poll(() => text(oldest)).toContain("current");
+        await page.getByRole("link", { name: "Conversation" }).click();
+        await expect
+          .poll(() => text(page.locator(".item-checkpoint").last()))
+          .toMatch(/checkpoint restored/i);
+        await page.getByRole("link", { name: /^Checkpoints/ }).click();
+      }
+      await saveScreenshot(page, "rollback");
+
+      await page.getByRole("link", { name: "Graph" }).click();
+      const runs = page.locator(".graph-run");
+      await expect.poll(() => runs.count()).toBeGreaterThan(1);
+      expect(await page.locator(".graph-attempt").count()).toBeGreaterThan(0);
+      expect(await page.locator("[data-provider-thread-id]").count()).toBeGreaterThan(0);
+      await expect.poll(() => page.locator(".edge").count()).toBeGreaterThan(0);
+      await checkView("graph");
+    });
+
+    it("archives a thread from the sidebar: it leaves the list", async () => {
+      const row = page.locator(`.thread-row[data-thread-id="${forkThreadId}"]`);
+      await expect.poll(() => row.count()).toBe(1);
+      await row.hover();
+      await page.getByRole("button", { name: "Archive Main thread (fork)" }).click();
+      await expect.poll(() => row.count()).toBe(0);
+      expect(await page.locator(`.thread-row[data-thread-id="${mainThreadId}"]`).count()).toBe(1);
+    });
+
+    it("every interactive element of the main views has an accessible name", () => {
+      expect(Object.keys(a11y).length).toBeGreaterThanOrEqual(8);
+      for (const [view, { interactive, unnamed }] of Object.entries(a11y)) {
+        expect(interactive, `interactive elements found on ${view}`).toBeGreaterThan(5);
+        expect(unnamed, `unnamed interactive elements on ${view}`).toEqual([]);
+      }
+    });
+  });

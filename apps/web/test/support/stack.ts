@@ -1,0 +1,34 @@
+import { type FakeProviders, startFakeProviders } from "./fake-providers.ts";
+import { type Child, freePort, startApi, startWeb } from "./processes.ts";
+
+export type Stack = {
+  providers: FakeProviders;
+  api: Child & { dataDir: string };
+  web: Child;
+  close(): Promise<void>;
+};
+
+/** Fake models → real Codex/Claude → `apps/api/src/main.ts` → the built UI, on free ports. */
+export async function startStack(mode: "start" | "dev" = "start"): Promise<Stack> {
+  const providers = await startFakeProviders();
+  const webPort = await freePort();
+  const api = await startApi({ webPort, env: providers.env });
+  let web: Child;
+  try {
+    web = await startWeb({ port: webPort, apiUrl: api.url, mode });
+  } catch (error) {
+    await api.stop();
+    await providers.close();
+    throw error;
+  }
+  return {
+    providers,
+    api,
+    web,
+    async close() {
+      await web.stop();
+      await api.stop();
+      await providers.close();
+    },
+  };
+}
