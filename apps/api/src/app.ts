@@ -1,5 +1,5 @@
 import path from "node:path";
-import { createRotatingLog, openSqliteEventStore } from "@skein/db";
+import { createRotatingLog, type EventStore, openEventStore } from "@skein/db";
 import type { ProviderKind } from "@skein/domain";
 import type { ProviderAdapter } from "@skein/domain/provider";
 import type { ServerConfig } from "./env.ts";
@@ -9,6 +9,27 @@ import { type SkeinServer, startServer } from "./server.ts";
 
 /** Raw provider frames (E18): diagnostics in bounded files, at most 8 × 16 MiB. */
 const RAW_LOG = { maxFileBytes: 16 * 1024 * 1024, maxFiles: 8 };
+
+/** SQLite in the data dir, or the PostgreSQL database several instances share. */
+function openStore(config: ServerConfig): Promise<EventStore> {
+  const { database } = config;
+  if (database.kind === "postgres") return openEventStore({ url: database.url });
+  return openEventStore({
+    dataDir: database.dataDir,
+    ...(database.filename ? { filename: database.filename } : {}),
+  });
+}
+
+/** For the log: where the events live, without a password a URL may carry. */
+function describeDatabase(config: ServerConfig): string {
+  const { database } = config;
+  if (database.kind === "sqlite") {
+    return path.join(database.dataDir, database.filename ?? "(default file)");
+  }
+  const url = new URL(database.url);
+  url.password = "";
+  return url.toString();
+}
 
 /**
  * Store → orchestrator → recovery → HTTP server, in that order: the log is migrated before
@@ -20,11 +41,11 @@ export async function startSkein(
   log: Logger,
   adapters: Partial<Record<ProviderKind, ProviderAdapter>>,
 ): Promise<SkeinServer> {
-  const store = openSqliteEventStore({
-    dataDir: config.database.dataDir,
-    ...(config.database.filename ? { filename: config.database.filename } : {}),
-  });
-  log.info({ file: store.file, head: await store.headSequence() }, "event store open");
+  const store = await openStore(config);
+  log.info(
+    { database: describeDatabase(config), head: await store.headSequence() },
+    "event store open",
+  );
   const rawLog = createRotatingLog({ dir: path.join(config.dataDir, "raw"), ...RAW_LOG });
   let orchestrator: Awaited<ReturnType<typeof createOrchestrator>> | null = null;
   try {
@@ -34,6 +55,8 @@ export async function startSkein(
       dataDir: config.dataDir,
       log,
       rawLog,
+      instanceId: config.instanceId,
+      leaseTtlMs: config.leaseTtlMs,
     });
     await orchestrator.recover();
     const server = await startServer({

@@ -30,6 +30,11 @@ const EnvSchema = z.object({
   SKEIN_WEB_PORT: port(4318),
   SKEIN_DATA_DIR: optionalText,
   SKEIN_DATABASE_URL: optionalText,
+  SKEIN_INSTANCE_ID: optionalText,
+  SKEIN_LEASE_TTL_MS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().int().min(500).default(30_000),
+  ),
   SKEIN_API_TOKEN: optionalText.refine(
     (token) => token === undefined || token.length >= MIN_TOKEN_LENGTH,
     `must be at least ${MIN_TOKEN_LENGTH} characters (try \`openssl rand -hex 32\`)`,
@@ -40,7 +45,10 @@ const EnvSchema = z.object({
   ),
 });
 
-export type DatabaseConfig = { kind: "sqlite"; dataDir: string; filename: string | undefined };
+export type DatabaseConfig =
+  | { kind: "sqlite"; dataDir: string; filename: string | undefined }
+  /** Shared by several instances; `?schema=` in the URL picks the schema (default `public`). */
+  | { kind: "postgres"; url: string };
 
 export type ServerConfig = {
   host: string;
@@ -50,6 +58,14 @@ export type ServerConfig = {
   webOrigins: string[];
   dataDir: string;
   database: DatabaseConfig;
+  /**
+   * Names this instance in runtime leases. Stable across restarts (host + port unless
+   * SKEIN_INSTANCE_ID says otherwise), so a restarted instance recognizes its previous
+   * incarnation's leases as its own and recovers their runs at once instead of waiting for expiry.
+   */
+  instanceId: string;
+  /** How long a runtime lease outlives its holder's last renewal (how fast a dead one is noticed). */
+  leaseTtlMs: number;
   apiToken: string | null;
   logLevel: LogLevel;
 };
@@ -77,12 +93,7 @@ export function webOriginsFor(host: string, webPort: number): string[] {
 
 function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig {
   if (url === undefined) return { kind: "sqlite", dataDir, filename: undefined };
-  if (/^postgres(ql)?:\/\//i.test(url)) {
-    throw new ConfigError(
-      "SKEIN_DATABASE_URL points at PostgreSQL, which is not supported yet. Unset it to use the " +
-        `embedded SQLite database in SKEIN_DATA_DIR (${dataDir}).`,
-    );
-  }
+  if (/^postgres(ql)?:\/\//i.test(url)) return { kind: "postgres", url };
   // `file:` URLs and bare `sqlite:` paths name the SQLite file directly.
   let file: string;
   if (url.startsWith("file:")) file = fileURLToPath(url);
@@ -95,6 +106,11 @@ function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig 
   }
   const absolute = path.resolve(file);
   return { kind: "sqlite", dataDir: path.dirname(absolute), filename: path.basename(absolute) };
+}
+
+/** Host and port; a random port (0) is not stable, so the process id stands in for it. */
+function defaultInstanceId(apiPort: number): string {
+  return `${os.hostname()}:${apiPort === 0 ? `pid${process.pid}` : apiPort}`;
 }
 
 /** Validates an environment record; throws `ConfigError` with every problem listed. */
@@ -124,6 +140,8 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
     webOrigins: webOriginsFor(host, env.SKEIN_WEB_PORT),
     dataDir,
     database: databaseFrom(env.SKEIN_DATABASE_URL, dataDir),
+    instanceId: env.SKEIN_INSTANCE_ID?.trim() ?? defaultInstanceId(env.SKEIN_API_PORT),
+    leaseTtlMs: env.SKEIN_LEASE_TTL_MS,
     apiToken,
     logLevel: env.SKEIN_LOG_LEVEL,
   };

@@ -1,4 +1,5 @@
-// `pnpm --filter @skein/api start` (and the root `pnpm start`): the API server on embedded SQLite.
+// `pnpm --filter @skein/api start` (and the root `pnpm start`): the API server on embedded SQLite,
+// or on PostgreSQL shared with other instances when SKEIN_DATABASE_URL is a postgresql:// URL.
 import { createClaudeAdapter } from "@skein/adapters-claude";
 import { createCodexAdapter } from "@skein/adapters-codex";
 import { startSkein } from "./app.ts";
@@ -73,3 +74,6 @@ stopOnSignals(server, log);
 log.info({ url: server.url, auth: config.apiToken !== null }, "skein api listening");
 say(`Skein API   ${server.url}/trpc   (health: ${server.url}/healthz)`);
 say(`Data        ${config.dataDir}${config.apiToken ? "   (API token required)" : ""}`);
+if (config.database.kind === "postgres") {
+  say(`Database    PostgreSQL, shared; this instance is ${config.instanceId}`);
+}

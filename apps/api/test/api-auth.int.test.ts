@@ -146,10 +146,18 @@ describe("configuration (env.ts)", () => {
     expect(withToken.webOrigins).toEqual(["http://192.168.1.5:4318"]);
   });
 
-  it("PostgreSQL URLs are refused as not supported yet; short tokens and bad ports too", () => {
-    expect(() => parseEnv({ SKEIN_DATABASE_URL: "postgres://localhost/skein" })).toThrow(
-      /PostgreSQL, which is not supported yet/,
+  it("PostgreSQL URLs select the shared store; short tokens and bad ports are refused", () => {
+    expect(parseEnv({ SKEIN_DATABASE_URL: "postgres://localhost/skein" }).database).toEqual({
+      kind: "postgres",
+      url: "postgres://localhost/skein",
+    });
+    expect(parseEnv({ SKEIN_API_PORT: "4400", SKEIN_INSTANCE_ID: "api-1" }).instanceId).toBe(
+      "api-1",
     );
+    expect(parseEnv({ SKEIN_API_PORT: "4400" }).instanceId).toMatch(/:4400$/);
+    expect(parseEnv({}).leaseTtlMs).toBe(30_000);
+    expect(parseEnv({ SKEIN_LEASE_TTL_MS: "1500" }).leaseTtlMs).toBe(1_500);
+    expect(() => parseEnv({ SKEIN_LEASE_TTL_MS: "10" })).toThrow(/SKEIN_LEASE_TTL_MS/);
     expect(() => parseEnv({ SKEIN_API_TOKEN: "short" })).toThrow(/at least 16 characters/);
     expect(() => parseEnv({ SKEIN_API_PORT: "http" })).toThrow(/SKEIN_API_PORT/);
     expect(parseEnv({ SKEIN_DATABASE_URL: "file:///var/tmp/x/skein.db" }).database).toEqual({

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
 import type { RouterOutputs } from "../src/index.ts";
 import { API_DIR, type ChildServer, spawnEntry, TSX_LOADER } from "./support/child-server.ts";
+import { scratchSchema } from "./support/postgres.ts";
 import { Recorder } from "./support/recorder.ts";
 import { tempDir } from "./support/test-server.ts";
 
@@ -41,13 +42,19 @@ describe("pnpm --filter @skein/api start (src/main.ts)", () => {
     expect(server.stderr).toMatch(/refusing to start: SKEIN_HOST=0\.0\.0\.0 .*SKEIN_API_TOKEN/s);
   });
 
-  it("refuses a PostgreSQL database URL as not supported yet", async () => {
+  it("starts on PostgreSQL when SKEIN_DATABASE_URL says so (schema migrated on open)", async () => {
+    const database = await scratchSchema();
+    cleanups.push(() => database.drop());
     const server = spawn("src/main.ts", {
-      SKEIN_DATABASE_URL: "postgresql://localhost/skein",
+      SKEIN_API_PORT: "0",
       SKEIN_DATA_DIR: dataDir(),
+      SKEIN_DATABASE_URL: database.url,
     });
-    expect(await server.exited).toBe(78);
-    expect(server.stderr).toMatch(/PostgreSQL, which is not supported yet/);
+    await server.ready;
+    const client = createSkeinClient({ url: server.url });
+    expect(await client.health.query()).toMatchObject({ ok: true, sequence: 0 });
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
   });
 
   it("starts (migrations applied), prints its URLs, serves /healthz, stops on SIGTERM", async () => {
@@ -57,7 +64,7 @@ describe("pnpm --filter @skein/api start (src/main.ts)", () => {
     expect(await res.json()).toEqual({ ok: true });
     const health = await createSkeinClient({ url: server.url }).health.query();
     expect(health).toMatchObject({ ok: true, sequence: 0 });
-    expect(server.stderr).toMatch(/Web UI\s+not built yet/);
+    expect(server.stderr).toMatch(/Data\s+\//);
     server.child.kill("SIGTERM");
     expect(await server.exited).toBe(0);
   });

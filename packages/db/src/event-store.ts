@@ -1,4 +1,5 @@
 import type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
+import type { RuntimeLeases } from "./runtime-leases.ts";
 
 /** The store envelope around a domain event (docs/design.md). */
 export type StoredEvent = {
@@ -128,6 +129,8 @@ export interface EventStore {
   /** Runs `read` against one consistent state and reports the sequence that state reflects. */
   snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>>;
   subscribe(options: SubscribeOptions): EventSubscription;
+  /** Which instance owns which thread's provider runtime (in memory for the embedded store). */
+  readonly runtimeLeases: RuntimeLeases;
   /** Flushes queued appends, ends subscriptions and releases the database. */
   close(): Promise<void>;
 }

@@ -41,6 +41,10 @@ export type {
 export { openPostgresEventStore } from "./postgres/postgres-event-store.ts";
 export { isProjectionTable, PROJECTION_TABLES } from "./projection-tables.ts";
 export type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
+export type { LeaseKeeperOptions } from "./lease-keeper.ts";
+export { LeaseKeeper, PRESENCE_PREFIX } from "./lease-keeper.ts";
+export type { AcquireResult, RuntimeLease, RuntimeLeases } from "./runtime-leases.ts";
+export { MemoryRuntimeLeases } from "./runtime-leases.ts";
 export type { RawEventSink, RotatingLog, RotatingLogOptions } from "./raw-log/rotating-log.ts";
 export { createRotatingLog } from "./raw-log/rotating-log.ts";
 export { defaultDataDir } from "./sqlite/connection.ts";

@@ -55,7 +55,7 @@ describe("migrations", () => {
     const schema = describeSchema(db);
     db.close();
     expect(Object.keys(schema).sort()).toEqual(
-      ["command_receipts", "events", "streams", ...PROJECTION_TABLES].sort(),
+      ["command_receipts", "events", "runtime_leases", "streams", ...PROJECTION_TABLES].sort(),
     );
     for (const table of PROJECTION_TABLES) {
       const { columns, indexes } = JSON.parse(schema[table] ?? "{}") as {

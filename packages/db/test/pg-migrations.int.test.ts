@@ -39,7 +39,7 @@ describePostgres("migrations", (stores) => {
     await (await stores.open(schema)).close();
     const described = await describePostgresSchema(admin, schema);
     expect(Object.keys(described).sort()).toEqual(
-      ["command_receipts", "events", "streams", ...PROJECTION_TABLES].sort(),
+      ["command_receipts", "events", "runtime_leases", "streams", ...PROJECTION_TABLES].sort(),
     );
     for (const table of PROJECTION_TABLES) {
       const { columns, indexes } = JSON.parse(described[table] ?? "{}") as {

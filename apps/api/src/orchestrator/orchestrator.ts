@@ -1,4 +1,4 @@
-import type { EventStore } from "@skein/db";
+import { type EventStore, LeaseKeeper } from "@skein/db";
 import {
   type ContextTransferId,
   type IdSource,
@@ -15,7 +15,7 @@ import { createDelegateHandler, DELEGATE_TOOL } from "./delegate-tool.ts";
 import { createForkWorkspace, planForkWorkspace } from "./fork-workspace.ts";
 import { regenerateHandoff } from "./handoff-commands.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { recoverAfterRestart } from "./recovery.ts";
+import { recoverAfterRestart, requireRuntimeHere, startLeaseSweep } from "./recovery.ts";
 import { rollbackToCheckpoint } from "./rollback.ts";
 import { RunExecutor } from "./run-executor.ts";
 import type { OrchestratorCommands } from "./service-types.ts";
@@ -39,6 +39,13 @@ export type OrchestratorOptions = {
   rawLog?: RawEventSink;
   /** Idle provider runtimes are closed after this long (0 disables reaping). */
   sessionIdleMs?: number;
+  /**
+   * Names this instance in runtime leases; instances sharing a database need distinct ids, and a
+   * restarted instance should keep its id (its old leases are then recovered at once).
+   */
+  instanceId?: string;
+  /** How long a runtime lease outlives its holder's last renewal; default 30 s. */
+  leaseTtlMs?: number;
 };
 
 export type Orchestrator = OrchestratorCommands & {
@@ -47,6 +54,9 @@ export type Orchestrator = OrchestratorCommands & {
   /** Resolves when the run has settled in this process (tests, the delegate tool). */
   waitForRun(runId: string): Promise<void>;
   readonly repository: AggregateRepository;
+  readonly instanceId: string;
+  /** Tests: stop renewing leases without releasing them, as a killed instance would. */
+  stopLeaseRenewal(): void;
 };
 
 /** Wires the repository, session manager and run executor into the command side of Skein. */
@@ -73,7 +83,25 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       handler: createDelegateHandler(repo, executor, ids, threadId, runId),
     };
   };
-  const executor: RunExecutor = new RunExecutor(repo, sessions, ids, log, toolsFor, checkpoints);
+  const leases = new LeaseKeeper({
+    leases: options.store.runtimeLeases,
+    owner: options.instanceId ?? "local",
+    ttlMs: options.leaseTtlMs ?? 30_000,
+    onLost: (threadId) => log.error({ threadId }, "runtime lease lost to another instance"),
+    onError: (error) => log.warn({ err: error }, "runtime leases could not be renewed"),
+  });
+  await leases.start();
+  const executor: RunExecutor = new RunExecutor(
+    repo,
+    sessions,
+    ids,
+    log,
+    toolsFor,
+    checkpoints,
+    leases,
+  );
+  let stopSweep: (() => void) | null = null;
+  const requireLocalRuntime = (threadId: ThreadId) => requireRuntimeHere(leases, repo, threadId);
 
   const requireThread = async (threadId: ThreadId) => {
     const state = await repo.thread(threadId);
@@ -89,6 +117,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
 
   return {
     repository: repo,
+    instanceId: leases.owner,
+    stopLeaseRenewal: () => {
+      leases.stopRenewal();
+      stopSweep?.();
+    },
     async createProject(input) {
       const projectId = ids.next("project");
       const result = await repo.execute(
@@ -176,10 +209,12 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     },
     async steer(input) {
       await requireThread(input.threadId);
+      await requireLocalRuntime(input.threadId);
       return { sequence: await executor.steer(input.threadId, input.text) };
     },
     async interrupt(input) {
       await requireThread(input.threadId);
+      await requireLocalRuntime(input.threadId);
       return { sequence: await executor.interrupt(input.threadId) };
     },
     async rollback(input) {
@@ -196,6 +231,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     async respondToRequest(input) {
       const { data } = await options.store.snapshot((q) => q.get("requests", input.requestId));
       if (!data?.threadId) throw new NotFoundError("request", input.requestId);
+      await requireLocalRuntime(data.threadId as ThreadId);
       const sequence = await executor.respond(input.requestId, data.threadId as ThreadId, {
         decision: input.decision,
         ...(input.answers ? { answers: input.answers } : {}),
@@ -239,8 +275,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       return out;
     },
     async recover() {
-      const queued = await recoverAfterRestart(options.store, repo, log);
+      const queued = await recoverAfterRestart(options.store, repo, leases, log);
       for (const threadId of queued) executor.kick(threadId);
+      stopSweep = startLeaseSweep(leases, executor, log);
     },
     async waitForRun(runId) {
       // Register first, then check: a run settling in between still wakes us.
@@ -250,8 +287,10 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       await settled;
     },
     async shutdown() {
+      stopSweep?.();
       await executor.stop();
       await sessions.closeAll();
+      await leases.close();
     },
   };
 }

@@ -9,10 +9,12 @@ import {
   type ThreadId,
 } from "@skein/domain";
 import type { AppToolHandler, ThreadSettings, TurnInput } from "@skein/domain/provider";
+import type { LeaseKeeper } from "@skein/db";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { CheckpointService } from "./checkpoint-service.ts";
 import type { Logger } from "./logger.ts";
 import { prepareStart } from "./prepare-start.ts";
+import { interruptOrphanedRun } from "./recovery.ts";
 import type { LiveSession, SessionManager } from "./session-manager.ts";
 import { type LiveRequest, TurnConsumer } from "./turn-consumer.ts";
 
@@ -46,6 +48,8 @@ export class RunExecutor {
   private readonly active = new Map<ThreadId, ActiveTurn>();
   private readonly liveRequests = new Map<RuntimeRequestId, LiveRequest>();
   private readonly settled = new Map<RunId, Array<() => void>>();
+  /** Threads whose lease another instance held when we tried to dispatch them. */
+  private readonly deferred = new Set<ThreadId>();
   private stopping = false;
 
   constructor(
@@ -55,6 +59,7 @@ export class RunExecutor {
     private readonly log: Logger,
     private readonly toolsFor: ToolFactory,
     private readonly checkpoints: CheckpointService,
+    private readonly leases: LeaseKeeper,
   ) {}
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */
@@ -68,6 +73,13 @@ export class RunExecutor {
     this.runners.set(threadId, runner);
   }
 
+  /** Tries again the threads another instance's lease kept us from dispatching. */
+  retryDeferred(): void {
+    const threads = [...this.deferred];
+    this.deferred.clear();
+    for (const threadId of threads) this.kick(threadId);
+  }
+
   /** Resolves once the run has reached a terminal state in this process. */
   waitForRun(runId: RunId): Promise<void> {
     return new Promise((resolve) => {
@@ -77,12 +89,51 @@ export class RunExecutor {
     });
   }
 
+  /**
+   * Runs a thread's queued runs while holding its runtime lease. Another live instance holding
+   * it executes them itself; an expired lease is taken over and the run its dead holder left in
+   * flight ends `interrupted` before the queue moves on (R2: the next run resumes from refs).
+   */
   private async drain(threadId: ThreadId): Promise<void> {
-    for (;;) {
+    const lease = await this.leases.acquire(threadId);
+    if (!lease.acquired) {
+      // Its holder drains our queued run if it sees it; `retryDeferred` covers the case where
+      // the holder released the lease just before our run was queued.
+      this.deferred.add(threadId);
+      this.log.info({ threadId, owner: lease.holder.owner }, "thread runtime on another instance");
+      return;
+    }
+    try {
+      const previous = lease.previous;
+      if (previous && previous.owner !== this.leases.owner && previous.expired) {
+        const state = await this.repo.refreshThread(threadId);
+        if (state.activeRunId) {
+          const why = `Skein instance ${previous.owner} stopped renewing its lease`;
+          await interruptOrphanedRun(this.repo, threadId, state.activeRunId, why, this.log);
+        }
+      }
+      await this.drainHeld(threadId);
+    } finally {
+      await this.leases.release(threadId).catch((error: unknown) => {
+        this.log.warn({ threadId, error: message(error) }, "runtime lease could not be released");
+      });
+    }
+  }
+
+  private async drainHeld(threadId: ThreadId): Promise<void> {
+    for (let refreshed = false; ; ) {
       const state = await this.repo.thread(threadId);
       if (!state.thread || state.activeRunId) return;
       const run = nextQueuedRun(state);
-      if (!run) return;
+      if (!run) {
+        // Another instance may have queued a run our cache has not seen; look once before
+        // giving the lease up, or that run would wait for nobody.
+        if (refreshed) return;
+        await this.repo.refreshThread(threadId);
+        refreshed = true;
+        continue;
+      }
+      refreshed = false;
       try {
         await this.execute(threadId, run);
       } catch (error) {

@@ -15,6 +15,7 @@ import type {
   SubscribeOptions,
 } from "../event-store.ts";
 import { prepareAppend } from "../prepare-append.ts";
+import type { RuntimeLeases } from "../runtime-leases.ts";
 import {
   channelName,
   clientConfig,
@@ -29,6 +30,7 @@ import { applyPostgresMigrations, loadPostgresMigrations } from "./migrator.ts";
 import { PgEventReader } from "./pg-event-reader.ts";
 import { PgGroupCommit } from "./pg-group-commit.ts";
 import { PgSnapshots } from "./pg-snapshots.ts";
+import { PgRuntimeLeases } from "./pg-runtime-leases.ts";
 import { PgWriter } from "./pg-writer.ts";
 
 export type PostgresEventStoreOptions = {
@@ -92,6 +94,7 @@ export async function openPostgresEventStore(
 
 class PostgresStore implements PostgresEventStore {
   readonly schema: string;
+  readonly runtimeLeases: RuntimeLeases;
   private readonly readPool: PgPool;
   private readonly snapshotPool: PgPool;
   private readonly writerPool: PgPool;
@@ -120,6 +123,7 @@ class PostgresStore implements PostgresEventStore {
       idle_in_transaction_session_timeout: 10_000,
     });
     this.events = new PgEventReader(this.readPool);
+    this.runtimeLeases = new PgRuntimeLeases(this.readPool);
     this.snapshots = new PgSnapshots(this.snapshotPool);
     this.bus = new EventBus({
       // Not through readAll(): backfills may still run while close() flushes the last appends.

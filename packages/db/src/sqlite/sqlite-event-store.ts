@@ -29,6 +29,7 @@ import { GroupCommit } from "./group-commit.ts";
 import { applyMigrations, loadMigrations } from "./migrator.ts";
 import { prepareAppend } from "../prepare-append.ts";
 import { SnapshotPool } from "./snapshot-pool.ts";
+import { MemoryRuntimeLeases, type RuntimeLeases } from "../runtime-leases.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
 
 export type SqliteEventStoreOptions = {
@@ -77,6 +78,7 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions = {}): Sql
 }
 
 class SqliteStore implements SqliteEventStore {
+  readonly runtimeLeases: RuntimeLeases = new MemoryRuntimeLeases();
   private readonly events: EventReader;
   private readonly commits: GroupCommit;
   private readonly bus: EventBus;

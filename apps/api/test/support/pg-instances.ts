@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import { type EventStore, openEventStore } from "@skein/db";
+import type { ProviderAdapter, ProviderSessionHandle } from "@skein/domain/provider";
+import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
+import { createSilentLogger } from "../../src/logger.ts";
+import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
+import { type SkeinServer, startServer } from "../../src/server.ts";
+import { tempDir, WEB_ORIGIN } from "./test-server.ts";
+
+/** One API instance (store, orchestrator, HTTP server) on a database other instances share. */
+export type PgInstance = {
+  id: string;
+  store: EventStore;
+  orchestrator: Orchestrator;
+  server: SkeinServer;
+  client: SkeinClient;
+  /** Sessions this instance opened on the provider (which instance ran which turn). */
+  opened: string[];
+  /** Their handles, oldest first (a test may kill a provider process through one). */
+  sessions: ProviderSessionHandle[];
+  close(): Promise<void>;
+};
+
+/**
+ * Starts an instance as `main.ts` would (store → orchestrator → recovery → server) but in this
+ * process, so a test can hold two of them on one schema. The provider is shared, as two
+ * instances share the user's Codex home: a native thread started on one resumes on the other.
+ */
+export async function startPgInstance(options: {
+  id: string;
+  url: string;
+  codex: ProviderAdapter;
+  leaseTtlMs: number;
+}): Promise<PgInstance> {
+  const store = await openEventStore({ url: options.url, pollIntervalMs: 100 });
+  const dataDir = tempDir("skein-pg-instance-");
+  const opened: string[] = [];
+  const sessions: ProviderSessionHandle[] = [];
+  const codex: ProviderAdapter = {
+    ...options.codex,
+    async openSession(input) {
+      opened.push(input.providerSessionId);
+      const handle = await options.codex.openSession(input);
+      sessions.push(handle);
+      return handle;
+    },
+  };
+  const orchestrator = await createOrchestrator({
+    store,
+    adapters: { codex },
+    dataDir,
+    sessionIdleMs: 0,
+    instanceId: options.id,
+    leaseTtlMs: options.leaseTtlMs,
+  });
+  await orchestrator.recover();
+  const server = await startServer({
+    orchestrator,
+    store,
+    host: "127.0.0.1",
+    port: 0,
+    webOrigins: [WEB_ORIGIN],
+    apiToken: null,
+    log: createSilentLogger(),
+    shutdownGraceMs: 2_000,
+  });
+  return {
+    id: options.id,
+    store,
+    orchestrator,
+    server,
+    client: createSkeinClient({ url: server.url }),
+    opened,
+    sessions,
+    async close() {
+      await server.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
