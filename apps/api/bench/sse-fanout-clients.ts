@@ -8,11 +8,30 @@ type Request = { type: "commits"; commits: [number, number][] };
 const [url = "", countArg = "100"] = process.argv.slice(2);
 const count = Number(countArg);
 const client = createSkeinClient({ url });
-const received: Map<number, number>[] = [];
+/**
+ * Arrival time by sequence (0 = not arrived), one typed array per subscriber: the bookkeeping
+ * of 500k deliveries must not itself load the client with Map growth and GC.
+ */
+class Arrivals {
+  private times = new Float64Array(16_384);
+  set(sequence: number, at: number): void {
+    if (sequence >= this.times.length) {
+      const grown = new Float64Array(Math.max(sequence + 1, this.times.length * 2));
+      grown.set(this.times);
+      this.times = grown;
+    }
+    this.times[sequence] = at;
+  }
+  get(sequence: number): number | undefined {
+    const at = this.times[sequence];
+    return at === undefined || at === 0 ? undefined : at;
+  }
+}
+const received: Arrivals[] = [];
 let ready = 0;
 const subscriptions: { unsubscribe(): void }[] = [];
 for (let i = 0; i < count; i += 1) {
-  const arrivals = new Map<number, number>();
+  const arrivals = new Arrivals();
   received.push(arrivals);
   subscriptions.push(
     client.thread.watchShells.subscribe(undefined, {

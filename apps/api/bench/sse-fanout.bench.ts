@@ -45,7 +45,8 @@ const server = await startServer({
 
 try {
   const child = fork(path.join(here, "sse-fanout-clients.ts"), [server.url, String(SUBSCRIBERS)], {
-    execArgv: ["--import", loader],
+    // `node --cpu-prof … sse-fanout.bench.ts` profiles the subscribers' process as well.
+    execArgv: ["--import", loader, ...process.execArgv.filter((a) => a.startsWith("--cpu-prof"))],
   });
   const messages: ChildMessage[] = [];
   let wake: () => void = () => undefined;

@@ -1,13 +1,20 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EventStore } from "@skein/db";
+import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import { authenticate } from "./auth.ts";
 import type { ApiContext } from "./context.ts";
 import { isLoopbackHost } from "./env.ts";
 import { ConnectionTracker } from "./http/connection-tracker.ts";
 import { applyOriginPolicy } from "./http/origin-policy.ts";
-import { MAX_BODY_BYTES, MAX_REPLAY_EVENTS } from "./limits.ts";
+import { type LeanSseOptions, serveLeanSse } from "./http/lean-sse.ts";
+import {
+  MAX_BODY_BYTES,
+  MAX_REPLAY_EVENTS,
+  SSE_PING_MS,
+  SSE_RECONNECT_AFTER_INACTIVITY_MS,
+} from "./limits.ts";
 import type { Logger } from "./logger.ts";
 import type { OrchestratorCommands } from "./orchestrator/service-types.ts";
 import { createReadModels } from "./read-models/index.ts";
@@ -40,6 +47,13 @@ export type SkeinServer = {
   close(): Promise<void>;
 };
 
+/** The watch subscriptions, written by the lean SSE path (see http/lean-sse.ts). */
+const WATCH_PATHS: ReadonlySet<string> = new Set([
+  "thread.watchShells",
+  "thread.watchDetail",
+  "events.watch",
+]);
+
 function urlFor(host: string, port: number): string {
   const name = host.includes(":") ? `[${host}]` : host;
   return `http://${name}:${port}`;
@@ -59,25 +73,38 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     loopbackOnly: isLoopbackHost(options.host),
   };
 
+  const contextFor = (
+    req: http.IncomingMessage,
+    connectionParams: Record<string, string | undefined> | null,
+  ): ApiContext => ({
+    orchestrator,
+    store,
+    readModels,
+    auth: authenticate(options.apiToken, req.headers, connectionParams),
+    watch,
+  });
+  const onError = ({ error, path, type }: { error: TRPCError; path?: string; type: string }) => {
+    if (error.code === "INTERNAL_SERVER_ERROR") {
+      log.error({ err: error.cause ?? error, path, type }, "procedure failed");
+    } else {
+      log.debug({ code: error.code, path, type, message: error.message }, "procedure refused");
+    }
+  };
   const trpc = createHTTPHandler({
     router: appRouter,
     basePath: "/trpc/",
     maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req, info }): ApiContext => ({
-      orchestrator,
-      store,
-      readModels,
-      auth: authenticate(options.apiToken, req.headers, info.connectionParams),
-      watch,
-    }),
-    onError: ({ error, path, type }) => {
-      if (error.code === "INTERNAL_SERVER_ERROR") {
-        log.error({ err: error.cause ?? error, path, type }, "procedure failed");
-      } else {
-        log.debug({ code: error.code, path, type, message: error.message }, "procedure refused");
-      }
-    },
+    createContext: ({ req, info }) => contextFor(req, info.connectionParams),
+    onError,
   });
+  const leanSse: LeanSseOptions = {
+    router: appRouter,
+    paths: WATCH_PATHS,
+    createContext: contextFor,
+    client: { reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS },
+    pingMs: SSE_PING_MS,
+    onError: ({ error, path }) => onError({ error, path, type: "subscription" }),
+  };
 
   const server = http.createServer((req, res) => {
     if (applyOriginPolicy(req, res, policy)) return;
@@ -89,7 +116,15 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     }
     if (pathname.startsWith("/trpc/")) {
       tracker.track(req, res);
-      trpc(req, res);
+      serveLeanSse(req, res, leanSse).then(
+        (served) => {
+          if (!served) void trpc(req, res);
+        },
+        (error: unknown) => {
+          log.error({ err: error }, "subscription stream failed");
+          res.destroy();
+        },
+      );
       return;
     }
     res.writeHead(404, { "content-type": "application/json" });

@@ -122,12 +122,15 @@ export class FetchEventSource {
     this.readyState = OPEN;
     this.emit({ type: "open" });
     const parser = new SseParser(this.lastEventId);
-    const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
+    // Decoded in place rather than through a TextDecoderStream: one web-stream hop less per chunk,
+    // which is most of the client's cost when one process holds many subscriptions.
+    const decoder = new TextDecoder();
+    const reader = response.body.getReader();
     try {
       for (;;) {
         const { done, value } = await reader.read();
         if (done) return { fatal: false, error: new Error("SSE stream ended") };
-        for (const event of parser.push(value)) {
+        for (const event of parser.push(decoder.decode(value, { stream: true }))) {
           this.emit({ type: event.type, data: event.data, lastEventId: event.lastEventId });
         }
         this.lastEventId = parser.lastEventId;

@@ -1,6 +1,32 @@
 const NOT_READY = Symbol("not ready");
 const notReady = Promise.resolve(NOT_READY);
 
+/**
+ * Waits end on a shared grid of this many ms, one timer per grid point for every waiting
+ * consumer: subscribers of a stream that keep up then flush together and form identical batches,
+ * which the SSE writer serializes once and hands to all of them as the same bytes.
+ */
+const TICK_MS = 4;
+const ticks = new Map<number, Promise<void>>();
+
+function sharedDelay(ms: number): Promise<void> {
+  const due = Math.ceil((performance.now() + ms) / TICK_MS) * TICK_MS;
+  let tick = ticks.get(due);
+  if (tick === undefined) {
+    tick = new Promise<void>((resolve) => {
+      setTimeout(
+        () => {
+          ticks.delete(due);
+          resolve();
+        },
+        Math.max(0, due - performance.now()),
+      );
+    });
+    ticks.set(due, tick);
+  }
+  return tick;
+}
+
 export type ReadyBatchOptions = {
   maxBatch: number;
   /**
@@ -29,7 +55,7 @@ export async function* readyBatches<T>(
     pending = null;
     if (first.done) return;
     const wait = lastBatchAt + minIntervalMs - performance.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await sharedDelay(wait);
     const batch = [first.value];
     while (batch.length < maxBatch) {
       const next = source.next();
