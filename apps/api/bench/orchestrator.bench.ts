@@ -39,16 +39,21 @@ async function forkTimes(o: Orchestrator, threadId: ThreadId, n: number): Promis
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "skein-bench-orch-"));
+  // Kept apart from the data dir, as a user's project is.
+  const workspace = mkdtempSync(path.join(tmpdir(), "skein-bench-ws-"));
   const store = openSqliteEventStore({ dataDir: dir });
   const codex = createScriptedProvider({ provider: "codex" });
+  // Seeding 9,500 runs with a git capture each would take minutes and measure nothing these rows
+  // report (capture has its own row); fork cost does not depend on it.
   const o = await createOrchestrator({
+    captureCheckpoints: false,
     store,
     adapters: { codex },
     dataDir: dir,
     sessionIdleMs: 0,
   });
   try {
-    const { projectId } = await o.createProject({ name: "bench", workspaceRoot: dir });
+    const { projectId } = await o.createProject({ name: "bench", workspaceRoot: workspace });
     const small = await seedThread(o, projectId, 1);
     const big = await seedThread(o, projectId, 2_000);
     await forkTimes(o, small, 10);
@@ -97,6 +102,7 @@ async function main() {
     await o.shutdown();
     await store.close();
     rmSync(dir, { recursive: true, force: true });
+    rmSync(workspace, { recursive: true, force: true });
   }
 }
 

@@ -21,6 +21,8 @@ export class CheckpointService {
     private readonly ids: IdSource,
     private readonly dataDir: string,
     private readonly log: Logger,
+    /** Off: runs end without a workspace checkpoint (e.g. a huge workspace; seeding benches). */
+    private readonly captureEnabled = true,
   ) {}
 
   storeFor(cwd: string): Promise<CheckpointStore> {
@@ -31,7 +33,11 @@ export class CheckpointService {
         workspaceRoot: cwd,
         shadowDir: path.join(this.dataDir, "checkpoints", key),
       });
-      store.catch(() => this.stores.delete(cwd));
+      // A workspace that cannot hold checkpoints (e.g. it contains Skein's data dir) fails the
+      // same way every time: remember that for a while instead of spawning git on every fork.
+      store.catch(() => {
+        setTimeout(() => this.stores.delete(cwd), 60_000).unref();
+      });
       this.stores.set(cwd, store);
     }
     return store;
@@ -39,7 +45,7 @@ export class CheckpointService {
 
   /** Records the run's root scope and a checkpoint; capture failures become status `error`. */
   async captureRun(threadId: ThreadId, run: Run, cwd: string): Promise<void> {
-    if (!run.rootNodeId || !existsSync(cwd)) return;
+    if (!this.captureEnabled || !run.rootNodeId || !existsSync(cwd)) return;
     const state = await this.repo.thread(threadId);
     const scopeId = this.ids.next("checkpointScope");
     await this.repo.execute({

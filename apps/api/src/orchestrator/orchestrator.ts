@@ -39,6 +39,8 @@ export type OrchestratorOptions = {
   rawLog?: RawEventSink;
   /** Idle provider runtimes are closed after this long (0 disables reaping). */
   sessionIdleMs?: number;
+  /** Capture a workspace checkpoint at the end of every root run (default true). */
+  captureCheckpoints?: boolean;
   /**
    * Names this instance in runtime leases; instances sharing a database need distinct ids, and a
    * restarted instance should keep its id (its old leases are then recovered at once).
@@ -73,7 +75,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     options.rawLog,
     options.sessionIdleMs ?? 10 * 60_000,
   );
-  const checkpoints = new CheckpointService(repo, ids, options.dataDir, log);
+  const checkpoints = new CheckpointService(
+    repo,
+    ids,
+    options.dataDir,
+    log,
+    options.captureCheckpoints ?? true,
+  );
   const toolsFor = (threadId: ThreadId, runId: RunId) => {
     const state = repo.peekThread(threadId);
     const provider = state?.runs.get(runId)?.provider;
