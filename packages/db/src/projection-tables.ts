@@ -1,31 +1,10 @@
+import { PROJECTION_TABLES } from "@skein/domain";
 import type { ProjectionTable } from "./projection-types.ts";
 
-/**
- * Every projection table, in schema order. The store interpolates table names into SQL, so this
- * list is also the allow-list that keeps caller input out of the statement text.
- */
-export const PROJECTION_TABLES = [
-  "projects",
-  "threads",
-  "runs",
-  "attempts",
-  "nodes",
-  "messages",
-  "plans",
-  "turn_items",
-  "transfers",
-  "handoffs",
-  "provider_sessions",
-  "provider_threads",
-  "provider_turns",
-  "requests",
-  "checkpoints",
-] as const satisfies readonly ProjectionTable[];
-
-// Fails to compile if ProjectionTable gains a member that the list above lacks.
-type Missing = Exclude<ProjectionTable, (typeof PROJECTION_TABLES)[number]>;
-const exhaustive: Missing extends never ? true : Missing = true;
-void exhaustive;
+// The domain owns the list of projection tables; the store re-exports it. The store interpolates
+// table names into SQL, so the list is also the allow-list that keeps caller input out of the
+// statement text.
+export { PROJECTION_TABLES };
 
 const known: ReadonlySet<string> = new Set(PROJECTION_TABLES);
 
