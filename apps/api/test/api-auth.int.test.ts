@@ -85,6 +85,8 @@ describe("browser origins", () => {
     expect(ok.status).toBe(204);
     expect(ok.headers.get("access-control-allow-origin")).toBe(WEB_ORIGIN);
     expect(ok.headers.get("access-control-allow-headers")).toContain("authorization");
+    // The typed client's fetch-based EventSource sends cache-control from a browser.
+    expect(ok.headers.get("access-control-allow-headers")).toContain("cache-control");
 
     const evil = await fetch(`${t.server.url}/trpc/thread.shells`, {
       method: "OPTIONS",

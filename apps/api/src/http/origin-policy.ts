@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { isLoopbackHost } from "../env.ts";
 
-const ALLOWED_HEADERS = "authorization, content-type, last-event-id, trpc-accept, x-trpc-source";
+// cache-control: the client's fetch-based EventSource sends it on watch requests from browsers.
+const ALLOWED_HEADERS =
+  "authorization, cache-control, content-type, last-event-id, trpc-accept, x-trpc-source";
 
 export type OriginPolicy = {
   /** Exact origins (scheme://host:port) a browser may call from: the web UI's. */
