@@ -41,8 +41,7 @@ for (let i = 0; i < count; i += 1) {
           if (ready === count) process.send?.({ type: "ready" });
           return;
         }
-        const at = performance.timeOrigin + performance.now();
-        for (const event of data.events) arrivals.set(event.sequence, at);
+        arrivals.set(data.event.sequence, performance.timeOrigin + performance.now());
       },
       onError(error) {
         process.send?.({ type: "error", message: String(error) });

@@ -32,13 +32,12 @@ const finished = new Promise<void>((resolve, reject) => {
           markSnapshot();
           return;
         }
-        for (const event of data.events) {
-          console.log(`event    @${event.sequence}: ${event.type}`);
-          const payload = event.data as { runId?: string };
-          if (event.type === "RunFinished" && payload.runId === runId) {
-            subscription.unsubscribe();
-            resolve();
-          }
+        const { event } = data;
+        console.log(`event    @${event.sequence}: ${event.type}`);
+        const payload = event.data as { runId?: string };
+        if (event.type === "RunFinished" && payload.runId === runId) {
+          subscription.unsubscribe();
+          resolve();
         }
       },
       onError: reject,

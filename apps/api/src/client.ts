@@ -1,11 +1,6 @@
-import {
-  createTRPCClient,
-  httpBatchLink,
-  httpSubscriptionLink,
-  splitLink,
-  type TRPCClient,
-} from "@trpc/client";
+import { createTRPCClient, httpBatchLink, splitLink, type TRPCClient } from "@trpc/client";
 import { FetchEventSource, type FetchEventSourceInit } from "./event-source/fetch-event-source.ts";
+import { sseSubscriptionLink } from "./event-source/sse-subscription-link.ts";
 import type { AppRouter } from "./root.ts";
 
 export type { AppRouter, RouterInputs, RouterOutputs, WatchMessage } from "./index.ts";
@@ -25,6 +20,8 @@ export type SkeinClientOptions = {
   subscriptionAuth?: "header" | "connectionParams";
   /** A fetch to use instead of the global one (tests, proxies). */
   fetch?: typeof fetch;
+  /** Extra headers on every call (an instance forwarding a command marks it with one). */
+  headers?: Record<string, string>;
 };
 
 export type SkeinClient = TRPCClient<AppRouter>;
@@ -41,20 +38,21 @@ function trpcEndpoint(url: string): string {
  */
 export function createSkeinClient(options: SkeinClientOptions): SkeinClient {
   const url = trpcEndpoint(options.url);
-  const authorization: Record<string, string> =
-    options.token === undefined ? {} : { authorization: `Bearer ${options.token}` };
+  const authorization: Record<string, string> = {
+    ...options.headers,
+    ...(options.token === undefined ? {} : { authorization: `Bearer ${options.token}` }),
+  };
   const viaParams = options.subscriptionAuth === "connectionParams";
   const subscriptions = viaParams
-    ? httpSubscriptionLink({
+    ? sseSubscriptionLink<AppRouter>({
         url,
         // The platform's EventSource where there is one (browsers), else the fetch-based one.
-        EventSource: globalThis.EventSource ?? FetchEventSource,
+        ...(globalThis.EventSource ? { EventSource: globalThis.EventSource } : {}),
         ...(options.token === undefined ? {} : { connectionParams: { token: options.token } }),
       })
-    : httpSubscriptionLink({
+    : sseSubscriptionLink<AppRouter>({
         url,
-        EventSource: FetchEventSource,
-        eventSourceOptions: {
+        eventSourceInit: {
           headers: authorization,
           ...(options.fetch ? { fetch: options.fetch } : {}),
         },

@@ -78,12 +78,10 @@ describe("S2 over SSE: snapshot at N, then exactly the events after N", () => {
       snapshot.snapshotSequence,
       () => recorder.events,
     );
+    // The contract: one `{ type: "event", event }` message per event, tracked with its sequence.
     for (const message of recorder.messages.slice(1)) {
-      expect(message.type).toBe("events");
-      if (message.type === "events") {
-        expect(message.events.length).toBeGreaterThan(0);
-        expect(message.id).toBe(String(message.events.at(-1)?.sequence));
-      }
+      expect(message.type).toBe("event");
+      if (message.type === "event") expect(message.id).toBe(String(message.event.sequence));
     }
     expect(recorder.events.every((e) => e.streamId === threadStreamId(threadId))).toBe(true);
   });

@@ -27,7 +27,7 @@ async function appendMany(count: number, stream = "thread-thr_a"): Promise<numbe
   return last;
 }
 
-/** One entry per snapshot or per event (batches flattened); `id` is the message's tracked id. */
+/** One entry per message (a snapshot or one event); `id` is the message's tracked id. */
 type Item = { id: string; type: "snapshot" | "event"; sequence: number };
 
 async function take(generator: AsyncGenerator<unknown>, count: number): Promise<Item[]> {
@@ -41,8 +41,8 @@ async function take(generator: AsyncGenerator<unknown>, count: number): Promise<
       out.push({ id, type: "snapshot", sequence: message.data.snapshotSequence });
       continue;
     }
-    expect(id).toBe(String(message.events.at(-1)?.sequence));
-    for (const event of message.events) out.push({ id, type: "event", sequence: event.sequence });
+    expect(id).toBe(String(message.event.sequence));
+    out.push({ id, type: "event", sequence: message.event.sequence });
   }
   return out;
 }

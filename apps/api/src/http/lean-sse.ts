@@ -14,8 +14,8 @@ import {
   connectedFrame,
   dataFrame,
   errorFrame,
-  eventsFrame,
-  isEventsMessage,
+  eventFrame,
+  isEventMessage,
   pingFrame,
   returnFrame,
 } from "./sse-frames.ts";
@@ -75,8 +75,23 @@ function parseRequest(req: IncomingMessage, paths: ReadonlySet<string>): Parsed 
   }
 }
 
-/** Writes `bytes`; resolves once the socket can take more (backpressure reaches the store feed). */
+const corked = new WeakSet<ServerResponse>();
+
+/**
+ * Writes `bytes`; resolves once the socket can take more (backpressure reaches the store feed).
+ * Everything written before the current burst of microtasks settles goes out as one socket write:
+ * a stream hands over its ready events one message each, back to back, and a syscall per message
+ * and subscriber would cost more than the rest of the fan-out.
+ */
 function write(res: ServerResponse, bytes: Buffer): Promise<void> | null {
+  if (!corked.has(res)) {
+    corked.add(res);
+    res.cork();
+    process.nextTick(() => {
+      corked.delete(res);
+      res.uncork();
+    });
+  }
   if (res.write(bytes)) return null;
   return new Promise((resolve) => {
     const done = () => {
@@ -135,7 +150,7 @@ export async function serveLeanSse(
       let bytes: Buffer;
       if (isTrackedEnvelope(value)) {
         const [id, data] = value;
-        bytes = isEventsMessage(data) ? eventsFrame(id, data.events) : dataFrame(id, data);
+        bytes = isEventMessage(data) ? eventFrame(id, data.event) : dataFrame(id, data);
       } else {
         bytes = Buffer.from(`data: ${JSON.stringify(value)}\n\n\n`);
       }

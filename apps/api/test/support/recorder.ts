@@ -6,11 +6,11 @@ export type WireEvent = Omit<StoredEvent, "data"> & { data?: unknown };
 /** What a watch subscription delivered, as the client saw it (one entry per SSE message). */
 export type Received<TSnapshot> =
   | { id: string; type: "snapshot"; data: TSnapshot }
-  | { id: string; type: "events"; events: WireEvent[] };
+  | { id: string; type: "event"; event: WireEvent };
 
 type TrackedMessage<TSnapshot> = {
   id: string;
-  data: { type: "snapshot"; data: TSnapshot } | { type: "events"; events: WireEvent[] };
+  data: { type: "snapshot"; data: TSnapshot } | { type: "event"; event: WireEvent };
 };
 
 /**
@@ -27,7 +27,7 @@ export class Recorder<TSnapshot> {
       this.messages.push(
         message.data.type === "snapshot"
           ? { id: message.id, type: "snapshot", data: message.data.data }
-          : { id: message.id, type: "events", events: message.data.events },
+          : { id: message.id, type: "event", event: message.data.event },
       );
       this.wake();
     },
@@ -38,7 +38,7 @@ export class Recorder<TSnapshot> {
   };
 
   get events(): WireEvent[] {
-    return this.messages.flatMap((m) => (m.type === "events" ? m.events : []));
+    return this.messages.flatMap((m) => (m.type === "event" ? [m.event] : []));
   }
 
   get snapshots(): TSnapshot[] {

@@ -29,12 +29,12 @@ export type ForkSourcePoint = NonNullable<RouterInputs["thread"]["fork"]["source
 export type RequestDecision = RouterInputs["request"]["respond"]["decision"];
 
 /**
- * What a watch procedure yields (S2): a snapshot, then batches of the events after it (each
- * batch tracked with its last event's sequence; consecutive, in order, never empty).
+ * What a watch procedure yields (S2): a snapshot, then one message per later event, in order,
+ * each tracked with its own sequence.
  */
 export type WatchMessage<TSnapshot> =
   | { type: "snapshot"; data: TSnapshot }
-  | { type: "events"; events: StoredEvent[] };
+  | { type: "event"; event: StoredEvent };
 
 /** The store envelope every watch event carries (docs/design.md). */
 export type StoredEvent = {

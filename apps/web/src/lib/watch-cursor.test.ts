@@ -11,10 +11,9 @@ const event = (sequence: number): StoredEvent => ({
   commandId: null,
   recordedAt: "2026-01-01T00:00:00.000Z",
 });
-const events = (...sequences: number[]): WatchMessage<string> => ({
-  type: "events",
-  events: sequences.map(event),
-});
+/** One tracked message per event, as the server sends them. */
+const events = (...sequences: number[]): [string, WatchMessage<string>][] =>
+  sequences.map((s) => [String(s), { type: "event", event: event(s) }]);
 
 function feed(messages: [string, WatchMessage<string>][], start: WatchCursor = initialCursor) {
   let state = start;
@@ -37,8 +36,8 @@ describe("S2 client cursor", () => {
   it("a snapshot sets the cursor; later events advance it and are applied in order", () => {
     const { state, applied, snapshots } = feed([
       ["10", { type: "snapshot", data: "at 10" }],
-      ["12", events(11, 12)],
-      ["13", events(13)],
+      ...events(11, 12),
+      ...events(13),
     ]);
     expect(snapshots).toEqual(["at 10"]);
     expect(applied).toEqual([11, 12, 13]);
@@ -48,9 +47,9 @@ describe("S2 client cursor", () => {
   it("drops events at or below the cursor (a resume overlapping what was applied)", () => {
     const { state, applied } = feed([
       ["10", { type: "snapshot", data: "s" }],
-      ["12", events(11, 12)],
-      ["14", events(12, 13, 14)],
-      ["14", events(14)],
+      ...events(11, 12),
+      ...events(12, 13, 14),
+      ...events(14),
     ]);
     expect(applied).toEqual([11, 12, 13, 14]);
     expect(state.duplicates).toBe(2);
@@ -60,9 +59,9 @@ describe("S2 client cursor", () => {
   it("a fresh snapshot resets the cursor, even to a lower sequence (another database)", () => {
     const { state, snapshots, applied } = feed([
       ["50", { type: "snapshot", data: "old" }],
-      ["51", events(51)],
+      ...events(51),
       ["3", { type: "snapshot", data: "new" }],
-      ["4", events(4)],
+      ...events(4),
     ]);
     expect(snapshots).toEqual(["old", "new"]);
     expect(applied).toEqual([51, 4]);

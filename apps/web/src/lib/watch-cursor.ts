@@ -37,20 +37,15 @@ export function advanceCursor<TSnapshot>(
       step: { kind: "snapshot", data: message.data, sequence },
     };
   }
-  let cursor = state.cursor;
-  const fresh: StoredEvent[] = [];
-  for (const event of message.events) {
-    if (cursor !== null && event.sequence <= cursor) continue;
-    fresh.push(event);
-    cursor = event.sequence;
+  const { event } = message;
+  if (state.cursor !== null && event.sequence <= state.cursor) {
+    return {
+      state: { ...state, duplicates: state.duplicates + 1 },
+      step: { kind: "events", events: [] },
+    };
   }
   return {
-    state: {
-      ...state,
-      cursor,
-      events: state.events + fresh.length,
-      duplicates: state.duplicates + (message.events.length - fresh.length),
-    },
-    step: { kind: "events", events: fresh },
+    state: { ...state, cursor: event.sequence, events: state.events + 1 },
+    step: { kind: "events", events: [event] },
   };
 }
