@@ -1,12 +1,19 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { IdSource, Run, ThreadId, ThreadState } from "@skein/domain";
+import type { IdSource, Run, RunId, ThreadId, ThreadState } from "@skein/domain";
 import { type CheckpointStore, createCheckpointStore } from "../checkpoints/index.ts";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { Logger } from "./logger.ts";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** How long a fork or bring-back waits for a just-finished run's checkpoint at most. */
+const CAPTURE_WAIT_MS = 5_000;
+/** A run that finished longer ago than this has no capture left to wait for. */
+const RECENT_RUN_MS = 60_000;
+/** Remembered settled captures (per process; older runs are judged by their recorded state). */
+const SETTLED_MEMORY = 1_000;
 
 /**
  * Captures a checkpoint of the workspace at the end of every root run (E6, E7) and opens the git
@@ -15,6 +22,9 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export class CheckpointService {
   private readonly stores = new Map<string, Promise<CheckpointStore>>();
+  /** Runs whose capture ended (recorded, failed or skipped), oldest first. */
+  private readonly settled = new Set<RunId>();
+  private readonly waiters = new Map<RunId, (() => void)[]>();
 
   constructor(
     private readonly repo: AggregateRepository,
@@ -45,6 +55,54 @@ export class CheckpointService {
 
   /** Records the run's root scope and a checkpoint; capture failures become status `error`. */
   async captureRun(threadId: ThreadId, run: Run, cwd: string): Promise<void> {
+    try {
+      await this.capture(threadId, run, cwd);
+    } finally {
+      this.markSettled(run.id);
+    }
+  }
+
+  /**
+   * T2 makes `latest_stable` the latest completed run *with a checkpoint*, and a run's checkpoint
+   * is captured just after it finishes. A fork or bring-back sent in that instant would silently
+   * take the run before; instead it waits (briefly, bounded) for the capture this process is
+   * about to record. Runs captured elsewhere or long ago are never waited for.
+   */
+  async settleLatestRun(state: ThreadState, now: number = Date.now()): Promise<void> {
+    const runId = state.latestCompletedRunId;
+    if (!this.captureEnabled || runId === null || runId === state.latestStableRunId) return;
+    if (this.settled.has(runId)) return;
+    const run = state.runs.get(runId);
+    const finishedAt = run?.completedAt ? Date.parse(run.completedAt) : Number.NaN;
+    if (!(now - finishedAt < RECENT_RUN_MS)) return;
+    for (const checkpoint of state.checkpoints.values()) if (checkpoint.runId === runId) return;
+    await new Promise<void>((resolve) => {
+      const list = this.waiters.get(runId) ?? [];
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        list.splice(list.indexOf(wake), 1);
+        if (list.length === 0) this.waiters.delete(runId);
+        resolve();
+      }, CAPTURE_WAIT_MS);
+      list.push(wake);
+      this.waiters.set(runId, list);
+    });
+  }
+
+  private markSettled(runId: RunId): void {
+    this.settled.add(runId);
+    if (this.settled.size > SETTLED_MEMORY) {
+      const oldest = this.settled.values().next().value;
+      if (oldest !== undefined) this.settled.delete(oldest);
+    }
+    for (const wake of this.waiters.get(runId) ?? []) wake();
+    this.waiters.delete(runId);
+  }
+
+  private async capture(threadId: ThreadId, run: Run, cwd: string): Promise<void> {
     if (!this.captureEnabled || !run.rootNodeId || !existsSync(cwd)) return;
     const state = await this.repo.thread(threadId);
     const scopeId = this.ids.next("checkpointScope");

@@ -165,6 +165,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       const provider = input.provider ?? thread.defaultProvider;
       const model =
         input.model ?? (provider === thread.defaultProvider ? thread.modelSelection.model : null);
+      if (input.bringBackFrom) {
+        await checkpoints.settleLatestRun(await repo.thread(input.bringBackFrom));
+      }
       const runId = ids.next("run");
       const result = await repo.execute(
         {
@@ -185,8 +188,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       return { ...(result.receipt as { runId: typeof runId }), sequence: result.sequence };
     },
     async forkThread(input) {
-      const source = await requireThread(input.threadId);
       const spec = input.sourcePoint ?? { type: "latest_stable" as const };
+      if (spec.type === "latest_stable") {
+        await checkpoints.settleLatestRun(await requireThread(input.threadId));
+      }
+      const source = await requireThread(input.threadId);
       const workspace =
         input.commandId && (await options.store.findReceipt(input.commandId))
           ? null

@@ -1,4 +1,4 @@
-import type { ThreadId } from "@skein/domain";
+import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createHarness,
@@ -252,6 +252,44 @@ describe("lazy context transfer through the orchestrator", () => {
     expect(handoff.summaryText).not.toContain("message 1");
     const covered = handoff.payload.coverage.flatMap((c) => c.runs);
     expect(covered).toHaveLength(1);
+  });
+
+  it("T2/T8: a bring-back sent the moment the fork's run finishes carries that run (its checkpoint is awaited)", async () => {
+    h = await createHarness();
+    const source = await threadWithRuns(h, 1, "codex");
+    const fork = await h.orchestrator.forkThread({ threadId: source });
+    await runMessage(h, fork.threadId, "fork idea A", { provider: "claude" });
+    const feed = h.store.subscribe({
+      afterSequence: await h.store.headSequence(),
+      filter: { streamIds: [threadStreamId(fork.threadId)] },
+    });
+    const last = await h.orchestrator.sendMessage({
+      threadId: fork.threadId,
+      text: "fork idea B",
+      provider: "claude",
+    });
+    let bringBack: Promise<{ runId: RunId }> | null = null;
+    for await (const event of feed) {
+      if (event.type !== "RunFinished" || (event.data as { runId: string }).runId !== last.runId) {
+        continue;
+      }
+      // Right after the commit, before the run's checkpoint capture has been recorded.
+      bringBack = h.orchestrator.sendMessage({
+        threadId: source,
+        text: "bring it back",
+        bringBackFrom: fork.threadId,
+      });
+      break;
+    }
+    feed.close();
+    const { runId } = await bringBack!;
+    await h.orchestrator.waitForRun(runId);
+    const state = await h.thread(source);
+    const run = state.runs.get(runId)!;
+    const handoff = state.handoffs.get(run.contextHandoffId!)!;
+    expect(state.transfers.get(handoff.transferId)?.sourcePoint.runId).toBe(last.runId);
+    expect(handoff.summaryText).toContain("fork idea A");
+    expect(handoff.summaryText).toContain("fork idea B");
   });
 
   it("T9: the delegate tool runs a child thread on another provider and returns its answer", async () => {
