@@ -1,10 +1,30 @@
-import { RequestAnswers, RequestDecision, RuntimeRequestId } from "@skein/domain";
+import {
+  NotFoundError,
+  RequestAnswers,
+  RequestDecision,
+  RuntimeRequestId,
+  ThreadId,
+} from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { rethrowMapped } from "../errors.ts";
 import { apiProcedure } from "../trpc.ts";
 import { OptionalCommandId } from "./inputs.ts";
 
 export const requestRouter = {
+  /**
+   * P5 across threads: every pending request (or one thread's), oldest first, each saying whether
+   * it can still be answered and, for user_input, the questions whose ids key the answers.
+   */
+  pending: apiProcedure
+    .input(z.object({ threadId: ThreadId.optional() }).optional())
+    .query(async ({ ctx, input }) => {
+      const threadId = input?.threadId;
+      if (threadId !== undefined && !(await ctx.readModels.threadExists(threadId))) {
+        rethrowMapped(new NotFoundError("thread", threadId));
+      }
+      return ctx.readModels.pendingRequests(threadId);
+    }),
   /** Answers a pending approval or user-input request while its runtime is live (E15). */
   respond: apiProcedure
     .input(

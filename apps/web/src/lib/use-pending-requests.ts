@@ -8,8 +8,9 @@ import type { PendingRequest, ThreadShell } from "./types.ts";
 export type ThreadRequests = { thread: ThreadShell; requests: PendingRequest[] };
 
 /**
- * P5 across threads: the live sidebar rows say which threads wait on someone; their details
- * carry the requests with `answerable`. A thread is re-read only when its row changes.
+ * P5 across threads, in one read (`request.pending`), grouped by thread. The live sidebar rows
+ * say when something changed (a thread's pending count, status or update time), which is when
+ * the list is read again.
  */
 export function usePendingRequests(): { groups: ThreadRequests[]; error: string | null } {
   const client = useApi();
@@ -21,21 +22,17 @@ export function usePendingRequests(): { groups: ThreadRequests[]; error: string 
   const key = waiting
     .map((s) => `${s.id}:${s.pendingRequestCount}:${s.status}:${s.updatedAt}`)
     .join("|");
-  const [groups, setGroups] = useState<ThreadRequests[]>([]);
+  const [requests, setRequests] = useState<PendingRequest[]>([]);
   const [error, setError] = useState<string | null>(null);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` summarizes `waiting`
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` says when to read again
   useEffect(() => {
     let cancelled = false;
-    Promise.all(
-      waiting.map(async (thread) => {
-        const detail = await client.thread.detail.query({ threadId: thread.id });
-        return { thread: detail.thread, requests: detail.pendingRequests };
-      }),
-    )
-      .then((next) => {
+    client.request.pending
+      .query()
+      .then((list) => {
         if (cancelled) return;
-        setGroups(next.filter((group) => group.requests.length > 0));
+        setRequests(list.requests);
         setError(null);
       })
       .catch((caught: unknown) => {
@@ -45,6 +42,21 @@ export function usePendingRequests(): { groups: ThreadRequests[]; error: string 
       cancelled = true;
     };
   }, [client, key]);
+
+  const groups = useMemo(() => {
+    const byThread = new Map<string, ThreadRequests>();
+    for (const request of requests) {
+      const thread = shells.get(request.threadId);
+      if (!thread) continue;
+      let group = byThread.get(thread.id);
+      if (!group) {
+        group = { thread, requests: [] };
+        byThread.set(thread.id, group);
+      }
+      group.requests.push(request);
+    }
+    return [...byThread.values()];
+  }, [requests, shells]);
 
   return { groups, error };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { PlanArtifact } from "../entities/plan-artifact.ts";
 import type { ProviderSession } from "../entities/provider-session.ts";
 import type { ProviderThread } from "../entities/provider-thread.ts";
 import type { RuntimeRequest } from "../entities/runtime-request.ts";
@@ -203,6 +204,42 @@ describe("thread shell status (P1)", () => {
 });
 
 describe("pending requests (P5) and provider sessions (P4)", () => {
+  it("a pending user_input request carries its questions, whose ids key the answers", () => {
+    const s = new ThreadScenario().create();
+    const runId = s.queue();
+    const { providerTurnId } = s.start(runId);
+    const question = {
+      id: "q_color",
+      header: null,
+      question: "Which color?",
+      options: [{ label: "red", description: null }],
+      multiSelect: false,
+    };
+    s.exec({
+      type: "OpenRuntimeRequest",
+      data: {
+        threadId: s.threadId,
+        providerTurnId,
+        requestId: id("request", "ask"),
+        nodeId: id("node", "ask"),
+        kind: "user_input",
+        providerSessionId: id("providerSession", "s"),
+        title: "Which color?",
+        questions: [question],
+      },
+    });
+    const rows = incrementalRows(s.events);
+    const pending = assemblePendingRequests(
+      tableRows<RuntimeRequest>(rows, "requests"),
+      tableRows<PlanArtifact>(rows, "plans"),
+    );
+    expect(pending.map((r) => [r.kind, r.questions])).toEqual([["user_input", [question]]]);
+    // Without the plan rows (or for approvals) there is nothing to ask.
+    expect(
+      assemblePendingRequests(tableRows<RuntimeRequest>(rows, "requests"))[0]?.questions,
+    ).toEqual([]);
+  });
+
   it("lists pending requests oldest first, answerable only while live", () => {
     const s = new ThreadScenario().create();
     const runId = s.queue();

@@ -18,6 +18,7 @@ export function RequestActions({
   const client = useApi();
   const action = useAction();
   const [answer, setAnswer] = useState("");
+  const [answers, setAnswers] = useState<Record<string, string>>({});
 
   if (!request.answerable) {
     const reason =
@@ -36,16 +37,23 @@ export function RequestActions({
       await client.request.respond.mutate({
         requestId: request.id,
         decision,
-        ...(request.kind === "user_input" && answer.trim() !== ""
-          ? { answers: { answer: answer.trim() } }
-          : {}),
+        ...(request.kind === "user_input" ? answersOf(request, answers, answer) : {}),
       });
       onAnswered?.();
     });
 
   return (
     <div className="request-actions">
-      {request.kind === "user_input" && (
+      {request.kind === "user_input" &&
+        request.questions.map((question) => (
+          <QuestionField
+            key={question.id}
+            question={question}
+            value={answers[question.id] ?? ""}
+            onChange={(value) => setAnswers((all) => ({ ...all, [question.id]: value }))}
+          />
+        ))}
+      {request.kind === "user_input" && request.questions.length === 0 && (
         <textarea
           aria-label={`Answer to ${request.title}`}
           value={answer}
@@ -88,5 +96,59 @@ export function RequestActions({
         </p>
       )}
     </div>
+  );
+}
+
+type Question = PendingRequest["questions"][number];
+
+/** Answers keyed by question id, as the provider asked; a request without questions gets one. */
+function answersOf(
+  request: PendingRequest,
+  byQuestion: Record<string, string>,
+  single: string,
+): { answers?: Record<string, string> } {
+  if (request.questions.length === 0) {
+    return single.trim() === "" ? {} : { answers: { answer: single.trim() } };
+  }
+  const answers: Record<string, string> = {};
+  for (const question of request.questions) {
+    const value = (byQuestion[question.id] ?? "").trim();
+    if (value !== "") answers[question.id] = value;
+  }
+  return Object.keys(answers).length === 0 ? {} : { answers };
+}
+
+/** One question: its options as one-click choices, and free text for any other answer. */
+function QuestionField({
+  question,
+  value,
+  onChange,
+}: {
+  question: Question;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const label = question.header ? `${question.header}: ${question.question}` : question.question;
+  return (
+    <fieldset className="question-field">
+      <legend>{label}</legend>
+      {question.options.length > 0 && (
+        <div className="row">
+          {question.options.map((option) => (
+            <button
+              key={option.label}
+              type="button"
+              aria-pressed={value === option.label}
+              aria-label={`Choose ${option.label} for ${question.question}`}
+              title={option.description ?? undefined}
+              onClick={() => onChange(option.label)}
+            >
+              {option.label}
+            </button>
+          ))}
+        </div>
+      )}
+      <input aria-label={label} value={value} onChange={(event) => onChange(event.target.value)} />
+    </fieldset>
   );
 }
