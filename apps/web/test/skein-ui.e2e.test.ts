@@ -337,6 +337,65 @@ describe
       expect(await page.locator(`.thread-row[data-thread-id="${mainThreadId}"]`).count()).toBe(1);
     });
 
+    it("previews a fork's handoff, edits it, and Claude gets exactly that manual_context text", async () => {
+      await openThreadByTitle(page, "Main thread");
+      await page.getByRole("button", { name: "Fork latest" }).click();
+      await page.waitForURL((url) => !url.pathname.endsWith(mainThreadId));
+      await page.getByRole("link", { name: /^Handoffs/ }).click();
+      await page.waitForURL(/\/handoffs/);
+      const card = page.locator("[data-transfer-type=fork]");
+      await expect.poll(() => card.getAttribute("data-transfer-status")).toBe("pending");
+      // The source ran on Codex, where a fork is native: the preview defaults to the other one.
+      const previewFor = card.getByLabel("Preview for provider");
+      expect(await previewFor.inputValue()).toBe("claude");
+      await card.getByRole("button", { name: "Preview handoff" }).click();
+      const handoffText = card.getByTestId("handoff-text");
+      await expect.poll(() => handoffText.count()).toBe(1);
+      expect(await text(handoffText)).toContain("first question");
+      expect(await card.getByRole("button", { name: "Regenerate" }).isEnabled()).toBe(true);
+      expect(await card.getByRole("button", { name: "Edit text" }).isEnabled()).toBe(true);
+      await checkView("handoff-preview");
+
+      const edited = "Written by hand: keep plan B, the rest does not matter.";
+      await card.getByRole("button", { name: "Edit text" }).click();
+      await card.getByLabel("Handoff text (saved as manual context)").fill(edited);
+      await card.getByRole("button", { name: "Save handoff text" }).click();
+      await expect.poll(async () => (await text(handoffText)).trim()).toBe(edited);
+      await expect.poll(() => text(card)).toContain("manual context");
+
+      stack.providers.anthropic.enqueue(anthropicTextReply("Claude follows the edited handoff."));
+      await page.getByRole("link", { name: "Conversation" }).click();
+      await page.getByLabel("Provider").selectOption("claude");
+      await sendMessage(page, "go on with plan B");
+      const own = page.locator("section.own-items");
+      await waitFor(
+        async () => (await assistantTexts(own)).includes("Claude follows the edited handoff."),
+        "Claude's reply on the previewed fork",
+        60_000,
+      );
+      const claudeRequest = stack.providers.anthropic
+        .conversationRequests()
+        .filter((request) => request.agent === "main")
+        .at(-1);
+      expect(claudeRequest).toBeDefined();
+      const received = anthropicUserTexts(claudeRequest!).map((t) => t.trim());
+      expect(received).toContain(edited);
+
+      await own.getByRole("link", { name: "Inspect handoff" }).first().click();
+      await page.waitForURL(/\/handoffs/);
+      await expect.poll(() => card.getAttribute("data-transfer-status")).toBe("consumed");
+      await expect.poll(async () => (await text(handoffText)).trim()).toBe(edited);
+      expect(await text(card)).toContain("manual context");
+      expect(await text(card)).toContain("Exact text the target received");
+      // Consumed: the text is a record now; both actions stay visible but say why they are off.
+      await expect
+        .poll(() => card.getByRole("button", { name: "Regenerate" }).isDisabled())
+        .toBe(true);
+      expect(await card.getByRole("button", { name: "Edit text" }).isDisabled()).toBe(true);
+      expect(await text(card)).toContain("The transfer is consumed");
+      await saveScreenshot(page, "handoff-preview-consumed");
+    });
+
     it("every interactive element of the main views has an accessible name", () => {
       expect(Object.keys(a11y).length).toBeGreaterThanOrEqual(8);
       for (const [view, { interactive, unnamed }] of Object.entries(a11y)) {

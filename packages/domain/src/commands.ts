@@ -43,15 +43,18 @@ import {
   UpdateThreadSettings,
 } from "./commands/thread-lifecycle-commands.ts";
 import {
+  BindHandoff,
   ConsumeContextTransfer,
   CreateContextTransfer,
   EditHandoff,
   FailContextTransfer,
   FallbackToPortable,
+  PreviewHandoff,
   RecordHandoff,
   RegenerateHandoff,
   ResolveContextTransfer,
   SupersedeContextTransfer,
+  SupersedeHandoff,
 } from "./commands/transfer-commands.ts";
 import { parseWith, type Result, type ValidationError } from "./errors.ts";
 
@@ -88,6 +91,9 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   RecordHandoff,
   RegenerateHandoff,
   EditHandoff,
+  PreviewHandoff,
+  BindHandoff,
+  SupersedeHandoff,
   RecordCheckpointScope,
   RecordCheckpoint,
   MarkCheckpointMissing,

@@ -48,8 +48,10 @@ import {
   ContextTransferFellBack,
   ContextTransferResolved,
   ContextTransferSuperseded,
+  HandoffBound,
   HandoffRecorded,
   HandoffReplaced,
+  HandoffSuperseded,
 } from "./events/transfer-events.ts";
 
 /** Events of the `thread-<ThreadId>` stream. */
@@ -84,6 +86,8 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ContextTransferSuperseded,
   HandoffRecorded,
   HandoffReplaced,
+  HandoffBound,
+  HandoffSuperseded,
   CheckpointScopeRecorded,
   CheckpointRecorded,
   CheckpointMarkedMissing,

@@ -218,6 +218,8 @@ export {
 } from "./state/thread-state.ts";
 export { decideThread } from "./thread/decide-thread.ts";
 export { latestStablePoint, type ResolvedPoint, resolveForkPoint } from "./thread/fork-point.ts";
+export { currentHandoffOf } from "./thread/handoff-previews.ts";
+export { requireHandoffChangeable } from "./thread/handoffs.ts";
 
 // Projections and read models
 export {

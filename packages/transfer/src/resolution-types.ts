@@ -108,6 +108,7 @@ export type HandoffPlan = {
 
 /** Why a handoff is built from app history instead of a native fork or a delta. */
 export type PortableReason =
+  | "manual_context"
   | "provider_differs"
   | "native_fork_unsupported"
   | "fork_at_turn_unsupported"

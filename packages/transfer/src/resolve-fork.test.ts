@@ -128,6 +128,15 @@ describe("fork resolution on first dispatch", () => {
     });
   });
 
+  it("a user-edited handoff wins over a native fork the same provider could do", () => {
+    const result = firstDispatch({ manualContext: "Only plan B matters." });
+    expect(result).toMatchObject({
+      kind: "portable",
+      reason: "manual_context",
+      handoff: { strategy: "manual_context", manualText: "Only plan B matters." },
+    });
+  });
+
   it("a pending fork on a thread that already ran is an inconsistency, not a silent skip", () => {
     const own = runs({ from: 1, to: 1, provider: "codex", providerThreadId: "pth_F" });
     const result = firstDispatch({ runs: [...source, ...own] });

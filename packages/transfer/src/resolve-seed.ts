@@ -22,6 +22,8 @@ function nativeBlocker(
   sourceProvider: ProviderKind | null,
 ): PortableReason | null {
   const point = transfer.sourcePoint;
+  // The user wrote what is carried over; a native fork would carry the source history instead.
+  if (input.manualContext !== undefined && input.manualContext !== null) return "manual_context";
   if (sourceProvider !== input.provider) return "provider_differs";
   if (!input.capabilities.nativeFork) return "native_fork_unsupported";
   // Only a turn-bounded fork is reliable; forking the head and rolling back is the adapter's

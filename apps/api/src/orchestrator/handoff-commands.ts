@@ -1,50 +1,206 @@
 import {
   asId,
+  type ContextHandoff,
   type ContextHandoffId,
+  type ContextTransfer,
   type ContextTransferId,
+  ConflictError,
+  currentHandoffOf,
   HandoffPayload,
   type IdSource,
+  NotFoundError,
   PreconditionFailedError,
+  type ProviderKind,
+  requireHandoffChangeable,
   type ThreadId,
+  type ThreadState,
 } from "@skein/domain";
-import { buildHandoff, type RunSegment } from "@skein/transfer";
+import { buildHandoff, type RunSegment, type TransferCapabilities } from "@skein/transfer";
 import type { AggregateRepository } from "./aggregate-repository.ts";
-import { gatherTransferInputs } from "./start-context.ts";
+import { buildPlannedHandoff, planPreview } from "./handoff-preview.ts";
+import { gatherTransferInputs, type TransferInputs } from "./start-context.ts";
+
+export type HandoffDeps = {
+  repo: AggregateRepository;
+  ids: IdSource;
+  /** Capabilities of a configured provider's adapter, null when it is not configured. */
+  capabilities(provider: ProviderKind): TransferCapabilities | null;
+};
+type Receipt = { handoffId: ContextHandoffId; sequence: number };
+type Target = { threadId: ThreadId; transferId: ContextTransferId; commandId?: string };
+
+async function load(deps: HandoffDeps, target: Target) {
+  const state = await deps.repo.thread(target.threadId);
+  const transfer = state.transfers.get(target.transferId);
+  if (!transfer) throw new NotFoundError("transfer", target.transferId);
+  // Refuse before building anything; the domain refuses the same way (CONFLICT) at append.
+  requireHandoffChangeable(transfer);
+  return { state, transfer, current: currentHandoffOf(state, transfer.id) };
+}
+
+/** A preview targets the provider the user picked, else the transfer's, else the thread's. */
+async function previewPlan(
+  deps: HandoffDeps,
+  state: ThreadState,
+  transfer: ContextTransfer,
+  provider: ProviderKind | null,
+) {
+  const chosen = provider ?? transfer.targetProvider ?? state.thread!.defaultProvider;
+  const capabilities = deps.capabilities(chosen);
+  if (!capabilities) {
+    throw new PreconditionFailedError(`provider ${chosen} is not configured on this server`);
+  }
+  const inputs = await gatherTransferInputs(deps.repo, state);
+  return {
+    inputs,
+    provider: chosen,
+    plan: planPreview(state, inputs, transfer, chosen, capabilities),
+  };
+}
+
+async function execute(
+  deps: HandoffDeps,
+  target: Target,
+  command: Parameters<AggregateRepository["execute"]>[0],
+  handoffId: ContextHandoffId,
+): Promise<Receipt> {
+  const result = await deps.repo.execute(command, {
+    commandId: target.commandId,
+    receipt: { handoffId },
+  });
+  return { ...(result.receipt as { handoffId: ContextHandoffId }), sequence: result.sequence };
+}
 
 /**
- * Rebuilds a transfer's current handoff from the log (same strategy and coverage), or replaces
- * it with the user's own text (`manual_context`); the new handoff supersedes the old one. The
- * domain refuses either once the transfer was consumed.
+ * `handoff.regenerate`: on a pending transfer, (re)builds the handoff its next run would send
+ * on `provider` (a preview, issue 8); on a resolved one, rebuilds the current handoff with the
+ * same strategy and coverage. The new handoff supersedes the old; consumed transfers refuse.
  */
 export async function regenerateHandoff(
-  repo: AggregateRepository,
-  ids: IdSource,
-  threadId: ThreadId,
-  transferId: ContextTransferId,
-  options: { commandId?: string; manualText?: string },
-): Promise<{ handoffId: ContextHandoffId; sequence: number }> {
-  const state = await repo.thread(threadId);
-  const transfer = state.transfers.get(transferId);
-  const current = [...state.handoffs.values()].find(
-    (h) => h.transferId === transferId && h.status !== "superseded",
-  );
-  if (!transfer || !current) {
-    throw new PreconditionFailedError(
-      `transfer ${transferId} has no handoff yet: it is materialized when the target's next run starts`,
+  deps: HandoffDeps,
+  target: Target,
+  provider: ProviderKind | null,
+): Promise<Receipt> {
+  const { state, transfer, current } = await load(deps, target);
+  const handoffId = deps.ids.next("handoff");
+  if (transfer.status !== "pending") {
+    if (!current) throw new ConflictError(`transfer ${transfer.id} is ${transfer.status}`);
+    return rebuildInPlace(deps, target, state, transfer, current, handoffId);
+  }
+  const chosen = provider ?? current?.payload.targetProvider ?? null;
+  const { inputs, plan, provider: built } = await previewPlan(deps, state, transfer, chosen);
+  const build = buildPlannedHandoff(inputs, transfer, plan, built, null, null);
+  const payload = HandoffPayload.parse(build.payload);
+  const fromProviderThreadIds = build.fromProviderThreadIds.map((id) => asId("providerThread", id));
+  const coveredRunOrdinals = build.coveredRunOrdinals ?? { from: 1, to: 1 };
+  if (current) {
+    const strategy = build.strategy === "manual_context" ? undefined : build.strategy;
+    return execute(
+      deps,
+      target,
+      {
+        type: "RegenerateHandoff",
+        data: {
+          threadId: target.threadId,
+          handoffId: current.id,
+          newHandoffId: handoffId,
+          kind: build.kind,
+          ...(strategy ? { strategy } : {}),
+          coveredRunOrdinals,
+          fromProviderThreadIds,
+          summaryText: build.summaryText,
+          payload,
+        },
+      },
+      handoffId,
     );
   }
-  const newHandoffId = ids.next("handoff");
-  if (options.manualText !== undefined) {
-    const result = await repo.execute(
+  return execute(
+    deps,
+    target,
+    {
+      type: "PreviewHandoff",
+      data: {
+        threadId: target.threadId,
+        handoffId,
+        transferId: transfer.id,
+        kind: build.kind,
+        strategy: build.strategy,
+        fromProviderThreadIds,
+        coveredRunOrdinals,
+        summaryText: build.summaryText,
+        payload,
+      },
+    },
+    handoffId,
+  );
+}
+
+/**
+ * `handoff.edit`: the user's text becomes the transfer's handoff (`manual_context`). Without a
+ * handoff yet, it is recorded directly with the coverage a preview would have had, so the
+ * inspector still says which runs it stands in for.
+ */
+export async function editHandoff(
+  deps: HandoffDeps,
+  target: Target,
+  text: string,
+): Promise<Receipt> {
+  const { state, transfer, current } = await load(deps, target);
+  const handoffId = deps.ids.next("handoff");
+  if (current) {
+    return execute(
+      deps,
+      target,
       {
         type: "EditHandoff",
-        data: { threadId, handoffId: current.id, newHandoffId, summaryText: options.manualText },
+        data: {
+          threadId: target.threadId,
+          handoffId: current.id,
+          newHandoffId: handoffId,
+          summaryText: text,
+        },
       },
-      { commandId: options.commandId, receipt: { handoffId: newHandoffId } },
+      handoffId,
     );
-    return { ...(result.receipt as { handoffId: ContextHandoffId }), sequence: result.sequence };
   }
-  const inputs = await gatherTransferInputs(repo, state);
+  if (transfer.status !== "pending") {
+    throw new ConflictError(`transfer ${transfer.id} is ${transfer.status}`);
+  }
+  const { inputs, plan, provider } = await previewPlan(deps, state, transfer, null);
+  const manual = { ...plan, strategy: "manual_context" as const, manualText: text };
+  const build = buildPlannedHandoff(inputs, transfer, manual, provider, null, null);
+  return execute(
+    deps,
+    target,
+    {
+      type: "PreviewHandoff",
+      data: {
+        threadId: target.threadId,
+        handoffId,
+        transferId: transfer.id,
+        kind: build.kind,
+        strategy: "manual_context",
+        fromProviderThreadIds: build.fromProviderThreadIds.map((id) => asId("providerThread", id)),
+        coveredRunOrdinals: build.coveredRunOrdinals ?? { from: 1, to: 1 },
+        summaryText: text,
+        payload: HandoffPayload.parse(build.payload),
+      },
+    },
+    handoffId,
+  );
+}
+
+/** A resolved (not yet consumed) transfer keeps its strategy and coverage; only text is rebuilt. */
+async function rebuildInPlace(
+  deps: HandoffDeps,
+  target: Target,
+  state: ThreadState,
+  transfer: ContextTransfer,
+  current: ContextHandoff,
+  handoffId: ContextHandoffId,
+): Promise<Receipt> {
+  const inputs: TransferInputs = await gatherTransferInputs(deps.repo, state);
   const selection: RunSegment[] = current.payload.coverage.map((c) => ({
     threadId: c.threadId,
     ordinals: c.runs.flatMap((r) =>
@@ -65,13 +221,15 @@ export async function regenerateHandoff(
       ? (inputs.checkpoints.find((c) => c.id === current.payload.checkpoint?.checkpointId) ?? null)
       : null,
   });
-  const result = await repo.execute(
+  return execute(
+    deps,
+    target,
     {
       type: "RegenerateHandoff",
       data: {
-        threadId,
+        threadId: target.threadId,
         handoffId: current.id,
-        newHandoffId,
+        newHandoffId: handoffId,
         summaryText: build.summaryText,
         payload: HandoffPayload.parse(build.payload),
         strategy,
@@ -79,7 +237,6 @@ export async function regenerateHandoff(
         fromProviderThreadIds: build.fromProviderThreadIds.map((id) => asId("providerThread", id)),
       },
     },
-    { commandId: options.commandId, receipt: { handoffId: newHandoffId } },
+    handoffId,
   );
-  return { ...(result.receipt as { handoffId: ContextHandoffId }), sequence: result.sequence };
 }

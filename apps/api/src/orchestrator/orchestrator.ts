@@ -13,7 +13,7 @@ import { AggregateRepository } from "./aggregate-repository.ts";
 import { CheckpointService } from "./checkpoint-service.ts";
 import { createDelegateHandler, DELEGATE_TOOL } from "./delegate-tool.ts";
 import { createForkWorkspace, planForkWorkspace } from "./fork-workspace.ts";
-import { regenerateHandoff } from "./handoff-commands.ts";
+import { editHandoff, regenerateHandoff } from "./handoff-commands.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, requireRuntimeHere, startLeaseSweep } from "./recovery.ts";
 import { rollbackToCheckpoint } from "./rollback.ts";
@@ -115,6 +115,12 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     const state = await repo.thread(threadId);
     if (!state.thread) throw new NotFoundError("thread", threadId);
     return state;
+  };
+
+  const handoffDeps = {
+    repo,
+    ids,
+    capabilities: (provider: ProviderKind) => sessions.adapter(provider)?.capabilities ?? null,
   };
 
   const threadOfTransfer = async (transferId: ContextTransferId): Promise<ThreadId> => {
@@ -254,16 +260,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     },
     async regenerateHandoff(input) {
       const threadId = await threadOfTransfer(input.transferId);
-      return regenerateHandoff(repo, ids, threadId, input.transferId, {
-        commandId: input.commandId,
-      });
+      return regenerateHandoff(handoffDeps, { ...input, threadId }, input.provider ?? null);
     },
     async editHandoff(input) {
       const threadId = await threadOfTransfer(input.transferId);
-      return regenerateHandoff(repo, ids, threadId, input.transferId, {
-        commandId: input.commandId,
-        manualText: input.text,
-      });
+      return editHandoff(handoffDeps, { ...input, threadId }, input.text);
     },
     async providerStatus() {
       const out = [];

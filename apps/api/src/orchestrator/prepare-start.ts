@@ -1,10 +1,7 @@
 import {
   asId,
   type ContextHandoffId,
-  type ContextSourcePoint,
-  type ContextTransfer,
   type ContextTransferId,
-  HandoffPayload,
   type IdSource,
   type ProviderKind,
   type ProviderThreadId,
@@ -13,17 +10,19 @@ import {
   type ThreadState,
 } from "@skein/domain";
 import type { NativeTurnRecord, ThreadSettings } from "@skein/domain/provider";
-import {
-  buildHandoff,
-  type HandoffPlan,
-  resolveStartContext,
-  type StartContextResolution,
-  type ContextSourcePoint as TransferSourcePoint,
-  type TransferRef,
-} from "@skein/transfer";
+import { resolveStartContext, type StartContextResolution } from "@skein/transfer";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { LiveSession, SessionManager } from "./session-manager.ts";
 import { gatherTransferInputs, type TransferInputs } from "./start-context.ts";
+import {
+  bindPreview,
+  ensureTransfer,
+  manualPreviewOf,
+  previewOf,
+  type SentHandoff,
+  settleHandoff,
+  supersedePreview,
+} from "./start-handoff.ts";
 
 /** The provider thread a run will execute on, and the context to send with its message. */
 export type PreparedStart = {
@@ -63,6 +62,8 @@ export async function prepareStart(
   for (let round = 0; round < 4; round += 1) {
     const state = await deps.repo.thread(threadId);
     const inputs = await gatherTransferInputs(deps.repo, state);
+    // The user's edited handoff is what they chose to carry over, so it rules out a native fork.
+    const manual = manualPreviewOf(state, inputs.pendingTransfers);
     const resolution = resolveStartContext({
       threadId,
       provider: run.provider,
@@ -79,6 +80,7 @@ export async function prepareStart(
       checkpoints: inputs.checkpoints,
       turnItems: inputs.turnItems,
       handoffs: [...state.handoffs.values()],
+      manualContext: manual?.summaryText ?? null,
       knownFailures: failures,
     });
     if (resolution.kind === "unsupported") return { failed: resolution.detail };
@@ -148,8 +150,16 @@ async function apply(
             )
           : await startThread(deps, ctx, null);
       if (res.transfer) {
-        // A transfer whose source point holds nothing to carry over (e.g. a fork of an empty thread).
         const transferId = asId("transfer", res.transfer.transferId);
+        const preview = previewOf(ctx.state, transferId);
+        if (preview?.strategy === "manual_context") {
+          // Nothing needs carrying over, but the user wrote text for this run: send it.
+          const handoff = await bindPreview(deps, ctx, preview, target.providerThreadId);
+          await resolvePortable(deps, ctx, transferId, handoff, target.providerThreadId);
+          return { ...target, handoff, transferId };
+        }
+        if (preview) await supersedePreview(deps, ctx, preview, "nothing to carry over");
+        // A transfer whose source point holds nothing to carry over (e.g. a fork of an empty thread).
         await deps.repo.execute({
           type: "SupersedeContextTransfer",
           data: { threadId, transferId },
@@ -197,6 +207,9 @@ async function apply(
         },
       });
       ctx.session.loadedThreads.add(nativeThreadRef);
+      // The provider carries the history itself; an unedited preview was never going to be sent.
+      const preview = previewOf(ctx.state, transferId);
+      if (preview) await supersedePreview(deps, ctx, preview, "forked natively instead");
       await deps.repo.execute({
         type: "ResolveContextTransfer",
         data: {
@@ -219,129 +232,48 @@ async function apply(
             )
           : await startThread(deps, ctx, null);
       const transfer = await ensureTransfer(deps, ctx, res.transfer);
-      const handoff = await recordHandoff(
+      const handoff = await settleHandoff(
         deps,
         ctx,
         transfer,
         res.handoff,
         target.providerThreadId,
       );
-      const fallback = ctx.nativeFailures.get(transfer.id);
-      if (fallback) {
-        await deps.repo.execute({
-          type: "FallbackToPortable",
-          data: {
-            threadId,
-            transferId: transfer.id,
-            reason: fallback,
-            contextHandoffId: handoff.handoffId,
-          },
-        });
-      } else {
-        await deps.repo.execute({
-          type: "ResolveContextTransfer",
-          data: {
-            threadId,
-            transferId: transfer.id,
-            resolution: { strategy: res.handoff.kind, contextHandoffId: handoff.handoffId },
-          },
-        });
-      }
-      await deps.repo.execute({
-        type: "UpdateProviderThread",
-        data: {
-          threadId,
-          providerThreadId: target.providerThreadId,
-          addHandoffIds: [handoff.handoffId],
-        },
-      });
+      await resolvePortable(deps, ctx, transfer.id, handoff, target.providerThreadId);
       return { ...target, handoff, transferId: transfer.id };
     }
   }
 }
 
-/** Transfer works on plain-string ids; brand (and check) them on the way into the domain. */
-function brandPoint(point: TransferSourcePoint): ContextSourcePoint {
-  return {
-    threadId: asId("thread", point.threadId),
-    runId: point.runId ? asId("run", point.runId) : null,
-    checkpointId: point.checkpointId ? asId("checkpoint", point.checkpointId) : null,
-    turnItemId: point.turnItemId ? asId("item", point.turnItemId) : null,
-    providerThreadRef: point.providerThreadRef ?? null,
-    providerTurnRef: point.providerTurnRef ?? null,
-  };
-}
-
-async function ensureTransfer(deps: Deps, ctx: Ctx, ref: TransferRef): Promise<ContextTransfer> {
+/** Resolves the transfer with the handoff the run sends (recording a failed native fork). */
+async function resolvePortable(
+  deps: Deps,
+  ctx: Ctx,
+  transferId: ContextTransferId,
+  handoff: SentHandoff,
+  providerThreadId: ProviderThreadId,
+) {
   const threadId = ctx.state.thread!.id;
-  let transferId: ContextTransferId;
-  if (ref.kind === "existing") {
-    transferId = asId("transfer", ref.transferId);
-  } else {
-    transferId = deps.ids.next("transfer");
+  const fallback = ctx.nativeFailures.get(transferId);
+  if (fallback) {
     await deps.repo.execute({
-      type: "CreateContextTransfer",
+      type: "FallbackToPortable",
+      data: { threadId, transferId, reason: fallback, contextHandoffId: handoff.handoffId },
+    });
+  } else {
+    await deps.repo.execute({
+      type: "ResolveContextTransfer",
       data: {
         threadId,
         transferId,
-        type: ref.draft.type,
-        sourceThreadId: asId("thread", ref.draft.sourceThreadId),
-        sourcePoint: brandPoint(ref.draft.sourcePoint),
-        basePoint: ref.draft.basePoint ? brandPoint(ref.draft.basePoint) : null,
-        sourceProvider: ref.draft.sourceProvider,
-        targetProvider: ref.draft.targetProvider,
-        createdBy: "system",
-        targetRunId: ctx.run.id,
+        resolution: { strategy: handoff.kind, contextHandoffId: handoff.handoffId },
       },
     });
   }
-  const transfer = (await deps.repo.thread(threadId)).transfers.get(transferId);
-  if (!transfer) throw new Error(`transfer ${transferId} is missing after it was recorded`);
-  return transfer;
-}
-
-async function recordHandoff(
-  deps: Deps,
-  ctx: Ctx,
-  transfer: ContextTransfer,
-  plan: HandoffPlan,
-  toProviderThreadId: ProviderThreadId,
-): Promise<{ handoffId: ContextHandoffId; text: string }> {
-  const checkpoint = plan.checkpointId
-    ? ctx.inputs.checkpoints.find((c) => c.id === plan.checkpointId)
-    : null;
-  const build = buildHandoff({
-    ...plan,
-    transfer,
-    runs: ctx.inputs.runs,
-    turnItems: ctx.inputs.turnItems,
-    targetProvider: ctx.run.provider,
-    toProviderThreadId,
-    newMessage: ctx.text,
-    checkpoint: checkpoint ?? null,
-  });
-  const handoffId = deps.ids.next("handoff");
-  const covered = build.coveredRunOrdinals ?? { from: 1, to: 1 };
   await deps.repo.execute({
-    type: "RecordHandoff",
-    data: {
-      threadId: ctx.state.thread!.id,
-      handoffId,
-      transferId: transfer.id,
-      targetRunId: ctx.run.id,
-      kind: build.kind,
-      strategy: build.strategy,
-      fromProviderThreadIds: build.fromProviderThreadIds.map((id) => asId("providerThread", id)),
-      toProviderThreadId,
-      coveredRunOrdinals: covered,
-      summaryText: build.summaryText,
-      // Parsing brands transfer's plain-string ids and checks the payload against the schema.
-      payload: HandoffPayload.parse(build.payload),
-      createdByProvider: null,
-      status: "ready",
-    },
+    type: "UpdateProviderThread",
+    data: { threadId, providerThreadId, addHandoffIds: [handoff.handoffId] },
   });
-  return { handoffId, text: build.summaryText };
 }
 
 async function startThread(deps: Deps, ctx: Ctx, replaces: ProviderThreadId | null) {

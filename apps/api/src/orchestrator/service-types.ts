@@ -69,8 +69,10 @@ export interface OrchestratorCommands {
     answers?: RequestAnswers;
     commandId?: string;
   }): Promise<{ sequence: number }>;
+  /** On a pending transfer this previews the handoff its next run would send on `provider`. */
   regenerateHandoff(input: {
     transferId: ContextTransferId;
+    provider?: ProviderKind;
     commandId?: string;
   }): Promise<{ handoffId: ContextHandoffId; sequence: number }>;
   editHandoff(input: {

@@ -1,16 +1,25 @@
-import { ContextTransferId } from "@skein/domain";
+import { ContextTransferId, ProviderKind } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
 import { MessageText, OptionalCommandId } from "./inputs.ts";
 
 export const handoffRouter = {
-  /** Builds the transfer's handoff again; the previous one is superseded, not overwritten. */
+  /**
+   * Builds the transfer's handoff again; the previous one is superseded, not overwritten. On a
+   * pending transfer without one, this previews it for `provider` before any run consumes it.
+   */
   regenerate: apiProcedure
-    .input(z.object({ transferId: ContextTransferId, commandId: OptionalCommandId }))
+    .input(
+      z.object({
+        transferId: ContextTransferId,
+        provider: ProviderKind.optional(),
+        commandId: OptionalCommandId,
+      }),
+    )
     .mutation(({ ctx, input }) => ctx.orchestrator.regenerateHandoff(input)),
 
-  /** Replaces the handoff text by hand (strategy `manual_context`). */
+  /** Replaces (or, before any preview, records) the handoff text by hand (`manual_context`). */
   edit: apiProcedure
     .input(
       z.object({ transferId: ContextTransferId, text: MessageText, commandId: OptionalCommandId }),

@@ -93,6 +93,8 @@ export const RegenerateHandoff = defineCommand("RegenerateHandoff", {
   summaryText: z.string(),
   payload: HandoffPayload,
   strategy: ContextHandoffStrategy.exclude(["manual_context"]).optional(),
+  /** Only while the transfer is unresolved: a preview rebuilt for another provider may change kind. */
+  kind: ContextHandoffKind.optional(),
   coveredRunOrdinals: CoveredRunOrdinals.optional(),
   fromProviderThreadIds: z.array(ProviderThreadId).optional(),
 });
@@ -104,4 +106,35 @@ export const EditHandoff = defineCommand("EditHandoff", {
   newHandoffId: ContextHandoffId,
   summaryText: z.string().min(1),
   payload: HandoffPayload.optional(),
+});
+
+/**
+ * A handoff built (or written by the user, `manual_context`) for a still-pending transfer before
+ * any run consumes it, so it can be inspected and edited first; the consuming run binds it.
+ */
+export const PreviewHandoff = defineCommand("PreviewHandoff", {
+  threadId: ThreadId,
+  handoffId: ContextHandoffId,
+  transferId: ContextTransferId,
+  kind: ContextHandoffKind,
+  strategy: ContextHandoffStrategy,
+  fromProviderThreadIds: z.array(ProviderThreadId),
+  coveredRunOrdinals: CoveredRunOrdinals,
+  summaryText: z.string().min(1),
+  payload: HandoffPayload,
+});
+
+/** The run that uses a previewed handoff takes it: its target run and provider thread. */
+export const BindHandoff = defineCommand("BindHandoff", {
+  threadId: ThreadId,
+  handoffId: ContextHandoffId,
+  runId: RunId,
+  providerThreadId: ProviderThreadId,
+});
+
+/** A preview the consuming run cannot use as-is (other provider, stale coverage, native fork). */
+export const SupersedeHandoff = defineCommand("SupersedeHandoff", {
+  threadId: ThreadId,
+  handoffId: ContextHandoffId,
+  reason: z.string().min(1),
 });

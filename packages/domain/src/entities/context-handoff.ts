@@ -114,15 +114,19 @@ export const HandoffPayload = z.object({
 });
 export type HandoffPayload = z.infer<typeof HandoffPayload>;
 
-/** E14: the lazily materialized, auditable context artifact; never a hidden prompt concat. */
+/**
+ * E14: the lazily materialized, auditable context artifact; never a hidden prompt concat.
+ * `targetRunId` and `toProviderThreadId` are null while the handoff is a preview of a pending
+ * transfer (built or edited before the run that consumes it); that run binds them.
+ */
 export const ContextHandoff = z.object({
   id: ContextHandoffId,
   transferId: ContextTransferId,
   threadId: ThreadId,
-  targetRunId: RunId,
+  targetRunId: RunId.nullable(),
   kind: ContextHandoffKind,
   fromProviderThreadIds: z.array(ProviderThreadId),
-  toProviderThreadId: ProviderThreadId,
+  toProviderThreadId: ProviderThreadId.nullable(),
   coveredRunOrdinals: CoveredRunOrdinals,
   strategy: ContextHandoffStrategy,
   status: ContextHandoffStatus,

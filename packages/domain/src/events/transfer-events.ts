@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ContextHandoff } from "../entities/context-handoff.ts";
 import { ContextTransfer, ContextTransferResolution } from "../entities/context-transfer.ts";
 import { HandoffItem } from "../entities/turn-item.ts";
-import { ContextHandoffId, ContextTransferId, RunId } from "../ids.ts";
+import { ContextHandoffId, ContextTransferId, ProviderThreadId, RunId } from "../ids.ts";
 import { defineEvent } from "./define.ts";
 
 /** Lives in the TARGET thread's stream: the target resolves it. */
@@ -40,4 +40,15 @@ export const HandoffReplaced = defineEvent("HandoffReplaced", {
   previousHandoffId: ContextHandoffId,
   handoff: ContextHandoff,
   reason: z.enum(["regenerated", "edited"]),
+});
+/** A previewed handoff was taken by the run that consumes its transfer. */
+export const HandoffBound = defineEvent("HandoffBound", {
+  handoffId: ContextHandoffId,
+  runId: RunId,
+  providerThreadId: ProviderThreadId,
+});
+/** A handoff was set aside without a replacement (the run builds its own or needs none). */
+export const HandoffSuperseded = defineEvent("HandoffSuperseded", {
+  handoffId: ContextHandoffId,
+  reason: z.string().min(1),
 });

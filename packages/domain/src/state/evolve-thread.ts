@@ -42,8 +42,10 @@ import {
   onContextTransferFellBack,
   onContextTransferResolved,
   onContextTransferSuperseded,
+  onHandoffBound,
   onHandoffRecorded,
   onHandoffReplaced,
+  onHandoffSuperseded,
 } from "./evolve/transfers.ts";
 import type { ThreadState } from "./thread-state.ts";
 
@@ -143,6 +145,12 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "HandoffReplaced":
       onHandoffReplaced(state, event.data);
+      break;
+    case "HandoffBound":
+      onHandoffBound(state, event.data);
+      break;
+    case "HandoffSuperseded":
+      onHandoffSuperseded(state, event.data);
       break;
     case "CheckpointScopeRecorded":
       onCheckpointScopeRecorded(state, event.data);

@@ -10,6 +10,7 @@ import {
   recordCheckpointScope,
   rollbackThread,
 } from "./checkpoints.ts";
+import { bindHandoff, previewHandoff, supersedeHandoff } from "./handoff-previews.ts";
 import { editHandoff, recordHandoff, regenerateHandoff } from "./handoffs.ts";
 import { appendItemDelta, completeItem, startItem, updatePlan } from "./items.ts";
 import { archiveThread, createThread, forkThread, updateThreadSettings } from "./lifecycle.ts";
@@ -100,6 +101,12 @@ function route(
       return regenerateHandoff(c.data, s, m);
     case "EditHandoff":
       return editHandoff(c.data, s, m);
+    case "PreviewHandoff":
+      return previewHandoff(c.data, s, m);
+    case "BindHandoff":
+      return bindHandoff(c.data, s, m);
+    case "SupersedeHandoff":
+      return supersedeHandoff(c.data, s, m);
     case "RecordCheckpointScope":
       return recordCheckpointScope(c.data, s, m);
     case "RecordCheckpoint":

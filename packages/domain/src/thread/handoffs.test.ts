@@ -133,7 +133,7 @@ describe("RecordHandoff / RegenerateHandoff / EditHandoff (T11)", () => {
           payload: payloadFor(s.threadId),
         },
       })
-      .thenFails("precondition_failed", /consumed/);
+      .thenFails("conflict", /consumed/);
     given(s.events)
       .when({
         type: "EditHandoff",
@@ -144,7 +144,7 @@ describe("RecordHandoff / RegenerateHandoff / EditHandoff (T11)", () => {
           summaryText: "x",
         },
       })
-      .thenFails("precondition_failed", /consumed/);
+      .thenFails("conflict", /consumed/);
   });
 
   it("a superseded handoff cannot be replaced again", () => {

@@ -1,6 +1,7 @@
 import type { CommandData } from "../commands.ts";
 import type { ContextHandoff } from "../entities/context-handoff.ts";
-import { PreconditionFailedError } from "../errors.ts";
+import type { ContextTransfer } from "../entities/context-transfer.ts";
+import { ConflictError, PreconditionFailedError, ValidationError } from "../errors.ts";
 import type { ThreadEvent } from "../events.ts";
 import type { CommandMeta } from "../meta.ts";
 import type { ThreadState } from "../state/thread-state.ts";
@@ -43,6 +44,23 @@ export function recordHandoff(
   return [{ type: "HandoffRecorded", data: { handoff, at: meta.at } }];
 }
 
+/**
+ * A transfer's handoff may be previewed, regenerated or edited only until a run has taken the
+ * context in (T11): afterwards the handoff is the record of what the target received. Exported
+ * so the API refuses the same way before doing expensive work.
+ */
+export function requireHandoffChangeable(transfer: ContextTransfer): void {
+  if (
+    transfer.status === "consumed" ||
+    transfer.status === "failed" ||
+    transfer.status === "superseded"
+  ) {
+    throw new ConflictError(
+      `transfer ${transfer.id} is ${transfer.status}; its handoff can no longer change`,
+    );
+  }
+}
+
 /** Replacing a handoff is only possible while its transfer has not been consumed (T11). */
 function requireReplaceable(
   s: ThreadState,
@@ -50,18 +68,10 @@ function requireReplaceable(
 ) {
   const previous = requireEntity(s.handoffs, d.handoffId, "ContextHandoff");
   const transfer = requireEntity(s.transfers, previous.transferId, "ContextTransfer");
-  if (
-    transfer.status === "consumed" ||
-    transfer.status === "failed" ||
-    transfer.status === "superseded"
-  ) {
-    throw new PreconditionFailedError(
-      `transfer ${transfer.id} is ${transfer.status}; its handoff can no longer change`,
-    );
-  }
+  requireHandoffChangeable(transfer);
   assertTransition("ContextHandoff", previous.status, "superseded", previous.id);
   requireAbsent(s.handoffs, d.newHandoffId, "ContextHandoff");
-  return previous;
+  return { previous, transfer };
 }
 
 export function regenerateHandoff(
@@ -70,10 +80,17 @@ export function regenerateHandoff(
   meta: CommandMeta,
 ): ThreadEvent[] {
   requireThread(s, d.threadId);
-  const previous = requireReplaceable(s, d);
+  const { previous, transfer } = requireReplaceable(s, d);
+  // A resolved transfer names its handoff's kind in its resolution; only a preview may change it.
+  if (d.kind && d.kind !== previous.kind && transfer.resolution !== null) {
+    throw new ValidationError(`transfer ${transfer.id} is resolved as ${previous.kind}`, [
+      { path: "kind", message: `expected ${previous.kind}` },
+    ]);
+  }
   const handoff: ContextHandoff = {
     ...previous,
     id: d.newHandoffId,
+    kind: d.kind ?? previous.kind,
     strategy: d.strategy ?? previous.strategy,
     coveredRunOrdinals: d.coveredRunOrdinals ?? previous.coveredRunOrdinals,
     fromProviderThreadIds: d.fromProviderThreadIds ?? previous.fromProviderThreadIds,
@@ -98,7 +115,7 @@ export function editHandoff(
   meta: CommandMeta,
 ): ThreadEvent[] {
   requireThread(s, d.threadId);
-  const previous = requireReplaceable(s, d);
+  const { previous } = requireReplaceable(s, d);
   const handoff: ContextHandoff = {
     ...previous,
     id: d.newHandoffId,

@@ -98,6 +98,10 @@ function requireUsableHandoff(
   if (handoff.status !== "ready") {
     throw new PreconditionFailedError(`handoff ${handoff.id} is ${handoff.status}`);
   }
+  // A previewed handoff must be bound first: the record says which provider thread got it.
+  if (handoff.toProviderThreadId === null) {
+    throw new PreconditionFailedError(`handoff ${handoff.id} is not bound to a provider thread`);
+  }
   return handoff;
 }
 
@@ -201,24 +205,27 @@ export function consumeContextTransfer(
   }
   const handoffId = handoffIdOf(transfer.resolution);
   const handoff = handoffId ? s.handoffs.get(handoffId) : undefined;
-  const item: TurnItemOf<"handoff"> | null = handoff
-    ? {
-        ...itemBase({
-          id: meta.ids.next("item"),
-          threadId: thread.id,
-          run,
-          status: "completed",
-          at: meta.at,
-        }),
-        type: "handoff",
-        handoffId: handoff.id,
-        transferId: transfer.id,
-        strategy: handoff.strategy,
-        fromProviderThreadIds: handoff.fromProviderThreadIds,
-        toProviderThreadId: handoff.toProviderThreadId,
-        coveredRunOrdinals: handoff.coveredRunOrdinals,
-      }
-    : null;
+  // Resolution requires a bound handoff; the run's own thread covers records from before that.
+  const toProviderThreadId = handoff?.toProviderThreadId ?? run.providerThreadId;
+  const item: TurnItemOf<"handoff"> | null =
+    handoff && toProviderThreadId
+      ? {
+          ...itemBase({
+            id: meta.ids.next("item"),
+            threadId: thread.id,
+            run,
+            status: "completed",
+            at: meta.at,
+          }),
+          type: "handoff",
+          handoffId: handoff.id,
+          transferId: transfer.id,
+          strategy: handoff.strategy,
+          fromProviderThreadIds: handoff.fromProviderThreadIds,
+          toProviderThreadId,
+          coveredRunOrdinals: handoff.coveredRunOrdinals,
+        }
+      : null;
   return [
     {
       type: "ContextTransferConsumed",

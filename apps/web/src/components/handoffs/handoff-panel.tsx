@@ -2,37 +2,59 @@
 import { useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { ordinalRange, PROVIDER_LABEL, shortId, shortTime, words } from "../../lib/format.ts";
-import type { Transfer, TransferView } from "../../lib/types.ts";
+import type { ProviderKind, Transfer, TransferView } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { JsonView } from "../common/json-view.tsx";
+import {
+  defaultPreviewProvider,
+  HandoffPreviewStart,
+  PreviewProviderSelect,
+} from "./handoff-preview-start.tsx";
 
 const FINAL_STATUSES = new Set(["consumed", "superseded", "failed"]);
 
 /**
  * The handoff in effect for a transfer: strategy, coverage and the exact text the target got,
- * plus regenerate / edit (`manual_context`) while the transfer has not been consumed.
+ * plus preview / regenerate / edit (`manual_context`) while the transfer has not been consumed.
  */
 export function HandoffPanel({
   transfer,
   view,
+  threadDefault,
   onChanged,
 }: {
   transfer: Transfer;
   view: TransferView;
+  threadDefault: ProviderKind;
   onChanged(): void;
 }) {
   const client = useApi();
   const action = useAction();
   const [draft, setDraft] = useState<string | null>(null);
   const handoff = view.handoff;
+  const [provider, setProvider] = useState<ProviderKind>(
+    () => handoff?.payload.targetProvider ?? defaultPreviewProvider(transfer, threadDefault),
+  );
+  const pending = transfer.status === "pending";
 
+  if (handoff === null && pending) {
+    return (
+      <HandoffPreviewStart
+        transfer={transfer}
+        threadDefault={threadDefault}
+        onChanged={onChanged}
+      />
+    );
+  }
   if (handoff === null) {
     return (
       <p className="muted">
-        No handoff text yet:{" "}
+        No handoff text:{" "}
         {transfer.resolution?.strategy === "native_fork"
           ? "the provider forked natively, so no summary was needed."
-          : "it is built when the target thread's next run starts."}
+          : transfer.status === "superseded"
+            ? "there was nothing to carry over."
+            : `the transfer is ${words(transfer.status)}.`}
       </p>
     );
   }
@@ -43,7 +65,11 @@ export function HandoffPanel({
     : null;
   const regenerate = () =>
     void action.run(async () => {
-      await client.handoff.regenerate.mutate({ transferId: transfer.id });
+      // While pending, regenerating previews again for the chosen provider.
+      await client.handoff.regenerate.mutate({
+        transferId: transfer.id,
+        ...(pending ? { provider } : {}),
+      });
       onChanged();
     });
   const save = () =>
@@ -67,19 +93,38 @@ export function HandoffPanel({
         <dt>Provider threads</dt>
         <dd>
           {handoff.fromProviderThreadIds.map(shortId).join(", ") || "none"} →{" "}
-          {shortId(handoff.toProviderThreadId)}
+          {handoff.toProviderThreadId
+            ? shortId(handoff.toProviderThreadId)
+            : "the consuming run's provider thread"}
           {handoff.createdByProvider && (
             <> · built for {PROVIDER_LABEL[handoff.createdByProvider]}</>
           )}
         </dd>
+        {handoff.targetRunId === null && (
+          <>
+            <dt>Preview</dt>
+            <dd>
+              {handoff.strategy === "manual_context"
+                ? "your text; the target's next run sends it as written"
+                : `built for ${handoff.payload.targetProvider ? PROVIDER_LABEL[handoff.payload.targetProvider] : "its provider"}; sent if the next run needs this same context there`}
+            </dd>
+          </>
+        )}
       </dl>
       {draft === null ? (
         <>
-          <h4>Exact text the target received</h4>
+          <h4>
+            {transfer.status === "consumed"
+              ? "Exact text the target received"
+              : "Text the target will receive"}
+          </h4>
           <pre className="handoff-text" data-testid="handoff-text">
             {handoff.summaryText}
           </pre>
           <div className="row">
+            {pending && (
+              <PreviewProviderSelect transfer={transfer} value={provider} onChange={setProvider} />
+            )}
             <button type="button" disabled={locked || action.pending} onClick={regenerate}>
               Regenerate
             </button>

@@ -5,6 +5,7 @@ import { useApi } from "../../lib/api-context.tsx";
 import { errorMessage } from "../../lib/errors.ts";
 import { PROVIDER_LABEL, shortId, shortTime, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
+import { useThread } from "../../lib/use-thread-context.tsx";
 import type { Run, Transfer, TransferView } from "../../lib/types.ts";
 import { HandoffPanel } from "./handoff-panel.tsx";
 
@@ -29,6 +30,7 @@ function PointView({ point, runs }: { point: Point | null; runs: readonly Run[] 
 /** One transfer with its current handoff, re-read whenever the transfer's state moves. */
 export function TransferCard({ transfer, runs }: { transfer: Transfer; runs: readonly Run[] }) {
   const client = useApi();
+  const { detail } = useThread();
   const [view, setView] = useState<TransferView | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [nonce, setNonce] = useState(0);
@@ -54,8 +56,11 @@ export function TransferCard({ transfer, runs }: { transfer: Transfer; runs: rea
   }, [client, transfer.id, transfer.status, resolutionKey, nonce]);
 
   const resolution = transfer.resolution;
-  // A fork's transfer names no target provider (T4); the handoff built for it does.
-  const targetProvider = transfer.targetProvider ?? view?.handoff?.payload.targetProvider ?? null;
+  // A fork's transfer names no target provider (T4); the handoff its run built does (a preview
+  // only says which provider it was built for: the run still picks).
+  const targetProvider =
+    transfer.targetProvider ??
+    (transfer.status === "pending" ? null : (view?.handoff?.payload.targetProvider ?? null));
   return (
     <section
       id={transfer.id}
@@ -128,7 +133,12 @@ export function TransferCard({ transfer, runs }: { transfer: Transfer; runs: rea
         </p>
       )}
       {view && (
-        <HandoffPanel transfer={transfer} view={view} onChanged={() => setNonce((n) => n + 1)} />
+        <HandoffPanel
+          transfer={transfer}
+          view={view}
+          threadDefault={detail?.thread.defaultProvider ?? "codex"}
+          onChanged={() => setNonce((n) => n + 1)}
+        />
       )}
     </section>
   );

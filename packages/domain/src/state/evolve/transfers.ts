@@ -82,8 +82,24 @@ export function onHandoffReplaced(s: ThreadState, d: EventData<"HandoffReplaced"
       resolution: { ...resolution, contextHandoffId: d.handoff.id } as ContextTransferResolution,
     });
   }
-  const run = s.runs.get(d.handoff.targetRunId);
+  const run = d.handoff.targetRunId ? s.runs.get(d.handoff.targetRunId) : undefined;
   if (run?.contextHandoffId === previous.id) putRun(s, { ...run, contextHandoffId: d.handoff.id });
+}
+
+export function onHandoffBound(s: ThreadState, d: EventData<"HandoffBound">): void {
+  const handoff = s.handoffs.get(d.handoffId);
+  if (!handoff) return;
+  putHandoff(s, {
+    ...handoff,
+    targetRunId: d.runId,
+    toProviderThreadId: d.providerThreadId,
+    updatedAt: d.at,
+  });
+}
+
+export function onHandoffSuperseded(s: ThreadState, d: EventData<"HandoffSuperseded">): void {
+  const handoff = s.handoffs.get(d.handoffId);
+  if (handoff) putHandoff(s, { ...handoff, status: "superseded", updatedAt: d.at });
 }
 
 export function handoffIdOf(resolution: ContextTransferResolution | null): ContextHandoffId | null {
