@@ -8,6 +8,7 @@ import {
   currentHandoffOf,
   HandoffPayload,
   type IdSource,
+  isDomainError,
   type ProviderThreadId,
   type Run,
   type ThreadState,
@@ -65,7 +66,29 @@ export async function settleHandoff(
   plan: HandoffPlan,
   toProviderThreadId: ProviderThreadId,
 ): Promise<SentHandoff> {
-  const preview = previewOf(ctx.state, transfer.id);
+  for (let attempt = 1; ; attempt += 1) {
+    const preview = previewOf(ctx.state, transfer.id);
+    try {
+      return await settleWith(deps, ctx, transfer, plan, toProviderThreadId, preview);
+    } catch (error) {
+      // The user edited or regenerated the preview while this run was starting: send what is
+      // current now rather than failing the run.
+      if (attempt >= 3 || !isDomainError(error)) throw error;
+      const fresh = await deps.repo.thread(ctx.state.thread!.id);
+      if (currentHandoffOf(fresh, transfer.id)?.id === preview?.id) throw error;
+      ctx = { ...ctx, state: fresh };
+    }
+  }
+}
+
+async function settleWith(
+  deps: Deps,
+  ctx: StartHandoffCtx,
+  transfer: ContextTransfer,
+  plan: HandoffPlan,
+  toProviderThreadId: ProviderThreadId,
+  preview: ContextHandoff | null,
+): Promise<SentHandoff> {
   if (preview) {
     const stale = preview.targetRunId !== null && preview.targetRunId !== ctx.run.id;
     const reason =
