@@ -1,20 +1,7 @@
 import pg from "pg";
 import { EventBus } from "../bus/event-bus.ts";
-import { StoreClosedError } from "../errors.ts";
-import type {
-  AppendOptions,
-  AppendResult,
-  EventStore,
-  EventSubscription,
-  ExpectedVersion,
-  NewEvent,
-  ProjectionQuery,
-  Snapshot,
-  StoredEvent,
-  StoredReceipt,
-  SubscribeOptions,
-} from "../event-store.ts";
-import { prepareAppend } from "../prepare-append.ts";
+import { StoreBase } from "../store-base.ts";
+import type { EventStore } from "../event-store.ts";
 import type { RuntimeLeases } from "../runtime-leases.ts";
 import {
   channelName,
@@ -92,26 +79,26 @@ export async function openPostgresEventStore(
   return store;
 }
 
-class PostgresStore implements PostgresEventStore {
+class PostgresStore extends StoreBase implements PostgresEventStore {
   readonly schema: string;
   readonly runtimeLeases: RuntimeLeases;
   private readonly readPool: PgPool;
   private readonly snapshotPool: PgPool;
   private readonly writerPool: PgPool;
-  private readonly events: PgEventReader;
-  private readonly snapshots: PgSnapshots;
-  private readonly commits: PgGroupCommit;
-  private readonly bus: EventBus;
+  protected readonly events: PgEventReader;
+  protected readonly snapshots: PgSnapshots;
+  protected readonly commits: PgGroupCommit;
+  protected readonly bus: EventBus;
   private readonly listener: LogListener;
   private feed: LogFeed | null = null;
   private poll: NodeJS.Timeout | null = null;
-  private closed = false;
 
   constructor(
     target: PgTarget,
     lockKey: number,
     private readonly options: PostgresEventStoreOptions,
   ) {
+    super();
     this.schema = target.schema;
     const channel = channelName(target.schema);
     this.readPool = createPool(target, "read", options.readConnections ?? 4);
@@ -157,55 +144,6 @@ class PostgresStore implements PostgresEventStore {
     this.poll.unref();
   }
 
-  get subscriberCount(): number {
-    return this.bus.subscriberCount;
-  }
-
-  async append(
-    streamId: string,
-    expectedVersion: ExpectedVersion,
-    events: readonly NewEvent[],
-    options: AppendOptions = {},
-  ): Promise<AppendResult> {
-    this.assertOpen();
-    return this.commits.enqueue(prepareAppend(streamId, expectedVersion, events, options));
-  }
-
-  async readAll(afterSequence: number, limit?: number): Promise<StoredEvent[]> {
-    this.assertOpen();
-    return this.events.readAll(afterSequence, limit);
-  }
-
-  async readStream(streamId: string, afterSequence?: number): Promise<StoredEvent[]> {
-    this.assertOpen();
-    return this.events.readStream(streamId, afterSequence);
-  }
-
-  async streamVersion(streamId: string): Promise<number> {
-    this.assertOpen();
-    return this.events.streamVersion(streamId);
-  }
-
-  async headSequence(): Promise<number> {
-    this.assertOpen();
-    return this.events.headSequence();
-  }
-
-  async findReceipt(commandId: string): Promise<StoredReceipt | null> {
-    this.assertOpen();
-    return this.events.findReceipt(commandId);
-  }
-
-  async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {
-    this.assertOpen();
-    return this.snapshots.snapshot(read);
-  }
-
-  subscribe(options: SubscribeOptions): EventSubscription {
-    this.assertOpen();
-    return this.bus.subscribe(options);
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -215,9 +153,5 @@ class PostgresStore implements PostgresEventStore {
     await this.feed?.stop();
     this.bus.closeAll();
     await Promise.all([this.readPool.end(), this.snapshotPool.end(), this.writerPool.end()]);
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StoreClosedError();
   }
 }

@@ -2,20 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { EventBus } from "../bus/event-bus.ts";
-import { StoreClosedError } from "../errors.ts";
-import type {
-  StoredReceipt,
-  AppendOptions,
-  AppendResult,
-  EventStore,
-  EventSubscription,
-  ExpectedVersion,
-  NewEvent,
-  ProjectionQuery,
-  Snapshot,
-  StoredEvent,
-  SubscribeOptions,
-} from "../event-store.ts";
+import { StoreBase } from "../store-base.ts";
+import type { EventStore } from "../event-store.ts";
 import {
   DEFAULT_BUSY_TIMEOUT_MS,
   DEFAULT_FILENAME,
@@ -27,7 +15,6 @@ import {
 import { EventReader } from "./event-reader.ts";
 import { GroupCommit } from "./group-commit.ts";
 import { applyMigrations, loadMigrations } from "./migrator.ts";
-import { prepareAppend } from "../prepare-append.ts";
 import { SnapshotPool } from "./snapshot-pool.ts";
 import { MemoryRuntimeLeases, type RuntimeLeases } from "../runtime-leases.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
@@ -77,13 +64,12 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions = {}): Sql
   return new SqliteStore(db, file, options.temporary ? dataDir : null, options, busyTimeoutMs);
 }
 
-class SqliteStore implements SqliteEventStore {
+class SqliteStore extends StoreBase implements SqliteEventStore {
   readonly runtimeLeases: RuntimeLeases = new MemoryRuntimeLeases();
-  private readonly events: EventReader;
-  private readonly commits: GroupCommit;
-  private readonly bus: EventBus;
-  private readonly snapshots: SnapshotPool;
-  private closed = false;
+  protected readonly events: EventReader;
+  protected readonly commits: GroupCommit;
+  protected readonly bus: EventBus;
+  protected readonly snapshots: SnapshotPool;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -92,6 +78,7 @@ class SqliteStore implements SqliteEventStore {
     options: SqliteEventStoreOptions,
     busyTimeoutMs: number,
   ) {
+    super();
     this.events = new EventReader(db);
     this.bus = new EventBus({
       readAfter: async (after, limit) => this.readAll(after, limit),
@@ -109,55 +96,6 @@ class SqliteStore implements SqliteEventStore {
     );
   }
 
-  get subscriberCount(): number {
-    return this.bus.subscriberCount;
-  }
-
-  async append(
-    streamId: string,
-    expectedVersion: ExpectedVersion,
-    events: readonly NewEvent[],
-    options: AppendOptions = {},
-  ): Promise<AppendResult> {
-    this.assertOpen();
-    return this.commits.enqueue(prepareAppend(streamId, expectedVersion, events, options));
-  }
-
-  async readAll(afterSequence: number, limit?: number): Promise<StoredEvent[]> {
-    this.assertOpen();
-    return this.events.readAll(afterSequence, limit);
-  }
-
-  async readStream(streamId: string, afterSequence?: number): Promise<StoredEvent[]> {
-    this.assertOpen();
-    return this.events.readStream(streamId, afterSequence);
-  }
-
-  async streamVersion(streamId: string): Promise<number> {
-    this.assertOpen();
-    return this.events.streamVersion(streamId);
-  }
-
-  async headSequence(): Promise<number> {
-    this.assertOpen();
-    return this.events.headSequence();
-  }
-
-  async findReceipt(commandId: string): Promise<StoredReceipt | null> {
-    this.assertOpen();
-    return this.events.findReceipt(commandId);
-  }
-
-  async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {
-    this.assertOpen();
-    return this.snapshots.snapshot(read);
-  }
-
-  subscribe(options: SubscribeOptions): EventSubscription {
-    this.assertOpen();
-    return this.bus.subscribe(options);
-  }
-
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
@@ -168,9 +106,5 @@ class SqliteStore implements SqliteEventStore {
     if (this.temporaryDir !== null) {
       fs.rmSync(this.temporaryDir, { recursive: true, force: true });
     }
-  }
-
-  private assertOpen(): void {
-    if (this.closed) throw new StoreClosedError();
   }
 }
