@@ -365,7 +365,9 @@ describe
 
       stack.providers.anthropic.enqueue(anthropicTextReply("Claude follows the edited handoff."));
       await page.getByRole("link", { name: "Conversation" }).click();
-      await page.getByLabel("Provider").selectOption("claude");
+      // The composer's own select: the handoffs view may still be on screen for a moment.
+      const composer = page.getByRole("form", { name: "Composer" });
+      await composer.getByLabel("Provider", { exact: true }).selectOption("claude");
       await sendMessage(page, "go on with plan B");
       const own = page.locator("section.own-items");
       await waitFor(
