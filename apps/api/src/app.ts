@@ -57,6 +57,7 @@ export async function startSkein(
       rawLog,
       instanceId: config.instanceId,
       leaseTtlMs: config.leaseTtlMs,
+      apiToken: config.apiToken,
     });
     await orchestrator.recover();
     const server = await startServer({
@@ -68,6 +69,8 @@ export async function startSkein(
       apiToken: config.apiToken,
       log,
     });
+    // Other instances forward runtime commands for threads this one runs to this address.
+    await orchestrator.advertise(config.advertiseUrl ?? server.url);
     let closing: Promise<void> | null = null;
     return {
       url: server.url,

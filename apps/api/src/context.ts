@@ -17,4 +17,6 @@ export type ApiContext = {
   readModels: ReadModels;
   auth: AuthState;
   watch: WatchSettings;
+  /** The instance that forwarded this call here (runtime commands), or null for a client's call. */
+  forwardedBy: string | null;
 };

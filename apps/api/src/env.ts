@@ -24,6 +24,16 @@ const port = (fallback: number) =>
     z.coerce.number().int().min(0).max(65_535).default(fallback),
   );
 
+/** An absolute http(s) base URL another instance can put `/trpc` after. */
+function isHttpBaseUrl(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    return (url.protocol === "http:" || url.protocol === "https:") && !url.search && !url.hash;
+  } catch {
+    return false;
+  }
+}
+
 const EnvSchema = z.object({
   SKEIN_HOST: optionalText,
   SKEIN_API_PORT: port(4317),
@@ -34,6 +44,10 @@ const EnvSchema = z.object({
   SKEIN_LEASE_TTL_MS: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.coerce.number().int().min(500).default(30_000),
+  ),
+  SKEIN_ADVERTISE_URL: optionalText.refine(
+    (url) => url === undefined || isHttpBaseUrl(url),
+    "must be an http:// or https:// URL without query or fragment, e.g. http://10.0.0.5:4317",
   ),
   SKEIN_API_TOKEN: optionalText.refine(
     (token) => token === undefined || token.length >= MIN_TOKEN_LENGTH,
@@ -66,6 +80,12 @@ export type ServerConfig = {
   instanceId: string;
   /** How long a runtime lease outlives its holder's last renewal (how fast a dead one is noticed). */
   leaseTtlMs: number;
+  /**
+   * Where other instances reach this one's API to forward runtime commands (steer, interrupt,
+   * respond) for threads it owns. Null only when the port is picked at start (0): the server's
+   * own URL is used once it listens.
+   */
+  advertiseUrl: string | null;
   apiToken: string | null;
   logLevel: LogLevel;
 };
@@ -142,6 +162,9 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
     database: databaseFrom(env.SKEIN_DATABASE_URL, dataDir),
     instanceId: env.SKEIN_INSTANCE_ID?.trim() ?? defaultInstanceId(env.SKEIN_API_PORT),
     leaseTtlMs: env.SKEIN_LEASE_TTL_MS,
+    advertiseUrl:
+      env.SKEIN_ADVERTISE_URL?.trim().replace(/\/+$/, "") ??
+      (env.SKEIN_API_PORT === 0 ? null : `http://${formatHostForUrl(host)}:${env.SKEIN_API_PORT}`),
     apiToken,
     logLevel: env.SKEIN_LOG_LEVEL,
   };

@@ -17,6 +17,7 @@ import {
 } from "./limits.ts";
 import type { Logger } from "./logger.ts";
 import type { OrchestratorCommands } from "./orchestrator/service-types.ts";
+import { FORWARDED_HEADER } from "./orchestrator/runtime-forwarding.ts";
 import { createReadModels } from "./read-models/index.ts";
 import { appRouter } from "./root.ts";
 
@@ -59,6 +60,11 @@ function urlFor(host: string, port: number): string {
   return `http://${name}:${port}`;
 }
 
+function forwardedBy(req: http.IncomingMessage): string | null {
+  const value = req.headers[FORWARDED_HEADER];
+  return typeof value === "string" && value !== "" ? value : null;
+}
+
 export async function startServer(options: SkeinServerOptions): Promise<SkeinServer> {
   const { orchestrator, store, log } = options;
   const readModels = createReadModels(store);
@@ -82,6 +88,7 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     readModels,
     auth: authenticate(options.apiToken, req.headers, connectionParams),
     watch,
+    forwardedBy: forwardedBy(req),
   });
   const onError = ({ error, path, type }: { error: TRPCError; path?: string; type: string }) => {
     if (error.code === "INTERNAL_SERVER_ERROR") {

@@ -158,6 +158,16 @@ describe("configuration (env.ts)", () => {
     );
     expect(parseEnv({ SKEIN_API_PORT: "4400" }).instanceId).toMatch(/:4400$/);
     expect(parseEnv({}).leaseTtlMs).toBe(30_000);
+    expect(parseEnv({}).advertiseUrl).toBe("http://127.0.0.1:4317");
+    expect(parseEnv({ SKEIN_API_PORT: "0" }).advertiseUrl).toBeNull();
+    expect(parseEnv({ SKEIN_HOST: "::1", SKEIN_API_PORT: "4400" }).advertiseUrl).toBe(
+      "http://[::1]:4400",
+    );
+    expect(parseEnv({ SKEIN_ADVERTISE_URL: "https://api-1.internal:8443/" }).advertiseUrl).toBe(
+      "https://api-1.internal:8443",
+    );
+    expect(() => parseEnv({ SKEIN_ADVERTISE_URL: "api-1:4317" })).toThrow(/SKEIN_ADVERTISE_URL/);
+    expect(() => parseEnv({ SKEIN_ADVERTISE_URL: "ftp://api-1/" })).toThrow(/SKEIN_ADVERTISE_URL/);
     expect(parseEnv({ SKEIN_LEASE_TTL_MS: "1500" }).leaseTtlMs).toBe(1_500);
     expect(() => parseEnv({ SKEIN_LEASE_TTL_MS: "10" })).toThrow(/SKEIN_LEASE_TTL_MS/);
     expect(() => parseEnv({ SKEIN_API_TOKEN: "short" })).toThrow(/at least 16 characters/);

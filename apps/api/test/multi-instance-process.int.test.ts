@@ -1,15 +1,20 @@
 import fs from "node:fs";
+import { openEventStore } from "@skein/db";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
 import type { RouterOutputs } from "../src/index.ts";
 import { type ChildServer, spawnEntry } from "./support/child-server.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { scratchSchema } from "./support/postgres.ts";
+import { refusal } from "./support/errors.ts";
 import { Recorder } from "./support/recorder.ts";
 import { tempDir } from "./support/test-server.ts";
 
 // Two API processes (the real env.ts → store → orchestrator → recover → HTTP path, scripted
-// providers) on one PostgreSQL schema; instance A is SIGKILLed mid-run.
+// providers) on one PostgreSQL schema, sharing an API token; a steer sent to B is forwarded to A
+// (each advertises its own URL); instance A is SIGKILLed mid-run.
+
+const TOKEN = "multi-instance-process-token";
 
 type DetailSnapshot = RouterOutputs["thread"]["detail"];
 
@@ -32,21 +37,25 @@ function spawnInstance(id: string, databaseUrl: string): ChildServer {
     SKEIN_DATA_DIR: dataDir,
     SKEIN_DATABASE_URL: databaseUrl,
     SKEIN_INSTANCE_ID: id,
-    SKEIN_LEASE_TTL_MS: "1000",
+    // Long enough that A's lease is still live right after A is killed (then B cannot forward).
+    SKEIN_LEASE_TTL_MS: "3000",
+    SKEIN_API_TOKEN: TOKEN,
   });
   children.push(server);
   return server;
 }
 
 describe("two API processes on one PostgreSQL database", () => {
-  it("B's subscriber follows A's run live; A is SIGKILLed mid-run; the run ends interrupted once A's lease expires; B runs the next message", async () => {
+  it("B's subscriber follows A's run live; B forwards a steer to A; A is SIGKILLed mid-run: B names A and appends nothing until A's lease expires, then the run ends interrupted and B runs the next message", async () => {
     const database = await scratchSchema();
     cleanups.push(() => database.drop());
     const a = spawnInstance("A", database.url);
     const b = spawnInstance("B", database.url);
     await Promise.all([a.ready, b.ready]);
-    const onA = createSkeinClient({ url: a.url });
-    const onB = createSkeinClient({ url: b.url });
+    const onA = createSkeinClient({ url: a.url, token: TOKEN });
+    const onB = createSkeinClient({ url: b.url, token: TOKEN });
+    const log = await openEventStore({ url: database.url, pollIntervalMs: 100 });
+    cleanups.push(() => log.close());
     const { projectId } = await onA.project.create.mutate({ name: "p", workspaceRoot: tempDir() });
     const { threadId } = await onA.thread.create.mutate({ projectId });
     const recorder = new Recorder<DetailSnapshot>();
@@ -60,10 +69,19 @@ describe("two API processes on one PostgreSQL database", () => {
       15_000,
       "A's deltas, seen on B",
     );
-    const refused = onB.thread.interrupt.mutate({ threadId });
-    await expect(refused).rejects.toThrow(/Skein instance A/);
+    const steered = await onB.thread.steer.mutate({ threadId, text: "steered via B" });
+    await recorder.until(
+      () => recorder.events.some((e) => e.sequence === steered.sequence),
+      15_000,
+      "the steer A recorded",
+    );
     a.child.kill("SIGKILL");
     await a.exited;
+    const head = await log.headSequence();
+    const refused = await refusal(onB.thread.interrupt.mutate({ threadId }));
+    expect(refused.code).toBe("SERVICE_UNAVAILABLE");
+    expect(refused.message).toMatch(/runs on Skein instance A, but it could not be reached/);
+    expect(await log.headSequence()).toBe(head);
 
     await recorder.until(
       () =>

@@ -1,3 +1,4 @@
+import net from "node:net";
 import { threadStreamId } from "@skein/domain";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -57,6 +58,15 @@ async function thread(on: PgInstance, runtimeMode?: "approval-required") {
 async function runStatus(on: PgInstance, threadId: string, runId: string) {
   const detail = await on.client.thread.detail.query({ threadId });
   return detail.runs.find((run) => run.id === runId)?.status;
+}
+
+/** A URL on this machine where nothing listens (a port just freed). */
+async function closedPortUrl(): Promise<string> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}`;
 }
 
 /** Both instances answer `thread.detail` identically once B's feed has caught up. */
@@ -155,7 +165,7 @@ describe("two API instances on one PostgreSQL database", () => {
     expect(detail.runs.map((run) => run.status)).toEqual(["completed", "completed", "completed"]);
   });
 
-  it("A dies mid-run: B refuses A's runtime commands, then interrupts the run once A's lease expires and resumes the thread with its history", async () => {
+  it("A dies mid-run: B cannot forward A's runtime commands, then interrupts the run once A's lease expires and resumes the thread with its history", async () => {
     const { threadId } = await thread(a, "approval-required");
     const first = await a.client.thread.sendMessage.mutate({ threadId, text: "first" });
     await eventually(async () =>
@@ -170,16 +180,20 @@ describe("two API instances on one PostgreSQL database", () => {
       return pending!;
     });
 
-    // While A is alive, B cannot reach A's runtime and says who can.
+    // A's lease is live but A cannot be reached (its advertised address no longer answers):
+    // B forwards nothing, says which instance runs the thread, and appends nothing.
+    await a.orchestrator.advertise(await closedPortUrl());
+    const head = await b.store.headSequence();
     for (const call of [
       b.client.thread.interrupt.mutate({ threadId }),
       b.client.thread.steer.mutate({ threadId, text: "faster" }),
       b.client.request.respond.mutate({ requestId: request.id, decision: "accept" }),
     ]) {
       const refused = await refusal(call);
-      expect(refused.code).toBe("CONFLICT");
-      expect(refused.message).toMatch(/Skein instance A/);
+      expect(refused.code).toBe("SERVICE_UNAVAILABLE");
+      expect(refused.message).toMatch(/runs on Skein instance A, but it could not be reached/);
     }
+    expect(await b.store.headSequence()).toBe(head);
     expect(await runStatus(b, threadId, blocked.runId)).toBe("waiting");
 
     a.orchestrator.stopLeaseRenewal();

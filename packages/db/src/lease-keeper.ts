@@ -9,6 +9,8 @@ export type LeaseKeeperOptions = {
   owner: string;
   /** How long a lease outlives its holder's last renewal. */
   ttlMs: number;
+  /** Where other instances reach this one (recorded on its presence row); null if unknown. */
+  address?: string | null;
   /** Renewal period; default a third of the TTL, so two missed renewals still keep the lease. */
   renewEveryMs?: number;
   /** A held lease could not be renewed (it expired and another instance took it over). */
@@ -24,9 +26,11 @@ export class LeaseKeeper {
   readonly owner: string;
   private readonly held = new Set<string>();
   private timer: NodeJS.Timeout | null = null;
+  private address: string | null;
 
   constructor(private readonly options: LeaseKeeperOptions) {
     this.owner = options.owner;
+    this.address = options.address ?? null;
   }
 
   get ttlMs(): number {
@@ -35,10 +39,42 @@ export class LeaseKeeper {
 
   /** Announces this instance and starts renewing. */
   async start(): Promise<void> {
-    await this.options.leases.acquire(this.presenceKey, this.owner, this.options.ttlMs);
-    const every = this.options.renewEveryMs ?? Math.max(10, Math.floor(this.options.ttlMs / 3));
-    this.timer = setInterval(() => void this.renewAll(), every);
-    this.timer.unref();
+    await this.announce();
+    this.resumeRenewal();
+  }
+
+  /**
+   * Records where this instance can be reached, once it knows (a server on port 0 learns its
+   * port only after listening).
+   */
+  async setAddress(address: string): Promise<void> {
+    this.address = address;
+    await this.announce();
+  }
+
+  /** The live presence row of an instance (its address included), or null if it is not alive. */
+  async presenceOf(owner: string): Promise<RuntimeLease | null> {
+    const row = await this.options.leases.get(`${PRESENCE_PREFIX}${owner}`);
+    return row && !row.expired ? row : null;
+  }
+
+  /** Ids of the instances whose presence row is live (this one included once started). */
+  async liveInstances(): Promise<Set<string>> {
+    const rows = await this.options.leases.list();
+    return new Set(
+      rows
+        .filter((row) => row.threadId.startsWith(PRESENCE_PREFIX) && !row.expired)
+        .map((row) => row.threadId.slice(PRESENCE_PREFIX.length)),
+    );
+  }
+
+  /**
+   * Asks the database (not the local set) whether the thread's lease still names this instance.
+   * Expiry alone does not count as lost: nobody has taken the runtime over until the row changes.
+   */
+  async stillOwns(threadId: string): Promise<boolean> {
+    const lease = await this.options.leases.get(threadId);
+    return lease?.owner === this.owner;
   }
 
   holds(threadId: string): boolean {
@@ -75,6 +111,14 @@ export class LeaseKeeper {
     this.timer = null;
   }
 
+  /** Renews again after `stopRenewal` (a hung instance coming back); lost leases are reported. */
+  resumeRenewal(): void {
+    if (this.timer !== null) return;
+    const every = this.options.renewEveryMs ?? Math.max(10, Math.floor(this.options.ttlMs / 3));
+    this.timer = setInterval(() => void this.renewAll(), every);
+    this.timer.unref();
+  }
+
   /** Stops renewing and gives up the presence row and every lease (a clean shutdown). */
   async close(): Promise<void> {
     this.stopRenewal();
@@ -82,6 +126,15 @@ export class LeaseKeeper {
       await this.options.leases.release(threadId, this.owner).catch(() => undefined);
     }
     this.held.clear();
+  }
+
+  private async announce(): Promise<void> {
+    await this.options.leases.acquire(
+      this.presenceKey,
+      this.owner,
+      this.options.ttlMs,
+      this.address,
+    );
   }
 
   private get presenceKey(): string {
@@ -99,9 +152,7 @@ export class LeaseKeeper {
         ),
       );
       // The presence row is re-taken if it lapsed (e.g. the database was briefly unreachable).
-      if (!renewed.has(this.presenceKey)) {
-        await this.options.leases.acquire(this.presenceKey, this.owner, this.options.ttlMs);
-      }
+      if (!renewed.has(this.presenceKey)) await this.announce();
       for (const threadId of wanted) {
         if (renewed.has(threadId) || !this.held.has(threadId)) continue;
         this.held.delete(threadId);

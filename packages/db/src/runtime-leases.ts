@@ -8,6 +8,11 @@ export type RuntimeLease = {
   /** The holding instance's id. */
   owner: string;
   expiresAt: Date;
+  /**
+   * Where the holder can be reached (its advertised API URL). Set on presence rows, so another
+   * instance can forward a runtime command to a thread's owner; null on thread leases.
+   */
+  address: string | null;
   /** Judged by the database's clock, so instances with skewed clocks agree. */
   expired: boolean;
 };
@@ -21,8 +26,16 @@ export type AcquireResult =
   | { acquired: false; holder: RuntimeLease };
 
 export interface RuntimeLeases {
-  /** Takes the lease when it is free, expired or already `owner`'s; otherwise reports the holder. */
-  acquire(threadId: string, owner: string, ttlMs: number): Promise<AcquireResult>;
+  /**
+   * Takes the lease when it is free, expired or already `owner`'s (recording `address`, default
+   * null); otherwise reports the holder.
+   */
+  acquire(
+    threadId: string,
+    owner: string,
+    ttlMs: number,
+    address?: string | null,
+  ): Promise<AcquireResult>;
   /** Extends `owner`'s leases on these threads; returns the threads it still holds. */
   renew(owner: string, threadIds: readonly string[], ttlMs: number): Promise<string[]>;
   /** Gives the lease up (only if `owner` holds it). */
@@ -37,16 +50,24 @@ export interface RuntimeLeases {
  * once, exactly as before leases existed.
  */
 export class MemoryRuntimeLeases implements RuntimeLeases {
-  private readonly leases = new Map<string, { owner: string; expiresAt: number }>();
+  private readonly leases = new Map<
+    string,
+    { owner: string; expiresAt: number; address: string | null }
+  >();
 
   constructor(private readonly now: () => number = Date.now) {}
 
-  async acquire(threadId: string, owner: string, ttlMs: number): Promise<AcquireResult> {
+  async acquire(
+    threadId: string,
+    owner: string,
+    ttlMs: number,
+    address: string | null = null,
+  ): Promise<AcquireResult> {
     const current = this.view(threadId);
     if (current && current.owner !== owner && !current.expired) {
       return { acquired: false, holder: current };
     }
-    this.leases.set(threadId, { owner, expiresAt: this.now() + ttlMs });
+    this.leases.set(threadId, { owner, expiresAt: this.now() + ttlMs, address });
     return { acquired: true, previous: current };
   }
 
@@ -80,6 +101,7 @@ export class MemoryRuntimeLeases implements RuntimeLeases {
       threadId,
       owner: lease.owner,
       expiresAt: new Date(lease.expiresAt),
+      address: lease.address,
       expired: lease.expiresAt <= this.now(),
     };
   }

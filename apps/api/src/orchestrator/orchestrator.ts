@@ -15,9 +15,10 @@ import { createDelegateHandler, DELEGATE_TOOL } from "./delegate-tool.ts";
 import { createForkWorkspace, planForkWorkspace } from "./fork-workspace.ts";
 import { editHandoff, regenerateHandoff } from "./handoff-commands.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { recoverAfterRestart, requireRuntimeHere, startLeaseSweep } from "./recovery.ts";
+import { recoverAfterRestart, startLeaseSweep } from "./recovery.ts";
 import { rollbackToCheckpoint } from "./rollback.ts";
 import { RunExecutor } from "./run-executor.ts";
+import { RuntimeForwarder } from "./runtime-forwarding.ts";
 import type { OrchestratorCommands } from "./service-types.ts";
 import { SessionManager } from "./session-manager.ts";
 
@@ -48,6 +49,8 @@ export type OrchestratorOptions = {
   instanceId?: string;
   /** How long a runtime lease outlives its holder's last renewal; default 30 s. */
   leaseTtlMs?: number;
+  /** The API token instances share: runtime commands forwarded to another instance present it. */
+  apiToken?: string | null;
 };
 
 export type Orchestrator = OrchestratorCommands & {
@@ -59,6 +62,10 @@ export type Orchestrator = OrchestratorCommands & {
   readonly instanceId: string;
   /** Tests: stop renewing leases without releasing them, as a killed instance would. */
   stopLeaseRenewal(): void;
+  /** Tests: renew again, as a hung instance coming back would (and learn which leases it lost). */
+  resumeLeaseRenewal(): void;
+  /** Records where other instances reach this one's API (known once the server listens). */
+  advertise(url: string): Promise<void>;
 };
 
 /** Wires the repository, session manager and run executor into the command side of Skein. */
@@ -74,6 +81,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     log,
     options.rawLog,
     options.sessionIdleMs ?? 10 * 60_000,
+    options.instanceId ?? "local",
   );
   const checkpoints = new CheckpointService(
     repo,
@@ -95,7 +103,10 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     leases: options.store.runtimeLeases,
     owner: options.instanceId ?? "local",
     ttlMs: options.leaseTtlMs ?? 30_000,
-    onLost: (threadId) => log.error({ threadId }, "runtime lease lost to another instance"),
+    onLost: (threadId) => {
+      log.error({ threadId }, "runtime lease lost to another instance; stopping its run here");
+      executor.leaseLost(threadId as ThreadId);
+    },
     onError: (error) => log.warn({ err: error }, "runtime leases could not be renewed"),
   });
   await leases.start();
@@ -109,7 +120,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     leases,
   );
   let stopSweep: (() => void) | null = null;
-  const requireLocalRuntime = (threadId: ThreadId) => requireRuntimeHere(leases, repo, threadId);
+  const runtime = new RuntimeForwarder(leases, repo, options.apiToken ?? null, log);
 
   const requireThread = async (threadId: ThreadId) => {
     const state = await repo.thread(threadId);
@@ -136,6 +147,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       leases.stopRenewal();
       stopSweep?.();
     },
+    resumeLeaseRenewal: () => leases.resumeRenewal(),
+    advertise: (url) => leases.setAddress(url),
     async createProject(input) {
       const projectId = ids.next("project");
       const result = await repo.execute(
@@ -171,9 +184,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       const provider = input.provider ?? thread.defaultProvider;
       const model =
         input.model ?? (provider === thread.defaultProvider ? thread.modelSelection.model : null);
-      if (input.bringBackFrom) {
+      if (input.bringBackFrom)
         await checkpoints.settleLatestRun(await repo.thread(input.bringBackFrom));
-      }
       const runId = ids.next("run");
       const result = await repo.execute(
         {
@@ -227,15 +239,23 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       if (!transfer) throw new Error(`fork ${receipt.threadId} has no fork transfer`);
       return { threadId: receipt.threadId, transferId: transfer.id, sequence: result.sequence };
     },
-    async steer(input) {
+    async steer({ forwarded, ...input }) {
       await requireThread(input.threadId);
-      await requireLocalRuntime(input.threadId);
-      return { sequence: await executor.steer(input.threadId, input.text) };
+      return runtime.run(
+        input.threadId,
+        forwarded === true,
+        async () => ({ sequence: await executor.steer(input.threadId, input.text) }),
+        (client, signal) => client.thread.steer.mutate(input, { signal }),
+      );
     },
-    async interrupt(input) {
+    async interrupt({ forwarded, ...input }) {
       await requireThread(input.threadId);
-      await requireLocalRuntime(input.threadId);
-      return { sequence: await executor.interrupt(input.threadId) };
+      return runtime.run(
+        input.threadId,
+        forwarded === true,
+        async () => ({ sequence: await executor.interrupt(input.threadId) }),
+        (client, signal) => client.thread.interrupt.mutate(input, { signal }),
+      );
     },
     async rollback(input) {
       const deps = { store: options.store, repo, sessions, checkpoints, ids, clock: now, log };
@@ -248,15 +268,21 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       );
       return { sequence: result.sequence };
     },
-    async respondToRequest(input) {
+    async respondToRequest({ forwarded, ...input }) {
       const { data } = await options.store.snapshot((q) => q.get("requests", input.requestId));
       if (!data?.threadId) throw new NotFoundError("request", input.requestId);
-      await requireLocalRuntime(data.threadId as ThreadId);
-      const sequence = await executor.respond(input.requestId, data.threadId as ThreadId, {
-        decision: input.decision,
-        ...(input.answers ? { answers: input.answers } : {}),
-      });
-      return { sequence };
+      const threadId = data.threadId as ThreadId;
+      return runtime.run(
+        threadId,
+        forwarded === true,
+        async () => ({
+          sequence: await executor.respond(input.requestId, threadId, {
+            decision: input.decision,
+            ...(input.answers ? { answers: input.answers } : {}),
+          }),
+        }),
+        (client, signal) => client.request.respond.mutate(input, { signal }),
+      );
     },
     async regenerateHandoff(input) {
       const threadId = await threadOfTransfer(input.transferId);
@@ -292,7 +318,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     async recover() {
       const queued = await recoverAfterRestart(options.store, repo, leases, log);
       for (const threadId of queued) executor.kick(threadId);
-      stopSweep = startLeaseSweep(leases, executor, log);
+      stopSweep = startLeaseSweep(options.store, repo, leases, executor, log);
     },
     async waitForRun(runId) {
       // Register first, then check: a run settling in between still wakes us.

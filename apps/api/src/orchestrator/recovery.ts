@@ -1,6 +1,7 @@
-import { asId, ConflictError, type RunId, type ThreadId } from "@skein/domain";
-import { type EventStore, type LeaseKeeper, PRESENCE_PREFIX } from "@skein/db";
+import { asId, type RunId, type ThreadId } from "@skein/domain";
+import { type EventStore, type LeaseKeeper, PRESENCE_PREFIX, type RuntimeLease } from "@skein/db";
 import type { AggregateRepository } from "./aggregate-repository.ts";
+import { newlyDeadInstances, stopDeadSessions } from "./dead-sessions.ts";
 import type { Logger } from "./logger.ts";
 import type { RunExecutor } from "./run-executor.ts";
 
@@ -11,8 +12,8 @@ const IN_FLIGHT = ["starting", "running", "waiting"];
  * not_resumable in the domain) unless another live instance is executing it, i.e. holds an
  * unexpired lease on its thread. Leases of this instance's previous incarnation (same instance
  * id) count as dead: no runtime handle survives a restart. Sessions still marked live are stopped
- * only when no other instance is alive, since sessions carry no owner and a live instance's
- * session must not be marked stopped under it. Returns the threads with queued runs.
+ * when their owner is dead (see dead-sessions.ts); a live instance's session is left alone.
+ * Returns the threads with queued runs.
  */
 export async function recoverAfterRestart(
   store: EventStore,
@@ -26,9 +27,6 @@ export async function recoverAfterRestart(
   const { data } = await store.snapshot(async (q) => ({
     inFlight: await q.list("runs", { status: IN_FLIGHT }),
     queued: await q.list("runs", { status: "queued" }),
-    sessions: await q.list("provider_sessions", {
-      status: ["starting", "ready", "running", "waiting"],
-    }),
   }));
   for (const row of data.inFlight) {
     const threadId = asId("thread", row.threadId ?? "");
@@ -41,18 +39,7 @@ export async function recoverAfterRestart(
       await leases.release(lease.threadId);
     }
   }
-  if (liveElsewhere.length === 0) {
-    for (const row of data.sessions) {
-      await repo.execute({
-        type: "ChangeProviderSessionStatus",
-        data: {
-          providerSessionId: asId("providerSession", row.id),
-          status: "stopped",
-          lastError: null,
-        },
-      });
-    }
-  }
+  await stopDeadSessions(store, repo, leases, log, true);
   const queued = data.queued.map((row) => asId("thread", row.threadId ?? ""));
   return [...new Set(queued.filter((threadId) => !ownedElsewhere.has(threadId)))];
 }
@@ -76,8 +63,10 @@ export async function interruptOrphanedRun(
  * Threads whose runtime lease expired without being released: their instance died or hung.
  * The caller dispatches them, which takes the lease over and interrupts the orphaned run.
  */
-export async function threadsWithExpiredLeases(leases: LeaseKeeper): Promise<ThreadId[]> {
-  const all = await leases.list();
+export function threadsWithExpiredLeases(
+  leases: LeaseKeeper,
+  all: readonly RuntimeLease[],
+): ThreadId[] {
   return all
     .filter((lease) => lease.expired && !lease.threadId.startsWith(PRESENCE_PREFIX))
     .filter((lease) => !leases.holds(lease.threadId))
@@ -86,17 +75,24 @@ export async function threadsWithExpiredLeases(leases: LeaseKeeper): Promise<Thr
 
 /**
  * Periodically dispatches threads whose lease expired (their instance died holding runs) and
- * threads whose queued runs another instance's lease held back; dispatching takes the lease over.
+ * threads whose queued runs another instance's lease held back (dispatching takes the lease
+ * over), and stops the provider sessions of instances that died.
  * Returns a function that stops it.
  */
 export function startLeaseSweep(
+  store: EventStore,
+  repo: AggregateRepository,
   leases: LeaseKeeper,
   executor: RunExecutor,
   log: Logger,
 ): () => void {
+  const newlyDead = newlyDeadInstances();
   const sweep = async () => {
     executor.retryDeferred();
-    for (const threadId of await threadsWithExpiredLeases(leases)) executor.kick(threadId);
+    const all = await leases.list();
+    for (const threadId of threadsWithExpiredLeases(leases, all)) executor.kick(threadId);
+    // An instance died (or hung) since the last look: its provider sessions are gone with it.
+    if (newlyDead(all)) await stopDeadSessions(store, repo, leases, log, false);
   };
   const timer = setInterval(
     () => {
@@ -106,25 +102,4 @@ export function startLeaseSweep(
   );
   timer.unref();
   return () => clearInterval(timer);
-}
-
-/**
- * Steer, interrupt and respond need the live runtime, which only the thread's lease holder has.
- * Refuses naming that instance (there is no forwarding); otherwise refreshes the thread, since
- * another instance may have changed it since this one cached it.
- */
-export async function requireRuntimeHere(
-  leases: LeaseKeeper,
-  repo: AggregateRepository,
-  threadId: ThreadId,
-): Promise<void> {
-  if (leases.holds(threadId)) return;
-  const holder = await leases.foreignHolder(threadId);
-  if (holder) {
-    throw new ConflictError(
-      `thread ${threadId} runs on Skein instance ${holder.owner}: send this command to that ` +
-        "instance (commands are not forwarded between instances)",
-    );
-  }
-  await repo.refreshThread(threadId);
 }

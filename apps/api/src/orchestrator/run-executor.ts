@@ -2,7 +2,6 @@ import {
   ConflictError,
   type IdSource,
   nextQueuedRun,
-  PreconditionFailedError,
   type Run,
   type RunId,
   type RuntimeRequestId,
@@ -12,11 +11,13 @@ import type { AppToolHandler, ThreadSettings, TurnInput } from "@skein/domain/pr
 import type { LeaseKeeper } from "@skein/db";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { CheckpointService } from "./checkpoint-service.ts";
+import { fenceAppends, LeaseLostError, type RunAppender, untilAborted } from "./lease-fence.ts";
 import type { Logger } from "./logger.ts";
 import { prepareStart } from "./prepare-start.ts";
 import { interruptOrphanedRun } from "./recovery.ts";
 import type { LiveSession, SessionManager } from "./session-manager.ts";
-import { type LiveRequest, TurnConsumer } from "./turn-consumer.ts";
+import { LiveRequests, type RequestAnswer } from "./live-requests.ts";
+import { TurnConsumer } from "./turn-consumer.ts";
 
 type ActiveTurn = {
   runId: RunId;
@@ -27,6 +28,10 @@ type ActiveTurn = {
   interruptRequested: boolean;
   /** Set by app-level steering (R1): the next attempt's input once this turn has stopped. */
   restartWith: string | null;
+  /** Aborted when the thread's lease is lost: stop reading the turn's events. */
+  abandon: AbortController;
+  /** The native turn was interrupted because the lease was lost (sent once). */
+  lossInterrupted: boolean;
 };
 
 export type ToolFactory = (
@@ -46,11 +51,13 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
 export class RunExecutor {
   private readonly runners = new Map<ThreadId, Promise<void>>();
   private readonly active = new Map<ThreadId, ActiveTurn>();
-  private readonly liveRequests = new Map<RuntimeRequestId, LiveRequest>();
   private readonly settled = new Map<RunId, Array<() => void>>();
   /** Threads whose lease another instance held when we tried to dispatch them. */
   private readonly deferred = new Set<ThreadId>();
+  /** Threads whose lease another instance took over while we ran them (see `leaseLost`). */
+  private readonly lost = new Set<ThreadId>();
   private stopping = false;
+  private readonly requests: LiveRequests;
 
   constructor(
     private readonly repo: AggregateRepository,
@@ -60,7 +67,9 @@ export class RunExecutor {
     private readonly toolsFor: ToolFactory,
     private readonly checkpoints: CheckpointService,
     private readonly leases: LeaseKeeper,
-  ) {}
+  ) {
+    this.requests = new LiveRequests(repo, sessions);
+  }
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */
   kick(threadId: ThreadId): void {
@@ -103,6 +112,7 @@ export class RunExecutor {
       this.log.info({ threadId, owner: lease.holder.owner }, "thread runtime on another instance");
       return;
     }
+    this.lost.delete(threadId);
     try {
       const previous = lease.previous;
       if (previous && previous.owner !== this.leases.owner && previous.expired) {
@@ -122,6 +132,7 @@ export class RunExecutor {
 
   private async drainHeld(threadId: ThreadId): Promise<void> {
     for (let refreshed = false; ; ) {
+      if (!this.leases.holds(threadId)) return;
       const state = await this.repo.thread(threadId);
       if (!state.thread || state.activeRunId) return;
       const run = nextQueuedRun(state);
@@ -137,6 +148,10 @@ export class RunExecutor {
       try {
         await this.execute(threadId, run);
       } catch (error) {
+        if (error instanceof LeaseLostError || this.lost.has(threadId)) {
+          this.log.warn({ threadId, runId: run.id }, "run abandoned: its lease was taken over");
+          return;
+        }
         this.log.error({ threadId, runId: run.id, error: message(error) }, "run failed to execute");
         await this.failRun(threadId, run.id, message(error));
       } finally {
@@ -144,7 +159,7 @@ export class RunExecutor {
         for (const resolve of this.settled.get(run.id) ?? []) resolve();
         this.settled.delete(run.id);
       }
-      if (this.stopping) return;
+      if (this.stopping || this.lost.has(threadId)) return;
       const after = (await this.repo.thread(threadId)).runs.get(run.id);
       if (after?.status === "queued") {
         // Nothing moved the run (even failing it was refused): retrying would spin forever.
@@ -159,7 +174,7 @@ export class RunExecutor {
 
   private async failRun(threadId: ThreadId, runId: RunId, error: string): Promise<void> {
     try {
-      await this.repo.execute({ type: "FailRun", data: { threadId, runId, error } });
+      await this.appender(threadId).execute({ type: "FailRun", data: { threadId, runId, error } });
     } catch (cause) {
       this.log.warn({ threadId, runId, error: message(cause) }, "run could not be marked failed");
     }
@@ -190,7 +205,8 @@ export class RunExecutor {
       return;
     }
     const { session, nativeThreadRef } = prepared;
-    await this.repo.execute({
+    const appends = this.appender(threadId);
+    await appends.execute({
       type: "StartRun",
       data: {
         threadId,
@@ -202,7 +218,7 @@ export class RunExecutor {
       },
     });
     if (prepared.transferId) {
-      await this.repo.execute({
+      await appends.execute({
         type: "ConsumeContextTransfer",
         data: { threadId, transferId: prepared.transferId, runId: run.id },
       });
@@ -215,6 +231,8 @@ export class RunExecutor {
       started: false,
       interruptRequested: false,
       restartWith: null,
+      abandon: new AbortController(),
+      lossInterrupted: false,
     };
     this.active.set(threadId, active);
     let input: TurnInput = {
@@ -229,6 +247,7 @@ export class RunExecutor {
       input = { text: active.restartWith, context: null };
       active.restartWith = null;
     }
+    if (this.lost.has(threadId)) throw new LeaseLostError(threadId);
     const ended = (await this.repo.thread(threadId)).runs.get(run.id);
     if (ended) await this.checkpoints.captureRun(threadId, ended, cwd);
   }
@@ -254,27 +273,56 @@ export class RunExecutor {
       // one on the thread's stream, so the turn is recorded first either way.
       active.nativeTurnRef = nativeTurnRef;
       active.started = true;
-      const recorded = this.repo.execute({
+      const appends = this.appender(threadId);
+      const recorded = appends.execute({
         type: "StartProviderTurn",
         data: { threadId, runId, providerTurnId, nativeTurnRef },
       });
       await recorded;
       if (active.interruptRequested) void this.interruptNative(active);
       const consumer = new TurnConsumer(
-        this.repo,
+        appends,
         this.ids,
         threadId,
         providerTurnId,
         session.providerSessionId,
         (requestId, live) => {
-          if (live) this.liveRequests.set(requestId, live);
+          if (live) this.requests.remember(requestId, live);
         },
       );
-      await consumer.consume(turn.events);
+      await consumer.consume(untilAborted(turn.events, active.abandon.signal, threadId));
     } finally {
+      // The lease may be lost before the turn started natively, or found lost by the fence
+      // before the renewal timer reports it: either way the native turn must stop.
+      if (this.lost.has(threadId) && active.started) await this.interruptForLoss(active);
       this.sessions.end(session);
       active.started = false;
     }
+  }
+
+  /** Appends for a thread's runs, fenced by its lease (see lease-fence.ts). */
+  private appender(threadId: ThreadId): RunAppender {
+    return fenceAppends(this.repo, this.leases, threadId, this.lost);
+  }
+
+  /**
+   * The thread's lease expired and another instance took it over (and ends the run
+   * `interrupted`): stop the turn here, forget its requests, and append nothing more for it.
+   */
+  leaseLost(threadId: ThreadId): void {
+    this.lost.add(threadId);
+    this.requests.forgetThread(threadId);
+    const active = this.active.get(threadId);
+    if (!active) return;
+    active.restartWith = null;
+    active.abandon.abort();
+    if (active.started) void this.interruptForLoss(active);
+  }
+
+  private async interruptForLoss(active: ActiveTurn): Promise<void> {
+    if (active.lossInterrupted) return;
+    active.lossInterrupted = true;
+    await this.interruptNative(active);
   }
 
   private async interruptNative(active: ActiveTurn): Promise<void> {
@@ -330,42 +378,9 @@ export class RunExecutor {
     return result.sequence;
   }
 
-  /** Answers a live request: recorded through the domain first, then delivered to the runtime. */
-  async respond(
-    requestId: RuntimeRequestId,
-    threadId: ThreadId,
-    answer: {
-      decision: "accept" | "accept_for_session" | "decline" | "cancel";
-      answers?: Record<string, string | string[]>;
-    },
-  ): Promise<number> {
-    const live = this.liveRequests.get(requestId);
-    const session = live ? this.sessions.findBySessionId(live.providerSessionId) : undefined;
-    if (!live || !session?.handle.isAlive()) {
-      throw new PreconditionFailedError(
-        `request ${requestId} can no longer be answered: the provider runtime that asked it is gone`,
-      );
-    }
-    const result = await this.repo.execute({
-      type: "ResolveRuntimeRequest",
-      data: {
-        threadId,
-        requestId,
-        decision: answer.decision,
-        ...(answer.answers ? { answers: answer.answers } : {}),
-      },
-    });
-    this.liveRequests.delete(requestId);
-    const answers = answer.answers
-      ? Object.fromEntries(
-          Object.entries(answer.answers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : v]),
-        )
-      : undefined;
-    await session.handle.respondToRequest(live.requestRef, {
-      decision: answer.decision,
-      ...(answers ? { answers } : {}),
-    });
-    return result.sequence;
+  /** Answers a request this instance's runtime asked (see live-requests.ts). */
+  respond(requestId: RuntimeRequestId, threadId: ThreadId, answer: RequestAnswer): Promise<number> {
+    return this.requests.respond(requestId, threadId, answer);
   }
 
   /** Stops starting new runs and interrupts running turns. */

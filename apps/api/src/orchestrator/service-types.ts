@@ -51,12 +51,21 @@ export interface OrchestratorCommands {
     isolatedWorkspace?: boolean;
     commandId?: string;
   }): Promise<{ threadId: ThreadId; transferId: ContextTransferId; sequence: number }>;
+  /**
+   * Steer, interrupt and respond run where the thread's runtime lives: on another instance they
+   * are forwarded there, unless `forwarded` says another instance already forwarded them here.
+   */
   steer(input: {
     threadId: ThreadId;
     text: string;
     commandId?: string;
+    forwarded?: boolean;
   }): Promise<{ sequence: number }>;
-  interrupt(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
+  interrupt(input: {
+    threadId: ThreadId;
+    commandId?: string;
+    forwarded?: boolean;
+  }): Promise<{ sequence: number }>;
   rollback(input: {
     threadId: ThreadId;
     checkpointId: CheckpointId;
@@ -68,6 +77,7 @@ export interface OrchestratorCommands {
     decision: RequestDecision;
     answers?: RequestAnswers;
     commandId?: string;
+    forwarded?: boolean;
   }): Promise<{ sequence: number }>;
   /** On a pending transfer this previews the handoff its next run would send on `provider`. */
   regenerateHandoff(input: {

@@ -31,6 +31,8 @@ export class SessionManager {
     private readonly log: Logger,
     private readonly rawLog: RawEventSink | undefined,
     private readonly idleMs = 10 * 60_000,
+    /** This instance's id, recorded on the sessions it opens (recovery stops dead owners' ones). */
+    private readonly owner: string | null = null,
   ) {
     if (idleMs > 0) {
       this.reaper = setInterval(() => void this.reapIdle(), Math.min(idleMs, 60_000));
@@ -70,7 +72,14 @@ export class SessionManager {
     const providerSessionId = this.newSessionId();
     await this.repo.execute({
       type: "OpenProviderSession",
-      data: { providerSessionId, provider, cwd, model, capabilities: adapter.capabilities },
+      data: {
+        providerSessionId,
+        provider,
+        cwd,
+        model,
+        capabilities: adapter.capabilities,
+        owner: this.owner,
+      },
     });
     try {
       const handle = await adapter.openSession({

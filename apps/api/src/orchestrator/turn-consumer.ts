@@ -34,7 +34,7 @@ export class TurnConsumer {
   private usage: TokenUsage | null = null;
 
   constructor(
-    private readonly repo: AggregateRepository,
+    private readonly repo: Pick<AggregateRepository, "execute">,
     private readonly ids: IdSource,
     private readonly threadId: ThreadId,
     private readonly providerTurnId: ProviderTurnId,

@@ -25,7 +25,10 @@ export const requestRouter = {
       }
       return ctx.readModels.pendingRequests(threadId);
     }),
-  /** Answers a pending approval or user-input request while its runtime is live (E15). */
+  /**
+   * Answers a pending approval or user-input request while its runtime is live (E15), on the
+   * instance that runs it (forwarded there when that is another one).
+   */
   respond: apiProcedure
     .input(
       z.object({
@@ -35,5 +38,7 @@ export const requestRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.respondToRequest(input)),
+    .mutation(({ ctx, input }) =>
+      ctx.orchestrator.respondToRequest({ ...input, forwarded: ctx.forwardedBy !== null }),
+    ),
 } satisfies TRPCRouterRecord;

@@ -63,13 +63,18 @@ export const threadRouter = {
     )
     .mutation(({ ctx, input }) => ctx.orchestrator.forkThread(input)),
 
+  /** Steer and interrupt run where the thread's runtime is (forwarded to its instance). */
   steer: apiProcedure
     .input(z.object({ threadId: ThreadId, text: MessageText, commandId: OptionalCommandId }))
-    .mutation(({ ctx, input }) => ctx.orchestrator.steer(input)),
+    .mutation(({ ctx, input }) =>
+      ctx.orchestrator.steer({ ...input, forwarded: ctx.forwardedBy !== null }),
+    ),
 
   interrupt: apiProcedure
     .input(ThreadRef)
-    .mutation(({ ctx, input }) => ctx.orchestrator.interrupt(input)),
+    .mutation(({ ctx, input }) =>
+      ctx.orchestrator.interrupt({ ...input, forwarded: ctx.forwardedBy !== null }),
+    ),
 
   rollback: apiProcedure
     .input(

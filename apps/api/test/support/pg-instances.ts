@@ -64,6 +64,7 @@ export async function startPgInstance(options: {
     log: createSilentLogger(),
     shutdownGraceMs: 2_000,
   });
+  await orchestrator.advertise(server.url);
   return {
     id: options.id,
     store,

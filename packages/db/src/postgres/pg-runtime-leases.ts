@@ -1,15 +1,22 @@
 import type { AcquireResult, RuntimeLease, RuntimeLeases } from "../runtime-leases.ts";
 import type { PgPool } from "./connection.ts";
 
-type LeaseRow = { thread_id: string; owner: string; expires_at: Date; expired: boolean };
+type LeaseRow = {
+  thread_id: string;
+  owner: string;
+  expires_at: Date;
+  address: string | null;
+  expired: boolean;
+};
 
-const SELECT = "thread_id, owner, expires_at, expires_at <= now() AS expired";
+const SELECT = "thread_id, owner, expires_at, address, expires_at <= now() AS expired";
 
 function toLease(row: LeaseRow): RuntimeLease {
   return {
     threadId: row.thread_id,
     owner: row.owner,
     expiresAt: row.expires_at,
+    address: row.address,
     expired: row.expired,
   };
 }
@@ -22,15 +29,20 @@ function toLease(row: LeaseRow): RuntimeLease {
 export class PgRuntimeLeases implements RuntimeLeases {
   constructor(private readonly pool: PgPool) {}
 
-  async acquire(threadId: string, owner: string, ttlMs: number): Promise<AcquireResult> {
+  async acquire(
+    threadId: string,
+    owner: string,
+    ttlMs: number,
+    address: string | null = null,
+  ): Promise<AcquireResult> {
     const client = await this.pool.connect();
     try {
       await client.query("BEGIN");
       const inserted = await client.query(
-        `INSERT INTO runtime_leases (thread_id, owner, expires_at)
-         VALUES ($1, $2, now() + $3 * interval '1 millisecond')
+        `INSERT INTO runtime_leases (thread_id, owner, expires_at, address)
+         VALUES ($1, $2, now() + $3 * interval '1 millisecond', $4)
          ON CONFLICT (thread_id) DO NOTHING RETURNING thread_id`,
-        [threadId, owner, ttlMs],
+        [threadId, owner, ttlMs, address],
       );
       if (inserted.rowCount === 1) {
         await client.query("COMMIT");
@@ -46,9 +58,10 @@ export class PgRuntimeLeases implements RuntimeLeases {
         return { acquired: false, holder: current };
       }
       await client.query(
-        `UPDATE runtime_leases SET owner = $2, expires_at = now() + $3 * interval '1 millisecond'
+        `UPDATE runtime_leases
+         SET owner = $2, expires_at = now() + $3 * interval '1 millisecond', address = $4
          WHERE thread_id = $1`,
-        [threadId, owner, ttlMs],
+        [threadId, owner, ttlMs, address],
       );
       await client.query("COMMIT");
       return { acquired: true, previous: current };

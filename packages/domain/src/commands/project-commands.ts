@@ -22,6 +22,8 @@ export const OpenProviderSession = defineCommand("OpenProviderSession", {
   cwd: z.string().min(1),
   model: z.string().min(1).nullable().optional(),
   capabilities: ProviderCapabilities,
+  /** The instance opening the runtime; the edge supplies it, like ids (decide reads no host). */
+  owner: z.string().min(1).nullable().optional(),
 });
 export const ChangeProviderSessionStatus = defineCommand("ChangeProviderSessionStatus", {
   providerSessionId: ProviderSessionId,

@@ -43,5 +43,10 @@ export const ProviderSession = z.object({
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
   lastError: z.string().nullable(),
+  /**
+   * The Skein instance whose process holds this runtime (runtime leases, issue 9), so recovery
+   * stops only the sessions of dead instances. Absent on sessions recorded before owners were.
+   */
+  owner: z.string().min(1).nullable().optional(),
 });
 export type ProviderSession = z.infer<typeof ProviderSession>;

@@ -29,6 +29,15 @@ describe("session stream", () => {
     given(events, { kind: "session" }).when(open).thenFails("conflict");
   });
 
+  it("OpenProviderSession records the owning instance when given (null otherwise)", () => {
+    given([], { kind: "session" })
+      .when({ ...open, data: { ...open.data, owner: "instance-a" } })
+      .then([{ type: "ProviderSessionOpened", data: { session: { owner: "instance-a" } } }]);
+    given([], { kind: "session" })
+      .when(open)
+      .then([{ type: "ProviderSessionOpened", data: { session: { owner: null } } }]);
+  });
+
   it("ChangeProviderSessionStatus follows the table and keeps the last error", () => {
     const { events } = given([], { kind: "session" })
       .when(open)

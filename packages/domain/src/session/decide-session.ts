@@ -26,6 +26,7 @@ function openProviderSession(
           createdAt: m.at,
           updatedAt: m.at,
           lastError: null,
+          owner: d.owner ?? null,
         },
         at: m.at,
       },

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "runtime_leases" ADD COLUMN "address" TEXT;
