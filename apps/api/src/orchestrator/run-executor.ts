@@ -1,5 +1,4 @@
 import {
-  ConflictError,
   type IdSource,
   nextQueuedRun,
   type Run,
@@ -9,30 +8,16 @@ import {
 } from "@skein/domain";
 import type { AppToolHandler, ThreadSettings, TurnInput } from "@skein/domain/provider";
 import type { LeaseKeeper } from "@skein/db";
+import { type ActiveTurn, ActiveTurns } from "./active-turns.ts";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { CheckpointService } from "./checkpoint-service.ts";
 import { fenceAppends, LeaseLostError, type RunAppender, untilAborted } from "./lease-fence.ts";
 import type { Logger } from "./logger.ts";
 import { prepareStart } from "./prepare-start.ts";
 import { interruptOrphanedRun } from "./recovery.ts";
-import type { LiveSession, SessionManager } from "./session-manager.ts";
+import type { SessionManager } from "./session-manager.ts";
 import { LiveRequests, type RequestAnswer } from "./live-requests.ts";
 import { TurnConsumer } from "./turn-consumer.ts";
-
-type ActiveTurn = {
-  runId: RunId;
-  session: LiveSession;
-  nativeThreadRef: string;
-  nativeTurnRef: string | null;
-  started: boolean;
-  interruptRequested: boolean;
-  /** Set by app-level steering (R1): the next attempt's input once this turn has stopped. */
-  restartWith: string | null;
-  /** Aborted when the thread's lease is lost: stop reading the turn's events. */
-  abandon: AbortController;
-  /** The native turn was interrupted because the lease was lost (sent once). */
-  lossInterrupted: boolean;
-};
 
 export type ToolFactory = (
   threadId: ThreadId,
@@ -50,7 +35,7 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  */
 export class RunExecutor {
   private readonly runners = new Map<ThreadId, Promise<void>>();
-  private readonly active = new Map<ThreadId, ActiveTurn>();
+  private readonly turns: ActiveTurns;
   private readonly settled = new Map<RunId, Array<() => void>>();
   /** Threads whose lease another instance held when we tried to dispatch them. */
   private readonly deferred = new Set<ThreadId>();
@@ -69,6 +54,7 @@ export class RunExecutor {
     private readonly leases: LeaseKeeper,
   ) {
     this.requests = new LiveRequests(repo, sessions);
+    this.turns = new ActiveTurns(repo, ids, log);
   }
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */
@@ -155,7 +141,7 @@ export class RunExecutor {
         this.log.error({ threadId, runId: run.id, error: message(error) }, "run failed to execute");
         await this.failRun(threadId, run.id, message(error));
       } finally {
-        this.active.delete(threadId);
+        this.turns.end(threadId);
         for (const resolve of this.settled.get(run.id) ?? []) resolve();
         this.settled.delete(run.id);
       }
@@ -223,18 +209,7 @@ export class RunExecutor {
         data: { threadId, transferId: prepared.transferId, runId: run.id },
       });
     }
-    const active: ActiveTurn = {
-      runId: run.id,
-      session,
-      nativeThreadRef,
-      nativeTurnRef: null,
-      started: false,
-      interruptRequested: false,
-      restartWith: null,
-      abandon: new AbortController(),
-      lossInterrupted: false,
-    };
-    this.active.set(threadId, active);
+    const active = this.turns.begin(threadId, run.id, session, nativeThreadRef);
     let input: TurnInput = {
       text,
       context: prepared.handoff
@@ -279,7 +254,7 @@ export class RunExecutor {
         data: { threadId, runId, providerTurnId, nativeTurnRef },
       });
       await recorded;
-      if (active.interruptRequested) void this.interruptNative(active);
+      if (active.interruptRequested) void this.turns.interruptNative(active);
       const consumer = new TurnConsumer(
         appends,
         this.ids,
@@ -294,7 +269,7 @@ export class RunExecutor {
     } finally {
       // The lease may be lost before the turn started natively, or found lost by the fence
       // before the renewal timer reports it: either way the native turn must stop.
-      if (this.lost.has(threadId) && active.started) await this.interruptForLoss(active);
+      if (this.lost.has(threadId) && active.started) await this.turns.interruptForLoss(active);
       this.sessions.end(session);
       active.started = false;
     }
@@ -312,70 +287,15 @@ export class RunExecutor {
   leaseLost(threadId: ThreadId): void {
     this.lost.add(threadId);
     this.requests.forgetThread(threadId);
-    const active = this.active.get(threadId);
-    if (!active) return;
-    active.restartWith = null;
-    active.abandon.abort();
-    if (active.started) void this.interruptForLoss(active);
+    this.turns.abandon(threadId);
   }
 
-  private async interruptForLoss(active: ActiveTurn): Promise<void> {
-    if (active.lossInterrupted) return;
-    active.lossInterrupted = true;
-    await this.interruptNative(active);
+  interrupt(threadId: ThreadId): Promise<number> {
+    return this.turns.interrupt(threadId);
   }
 
-  private async interruptNative(active: ActiveTurn): Promise<void> {
-    try {
-      await active.session.handle.interruptTurn(active.nativeThreadRef, active.nativeTurnRef);
-    } catch (error) {
-      this.log.warn({ error: message(error) }, "interrupt could not be delivered");
-    }
-  }
-
-  async interrupt(threadId: ThreadId): Promise<number> {
-    const state = await this.repo.thread(threadId);
-    const runId = state.activeRunId;
-    if (!runId) throw new ConflictError(`thread ${threadId} has no active run to interrupt`);
-    const result = await this.repo.execute({ type: "InterruptRun", data: { threadId, runId } });
-    const active = this.active.get(threadId);
-    if (active && active.runId === runId) {
-      active.interruptRequested = true;
-      active.restartWith = null;
-      if (active.started) await this.interruptNative(active);
-    }
-    return result.sequence;
-  }
-
-  /** Native steer when the provider has it; otherwise interrupt and restart the attempt (R1). */
-  async steer(threadId: ThreadId, text: string): Promise<number> {
-    const state = await this.repo.thread(threadId);
-    const runId = state.activeRunId;
-    const active = this.active.get(threadId);
-    if (!runId || !active || active.runId !== runId || !active.started) {
-      throw new ConflictError(`thread ${threadId} has no running turn to steer`);
-    }
-    const messageId = this.ids.next("message");
-    if (active.session.handle.capabilities.steer) {
-      await active.session.handle.steerTurn(active.nativeThreadRef, active.nativeTurnRef, text);
-      return (
-        await this.repo.execute({ type: "SteerRun", data: { threadId, runId, messageId, text } })
-      ).sequence;
-    }
-    const result = await this.repo.execute({
-      type: "RestartAttempt",
-      data: {
-        threadId,
-        runId,
-        attemptId: this.ids.next("attempt"),
-        rootNodeId: this.ids.next("node"),
-        reason: "steering_restart",
-        steer: { messageId, text },
-      },
-    });
-    active.restartWith = text;
-    await this.interruptNative(active);
-    return result.sequence;
+  steer(threadId: ThreadId, text: string): Promise<number> {
+    return this.turns.steer(threadId, text);
   }
 
   /** Answers a request this instance's runtime asked (see live-requests.ts). */
@@ -386,10 +306,7 @@ export class RunExecutor {
   /** Stops starting new runs and interrupts running turns. */
   async stop(): Promise<void> {
     this.stopping = true;
-    for (const active of this.active.values()) {
-      active.restartWith = null;
-      if (active.started) await this.interruptNative(active);
-    }
+    await this.turns.interruptAll();
     await Promise.race([
       Promise.allSettled([...this.runners.values()]),
       new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
