@@ -1,5 +1,10 @@
 import path from "node:path";
-import { createRotatingLog, type EventStore, openEventStore } from "@skein/db";
+import {
+  createRotatingLog,
+  DEFAULT_SQLITE_FILENAME,
+  type EventStore,
+  openEventStore,
+} from "@skein/db";
 import type { ProviderKind } from "@skein/domain";
 import type { ProviderAdapter } from "@skein/domain/provider";
 import type { ServerConfig } from "./env.ts";
@@ -24,7 +29,7 @@ function openStore(config: ServerConfig): Promise<EventStore> {
 function describeDatabase(config: ServerConfig): string {
   const { database } = config;
   if (database.kind === "sqlite") {
-    return path.join(database.dataDir, database.filename ?? "(default file)");
+    return path.resolve(database.dataDir, database.filename ?? DEFAULT_SQLITE_FILENAME);
   }
   const url = new URL(database.url);
   url.password = "";

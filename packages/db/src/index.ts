@@ -47,7 +47,10 @@ export type { AcquireResult, RuntimeLease, RuntimeLeases } from "./runtime-lease
 export { MemoryRuntimeLeases } from "./runtime-leases.ts";
 export type { RawEventSink, RotatingLog, RotatingLogOptions } from "./raw-log/rotating-log.ts";
 export { createRotatingLog } from "./raw-log/rotating-log.ts";
-export { defaultDataDir } from "./sqlite/connection.ts";
+export {
+  DEFAULT_FILENAME as DEFAULT_SQLITE_FILENAME,
+  defaultDataDir,
+} from "./sqlite/connection.ts";
 export type { Migration } from "./sqlite/migrator.ts";
 export { applyMigrations, loadMigrations, SQLITE_MIGRATIONS_DIR } from "./sqlite/migrator.ts";
 export type { SqliteEventStore, SqliteEventStoreOptions } from "./sqlite/sqlite-event-store.ts";
