@@ -1,6 +1,11 @@
 import type { PermissionUpdate } from "@anthropic-ai/claude-agent-sdk";
 import { describe, expect, it } from "vitest";
-import { PermissionBroker, type ToolPermissionRequest, toPermissionResult } from "./permissions.ts";
+import {
+  decisionFor,
+  PermissionBroker,
+  type ToolPermissionRequest,
+  toPermissionResult,
+} from "./permissions.ts";
 
 function request(requestId: string, signal = new AbortController().signal): ToolPermissionRequest {
   const suggestion: PermissionUpdate = {
@@ -67,5 +72,24 @@ describe("PermissionBroker", () => {
     expect((await decision).behavior).toBe("deny");
     expect(states).toEqual(["pending", "withdrawn"]);
     expect(() => broker.answer("r4", { behavior: "allow" })).toThrow(/withdrawn/);
+  });
+});
+
+describe("decisionFor", () => {
+  it("keys AskUserQuestion answers by question text, as Claude Code reads them", () => {
+    const input = {
+      questions: [
+        {
+          question: "Which color?",
+          header: "Color",
+          options: [{ label: "Red" }, { label: "Blue" }],
+        },
+      ],
+    };
+    const ask = { ...request("r2"), toolName: "AskUserQuestion", input };
+    expect(decisionFor(ask, { decision: "accept", answers: { Color: "Red" } })).toMatchObject({
+      behavior: "allow",
+      updatedInput: { ...input, answers: { "Which color?": "Red" } },
+    });
   });
 });

@@ -1,5 +1,6 @@
 import type { PermissionResult, PermissionUpdate } from "@anthropic-ai/claude-agent-sdk";
 import type { RuntimeRequestAnswer } from "@skein/domain/provider";
+import { askUserAnswers } from "./tool-kinds.ts";
 
 /** One `canUseTool` callback from Claude Code, as Skein sees it. */
 export type ToolPermissionRequest = {
@@ -150,11 +151,20 @@ export function decisionFor(
       return {
         behavior: "allow",
         rememberForSession: answer.decision === "accept_for_session",
-        ...(answer.answers ? { updatedInput: { ...request.input, answers: answer.answers } } : {}),
+        ...(answer.answers
+          ? { updatedInput: { ...request.input, answers: answersFor(request, answer.answers) } }
+          : {}),
       };
     case "decline":
       return { behavior: "deny", message: "The user declined this tool call." };
     case "cancel":
       return { behavior: "deny", message: "The user cancelled this turn.", interrupt: true };
   }
+}
+
+function answersFor(
+  request: ToolPermissionRequest,
+  answers: Record<string, string>,
+): Record<string, string> {
+  return request.toolName === "AskUserQuestion" ? askUserAnswers(request.input, answers) : answers;
 }

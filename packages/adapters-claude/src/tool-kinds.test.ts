@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  askUserAnswers,
   completionFields,
   itemKindForTool,
   questionsOf,
@@ -55,14 +56,42 @@ describe("tool kinds (E15, E17)", () => {
     expect(completionFields("Bash", start, undefined, "plain").output).toBe("plain");
   });
 
+  it("gives every AskUserQuestion question its own id, and answers by id reach it by its text", () => {
+    const input = {
+      questions: [
+        { question: "Which color?", header: "Style", options: [] },
+        { question: "Which font?", header: "Style", options: [] },
+        { question: "Which size?", header: "Size", options: [] },
+      ],
+    };
+    expect(questionsOf(input).map((q) => q.id)).toEqual(["0", "1", "Size"]);
+    expect(askUserAnswers(input, { "1": "Serif", Size: "Large" })).toEqual({
+      "Which font?": "Serif",
+      "Which size?": "Large",
+    });
+  });
+
   it("reads AskUserQuestion questions and TodoWrite steps", () => {
     expect(
       questionsOf({
         questions: [
-          { question: "Which?", header: "pick", options: [{ label: "A", description: "a" }] },
+          {
+            question: "Which?",
+            header: "pick",
+            multiSelect: true,
+            options: [{ label: "A", description: "a" }],
+          },
         ],
       }),
-    ).toEqual([{ id: "pick", question: "Which?", options: [{ label: "A", description: "a" }] }]);
+    ).toEqual([
+      {
+        id: "pick",
+        header: "pick",
+        question: "Which?",
+        multiSelect: true,
+        options: [{ label: "A", description: "a" }],
+      },
+    ]);
     expect(
       todoSteps({
         todos: [

@@ -139,15 +139,26 @@ export function completionFields(
   }
 }
 
-/** AskUserQuestion's input as RuntimeQuestions (E17 `questions`). */
+/**
+ * AskUserQuestion's input as RuntimeQuestions (E17 `questions`). A question's id is its header
+ * (short, readable), or its position when it has none or shares the header with another one, so
+ * answers keyed by id always name one question.
+ */
 export function questionsOf(input: Record<string, unknown>): RuntimeQuestion[] {
   const questions = Array.isArray(input.questions) ? input.questions : [];
+  const headers = questions.map((q) => record(q).header);
+  const unique = (header: unknown): header is string =>
+    typeof header === "string" &&
+    header !== "" &&
+    headers.indexOf(header) === headers.lastIndexOf(header);
   return questions.map((q, i) => {
     const entry = record(q);
     const options = Array.isArray(entry.options) ? entry.options.map(record) : [];
     return {
-      id: typeof entry.header === "string" ? entry.header : String(i),
+      id: unique(entry.header) ? entry.header : String(i),
+      ...(typeof entry.header === "string" ? { header: entry.header } : {}),
       question: typeof entry.question === "string" ? entry.question : "",
+      multiSelect: entry.multiSelect === true,
       options: options.map((o) => ({
         label: typeof o.label === "string" ? o.label : "",
         ...(typeof o.description === "string" ? { description: o.description } : {}),
@@ -166,4 +177,19 @@ export function todoSteps(
     status:
       t.status === "completed" ? "completed" : t.status === "in_progress" ? "running" : "pending",
   }));
+}
+
+/**
+ * Skein answers (keyed by the question ids `questionsOf` gave) as AskUserQuestion's `answers`,
+ * which Claude Code keys by question text: with any other key the tool tells the model the user
+ * did not answer. A key that already is a question's text passes through.
+ */
+export function askUserAnswers(
+  input: Record<string, unknown>,
+  answers: Record<string, string>,
+): Record<string, string> {
+  const textById = new Map(questionsOf(input).map((q) => [q.id, q.question]));
+  return Object.fromEntries(
+    Object.entries(answers).map(([key, value]) => [textById.get(key) ?? key, value]),
+  );
 }

@@ -132,7 +132,7 @@ export class TurnEventMapper {
       requestRef: request.requestId,
       kind,
       itemRef: request.toolUseId,
-      summary: request.title ?? request.description ?? toolName,
+      summary: summaryOf(request, kind),
       toolName,
       input,
       ...(kind === "command"
@@ -312,4 +312,15 @@ export class TurnEventMapper {
       this.completeItem(block.tool_use_id, status, fields, rawEventId);
     }
   }
+}
+
+/** What a person reads on the request: for a question, the questions themselves. */
+function summaryOf(request: ToolPermissionRequest, kind: string): string {
+  if (kind === "user_input") {
+    const asked = questionsOf(request.input)
+      .map((q) => q.question)
+      .filter((text) => text !== "");
+    if (asked.length > 0) return asked.join(" / ");
+  }
+  return request.title ?? request.description ?? request.toolName;
 }

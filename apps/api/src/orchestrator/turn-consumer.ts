@@ -157,13 +157,13 @@ export class TurnConsumer {
               ? {
                   questions: event.questions.map((q) => ({
                     id: q.id,
-                    header: null,
+                    header: q.header ?? null,
                     question: q.question,
                     options: (q.options ?? []).map((o) => ({
                       label: o.label,
                       description: o.description ?? null,
                     })),
-                    multiSelect: false,
+                    multiSelect: q.multiSelect ?? false,
                   })),
                 }
               : {}),

@@ -61,7 +61,7 @@ describe("request mapping", () => {
     expect(requestKind(request)).toBe("user_input");
     expect(requestOpenedEvent(request, "r", "user_input")).toMatchObject({
       summary: "Which?",
-      questions: [{ id: "q1", question: "Which?" }],
+      questions: [{ id: "q1", header: "H", question: "Which?" }],
     });
     answerRequest(request, { decision: "accept", answers: { q1: "the first" } });
     expect(sent).toEqual([{ result: { answers: { q1: { answers: ["the first"] } } } }]);

@@ -62,6 +62,7 @@ export function requestOpenedEvent(
       const p = request.params;
       const questions: RuntimeQuestion[] = p.questions.map((q) => ({
         id: q.id,
+        header: q.header,
         question: q.question,
         ...(q.options
           ? { options: q.options.map((o) => ({ label: o.label, description: o.description })) }

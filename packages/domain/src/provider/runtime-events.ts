@@ -54,7 +54,11 @@ export type RuntimeRequestKind =
 
 export type RuntimeQuestion = {
   id: string;
+  /** A short label for the question (Claude and Codex both send one). */
+  header?: string;
   question: string;
+  /** Several options may be picked (Claude); the answer then lists them comma-separated. */
+  multiSelect?: boolean;
   options?: Array<{ label: string; description?: string }>;
 };
 
