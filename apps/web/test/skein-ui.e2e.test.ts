@@ -2,6 +2,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
+  anthropicToolResults,
+  anthropicToolUseReply,
   anthropicUserTexts,
   execCommandReply,
   responsesSlowTextReply,
@@ -396,6 +398,64 @@ describe
       expect(await card.getByRole("button", { name: "Edit text" }).isDisabled()).toBe(true);
       expect(await text(card)).toContain("The transfer is consumed");
       await saveScreenshot(page, "handoff-preview-consumed");
+    });
+
+    it("Claude asks a question: a person picks an option in Approvals, and Claude's reply to it renders", async () => {
+      const question = "Which color should the button be?";
+      stack.providers.anthropic.enqueue(
+        anthropicToolUseReply(
+          "AskUserQuestion",
+          {
+            questions: [
+              {
+                question,
+                header: "Color",
+                multiSelect: false,
+                options: [
+                  { label: "Red", description: "warm" },
+                  { label: "Blue", description: "cool" },
+                ],
+              },
+            ],
+          },
+          { id: "toolu_ui_ask" },
+        ),
+        anthropicTextReply("Painting the button Blue."),
+      );
+      await page.getByRole("link", { name: "Conversation" }).click();
+      const composer = page.getByRole("form", { name: "Composer" });
+      await composer.getByLabel("Provider", { exact: true }).selectOption("claude");
+      await sendMessage(page, "ask me which color");
+      const threadId = threadIdOf(page);
+      await page.getByRole("link", { name: /^Approvals/ }).click();
+      const blue = page.getByRole("button", { name: `Choose Blue for ${question}` });
+      await blue.waitFor({ timeout: 60_000 });
+      await expect
+        .poll(() => page.getByRole("button", { name: `Choose Red for ${question}` }).count())
+        .toBe(1);
+      await blue.click();
+      await expect.poll(() => blue.getAttribute("aria-pressed")).toBe("true");
+      expect(await page.getByLabel(`Color: ${question}`).inputValue()).toBe("Blue");
+      await checkView("question");
+      await page.getByRole("button", { name: /^Answer: / }).click();
+      await expect
+        .poll(() => page.getByText("Nothing is waiting for you.").count(), { timeout: 30_000 })
+        .toBe(1);
+
+      await page.goto(`${stack.web.url}/threads/${threadId}`);
+      const own = page.locator("section.own-items");
+      await waitFor(
+        async () => (await assistantTexts(own)).includes("Painting the button Blue."),
+        "Claude's reply after the answer",
+        60_000,
+      );
+      // What Claude's tool result carried: the picked option, keyed by the question's text.
+      const afterAnswer = stack.providers.anthropic
+        .conversationRequests()
+        .filter((request) => request.agent === "main")
+        .at(-1);
+      const result = anthropicToolResults(afterAnswer!).find((r) => r.toolUseId === "toolu_ui_ask");
+      expect(result?.text).toContain(`"${question}"="Blue"`);
     });
 
     it("every interactive element of the main views has an accessible name", () => {

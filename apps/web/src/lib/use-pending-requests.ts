@@ -10,20 +10,24 @@ export type ThreadRequests = { thread: ThreadShell; requests: PendingRequest[] }
 /**
  * P5 across threads, in one read (`request.pending`), grouped by thread. The live sidebar rows
  * say when something changed (a thread's pending count, status or update time), which is when
- * the list is read again.
+ * the list is read again. Threads whose requests are on screen are watched too: the rows are
+ * re-read in batches, so a request answered quickly may never show a count above zero there,
+ * and only its thread's next change says the list is stale.
  */
 export function usePendingRequests(): { groups: ThreadRequests[]; error: string | null } {
   const client = useApi();
   const { shells } = useShells();
-  const waiting = useMemo(
-    () => [...shells.values()].filter((shell) => shell.pendingRequestCount > 0),
-    [shells],
-  );
-  const key = waiting
-    .map((s) => `${s.id}:${s.pendingRequestCount}:${s.status}:${s.updatedAt}`)
-    .join("|");
   const [requests, setRequests] = useState<PendingRequest[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const watched = useMemo(() => {
+    const shown = new Set(requests.map((request) => request.threadId));
+    return [...shells.values()].filter(
+      (shell) => shell.pendingRequestCount > 0 || shown.has(shell.id),
+    );
+  }, [shells, requests]);
+  const key = watched
+    .map((s) => `${s.id}:${s.pendingRequestCount}:${s.status}:${s.updatedAt}`)
+    .join("|");
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `key` says when to read again
   useEffect(() => {
