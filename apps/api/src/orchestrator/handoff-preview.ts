@@ -14,7 +14,7 @@ import {
   type TransferCapabilities,
   toRanges,
 } from "@skein/transfer";
-import type { TransferInputs } from "./start-context.ts";
+import { startContextHistory, type TransferInputs } from "./start-context.ts";
 
 /**
  * Builds the handoff a plan asks for. prepareStart and the inspector's preview both come here,
@@ -60,13 +60,7 @@ export function planPreview(
     provider,
     message: "",
     capabilities: { ...capabilities, nativeFork: false },
-    pendingTransfers: inputs.pendingTransfers,
-    providerThreads: [...state.providerThreads.values()],
-    runs: inputs.runs,
-    lineage: inputs.lineage,
-    checkpoints: inputs.checkpoints,
-    turnItems: inputs.turnItems,
-    handoffs: [...state.handoffs.values()],
+    ...startContextHistory(state, inputs),
   });
   switch (res.kind) {
     case "unsupported":

@@ -13,7 +13,7 @@ import type { NativeTurnRecord, ThreadSettings } from "@skein/domain/provider";
 import { resolveStartContext, type StartContextResolution } from "@skein/transfer";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { LiveSession, SessionManager } from "./session-manager.ts";
-import { gatherTransferInputs, type TransferInputs } from "./start-context.ts";
+import { gatherTransferInputs, startContextHistory, type TransferInputs } from "./start-context.ts";
 import {
   bindPreview,
   ensureTransfer,
@@ -73,13 +73,7 @@ export async function prepareStart(
         forkAtTurn: caps.forkAtTurn,
         resume: caps.resume,
       },
-      pendingTransfers: inputs.pendingTransfers,
-      providerThreads: [...state.providerThreads.values()],
-      runs: inputs.runs,
-      lineage: inputs.lineage,
-      checkpoints: inputs.checkpoints,
-      turnItems: inputs.turnItems,
-      handoffs: [...state.handoffs.values()],
+      ...startContextHistory(state, inputs),
       manualContext: manual?.summaryText ?? null,
       knownFailures: failures,
     });

@@ -80,3 +80,16 @@ export async function gatherTransferInputs(
   }
   return inputs;
 }
+
+/** The history part of `resolveStartContext`'s input, the same for a run start and a preview. */
+export function startContextHistory(state: ThreadState, inputs: TransferInputs) {
+  return {
+    pendingTransfers: inputs.pendingTransfers,
+    providerThreads: [...state.providerThreads.values()],
+    runs: inputs.runs,
+    lineage: inputs.lineage,
+    checkpoints: inputs.checkpoints,
+    turnItems: inputs.turnItems,
+    handoffs: [...state.handoffs.values()],
+  };
+}
