@@ -53,62 +53,65 @@ const ask = {
 };
 
 describe("Claude AskUserQuestion through the API (real SDK, fake model)", () => {
-  it("E15/E17: request.pending shows the question by id; request.respond's answer reaches the model as the tool result", async () => {
-    const { t, anthropic } = await start();
-    anthropic.enqueue(
-      anthropicToolUseReply("AskUserQuestion", ask, { id: "toolu_ask_1" }),
-      anthropicTextReply("Painting it Blue"),
-    );
-    const { projectId } = await t.client.project.create.mutate({
-      name: "ask",
-      workspaceRoot: t.dataDir,
-    });
-    // Claude Code offers AskUserQuestion only when it can ask someone: approval-required mode.
-    const { threadId } = await t.client.thread.create.mutate({
-      projectId,
-      provider: "claude",
-      runtimeMode: "approval-required",
-    });
-    const { runId } = await t.client.thread.sendMessage.mutate({ threadId, text: "ask me" });
+  // Full access approves every tool by itself, but a question still needs a person.
+  it.each(["approval-required", "full-access"] as const)(
+    "E15/E17 (%s): request.pending shows the question by id; request.respond's answer reaches the model as the tool result",
+    async (runtimeMode) => {
+      const { t, anthropic } = await start();
+      anthropic.enqueue(
+        anthropicToolUseReply("AskUserQuestion", ask, { id: "toolu_ask_1" }),
+        anthropicTextReply("Painting it Blue"),
+      );
+      const { projectId } = await t.client.project.create.mutate({
+        name: "ask",
+        workspaceRoot: t.dataDir,
+      });
+      const { threadId } = await t.client.thread.create.mutate({
+        projectId,
+        provider: "claude",
+        runtimeMode,
+      });
+      const { runId } = await t.client.thread.sendMessage.mutate({ threadId, text: "ask me" });
 
-    const pending = await eventually(async () => {
-      const { requests } = await t.client.request.pending.query({ threadId });
-      expect(requests).toHaveLength(1);
-      return requests[0]!;
-    }, 20_000);
-    const [first] = anthropic.conversationRequests();
-    expect(anthropicToolNames(first!)).toContain("AskUserQuestion");
-    expect(pending).toMatchObject({ kind: "user_input", status: "pending", answerable: true });
-    expect(pending.questions).toEqual([
-      {
-        id: "Color",
-        header: "Color",
-        question: "Which color should the button be?",
-        options: [
-          { label: "Red", description: "warm" },
-          { label: "Blue", description: "cool" },
-        ],
-        multiSelect: false,
-      },
-    ]);
+      const pending = await eventually(async () => {
+        const { requests } = await t.client.request.pending.query({ threadId });
+        expect(requests).toHaveLength(1);
+        return requests[0]!;
+      }, 20_000);
+      const [first] = anthropic.conversationRequests();
+      expect(anthropicToolNames(first!)).toContain("AskUserQuestion");
+      expect(pending).toMatchObject({ kind: "user_input", status: "pending", answerable: true });
+      expect(pending.questions).toEqual([
+        {
+          id: "Color",
+          header: "Color",
+          question: "Which color should the button be?",
+          options: [
+            { label: "Red", description: "warm" },
+            { label: "Blue", description: "cool" },
+          ],
+          multiSelect: false,
+        },
+      ]);
 
-    await t.client.request.respond.mutate({
-      requestId: pending.id,
-      decision: "accept",
-      answers: { [pending.questions[0]!.id]: "Blue" },
-    });
-    await t.orchestrator.waitForRun(runId as RunId);
+      await t.client.request.respond.mutate({
+        requestId: pending.id,
+        decision: "accept",
+        answers: { [pending.questions[0]!.id]: "Blue" },
+      });
+      await t.orchestrator.waitForRun(runId as RunId);
 
-    const afterAnswer = anthropic.conversationRequests()[1]!;
-    const [result] = anthropicToolResults(afterAnswer);
-    expect(result).toMatchObject({ toolUseId: "toolu_ask_1", isError: false });
-    expect(result!.text).toContain('"Which color should the button be?"="Blue"');
-    const state = await t.orchestrator.repository.thread(threadId);
-    expect(state.runs.get(runId as RunId)?.status).toBe("completed");
-    expect([...state.requests.values()][0]).toMatchObject({ status: "resolved" });
-    const texts = [...state.turnItems.values()].flatMap(({ item }) =>
-      item.type === "assistant_message" ? [item.text] : [],
-    );
-    expect(texts).toEqual(["Painting it Blue"]);
-  });
+      const afterAnswer = anthropic.conversationRequests()[1]!;
+      const [result] = anthropicToolResults(afterAnswer);
+      expect(result).toMatchObject({ toolUseId: "toolu_ask_1", isError: false });
+      expect(result!.text).toContain('"Which color should the button be?"="Blue"');
+      const state = await t.orchestrator.repository.thread(threadId);
+      expect(state.runs.get(runId as RunId)?.status).toBe("completed");
+      expect([...state.requests.values()][0]).toMatchObject({ status: "resolved" });
+      const texts = [...state.turnItems.values()].flatMap(({ item }) =>
+        item.type === "assistant_message" ? [item.text] : [],
+      );
+      expect(texts).toEqual(["Painting it Blue"]);
+    },
+  );
 });

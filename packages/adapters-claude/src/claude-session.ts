@@ -106,36 +106,37 @@ export class ClaudeSession {
     this.sessionId = start.sessionId;
 
     const model = options.model ?? config.model;
-    this.query = query({
-      prompt: this.input,
-      options: {
-        cwd: options.cwd,
-        ...(model ? { model } : {}),
-        permissionMode,
-        ...(permissionMode === "bypassPermissions"
-          ? { allowDangerouslySkipPermissions: true }
-          : {}),
-        includePartialMessages: options.includePartialMessages ?? true,
-        env: buildChildEnv(config, permissionMode),
-        ...(config.executablePath ? { pathToClaudeCodeExecutable: config.executablePath } : {}),
-        spawnClaudeCodeProcess: (spawnOptions) => {
-          const { process, tracked } = processes.spawn(spawnOptions, {
-            onStderr: (line) => {
-              this.log.error("stderr", line);
-              config.stderr?.(line);
-            },
-          });
-          this.trackedProcess = tracked;
-          return process;
+    this.query = withoutShadowWarning(permissionMode, () =>
+      query({
+        prompt: this.input,
+        options: {
+          cwd: options.cwd,
+          ...(model ? { model } : {}),
+          permissionMode,
+          ...(permissionMode === "bypassPermissions"
+            ? { allowDangerouslySkipPermissions: true }
+            : {}),
+          includePartialMessages: options.includePartialMessages ?? true,
+          env: buildChildEnv(config, permissionMode),
+          ...(config.executablePath ? { pathToClaudeCodeExecutable: config.executablePath } : {}),
+          spawnClaudeCodeProcess: (spawnOptions) => {
+            const { process, tracked } = processes.spawn(spawnOptions, {
+              onStderr: (line) => {
+                this.log.error("stderr", line);
+                config.stderr?.(line);
+              },
+            });
+            this.trackedProcess = tracked;
+            return process;
+          },
+          // Even in bypass mode: it auto-approves every tool, but AskUserQuestion is offered (and
+          // reaches this callback) only when Claude Code has someone to ask.
+          canUseTool: this.canUseTool(permissions),
+          ...start.sdk,
+          ...options.sdkOptions,
         },
-        // Bypass mode never consults canUseTool, and the SDK warns when both are set.
-        ...(permissionMode === "bypassPermissions"
-          ? {}
-          : { canUseTool: this.canUseTool(permissions) }),
-        ...start.sdk,
-        ...options.sdkOptions,
-      },
-    });
+      }),
+    );
     void this.pump();
   }
 
@@ -280,5 +281,29 @@ export class ClaudeSession {
       turn.abort(reason === "closed" ? "interrupted" : "failed", error);
     }
     this.markEnded(this.endedWith);
+  }
+}
+
+/**
+ * The SDK warns at start that bypass mode shadows canUseTool. That holds for permissions, not
+ * for AskUserQuestion, the one call that still reaches the callback, so the warning would only
+ * mislead whoever reads the server's output. It is emitted while the query is built.
+ */
+function withoutShadowWarning<T>(permissionMode: PermissionMode, build: () => T): T {
+  if (permissionMode !== "bypassPermissions") return build();
+  const emit = process.emitWarning;
+  process.emitWarning = ((warning: string | Error, ...rest: unknown[]) => {
+    const options = rest[0];
+    const code =
+      typeof options === "object" && options !== null
+        ? (options as { code?: string }).code
+        : undefined;
+    if (code === "CLAUDE_SDK_CAN_USE_TOOL_SHADOWED") return;
+    (emit as (...args: unknown[]) => void).call(process, warning, ...rest);
+  }) as typeof process.emitWarning;
+  try {
+    return build();
+  } finally {
+    process.emitWarning = emit;
   }
 }
