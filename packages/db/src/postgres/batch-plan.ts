@@ -1,18 +1,16 @@
-import { ConcurrencyError } from "../errors.ts";
-import type { AppendResult, StoredEvent } from "../event-store.ts";
+import {
+  type AppendOutcome,
+  appendedOutcome,
+  type KnownReceipt,
+  replayedOutcome,
+  staleVersion,
+  storedEvents,
+} from "../append-outcome.ts";
+import type { StoredEvent } from "../event-store.ts";
 import type { PreparedAppend, PreparedWrite } from "../prepare-append.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 
-export type AppendOutcome =
-  | { ok: true; result: AppendResult; events: StoredEvent[] }
-  | { ok: false; error: Error };
-
-export type KnownReceipt = {
-  firstSequence: number;
-  lastSequence: number;
-  streamVersion: number;
-  receiptJson: string;
-};
+export type { AppendOutcome, KnownReceipt };
 
 /** What the batch transaction read under the log lock before deciding anything. */
 export type BatchState = {
@@ -74,40 +72,17 @@ function planOne(
 ): AppendOutcome {
   if (append.commandId !== null) {
     const known = state.receipts.get(append.commandId);
-    if (known !== undefined) {
-      return {
-        ok: true,
-        events: [],
-        result: {
-          firstSequence: known.firstSequence,
-          lastSequence: known.lastSequence,
-          streamVersion: known.streamVersion,
-          receipt: JSON.parse(known.receiptJson),
-          duplicate: true,
-        },
-      };
-    }
+    if (known !== undefined) return replayedOutcome(known);
   }
   const current = state.versions.get(append.streamId) ?? 0;
-  if (append.expected !== null && append.expected !== current) {
-    return { ok: false, error: new ConcurrencyError(append.streamId, append.expected, current) };
+  const stale = staleVersion(append, current);
+  if (stale !== null) return { ok: false, error: stale };
+  const events = storedEvents(append, firstSequence, current, recordedAt);
+  for (let i = 0; i < events.length; i += 1) {
+    plan.events.push({ event: events[i]!, json: append.events[i]!.json });
   }
-  const events = append.events.map((event, index): StoredEvent => {
-    const stored: StoredEvent = {
-      sequence: firstSequence + index,
-      streamId: append.streamId,
-      streamVersion: current + index + 1,
-      type: event.type,
-      // Parsed back from the stored text so live subscribers see exactly what readAll returns.
-      data: JSON.parse(event.json),
-      commandId: append.commandId,
-      recordedAt,
-    };
-    plan.events.push({ event: stored, json: event.json });
-    return stored;
-  });
-  const lastSequence = firstSequence + events.length - 1;
-  const streamVersion = current + events.length;
+  const outcome = appendedOutcome(append, events, firstSequence, current);
+  const { lastSequence, streamVersion } = outcome.result;
   state.versions.set(append.streamId, streamVersion);
   plan.streams.set(append.streamId, streamVersion);
   for (const write of append.projections) netWrite(plan.tables, write, lastSequence);
@@ -116,17 +91,7 @@ function planOne(
     state.receipts.set(append.commandId, receipt);
     plan.receipts.push({ ...receipt, commandId: append.commandId, streamId: append.streamId });
   }
-  return {
-    ok: true,
-    events,
-    result: {
-      firstSequence,
-      lastSequence,
-      streamVersion,
-      receipt: JSON.parse(append.receiptJson),
-      duplicate: false,
-    },
-  };
+  return outcome;
 }
 
 function netWrite(

@@ -1,13 +1,16 @@
-import { ConcurrencyError } from "../errors.ts";
-import type { AppendResult, StoredEvent } from "../event-store.ts";
+import {
+  type AppendOutcome,
+  appendedOutcome,
+  replayedOutcome,
+  staleVersion,
+  storedEvents,
+} from "../append-outcome.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import type Database from "better-sqlite3";
 import type { SqliteDatabase } from "./connection.ts";
 import type { PreparedAppend, PreparedWrite } from "../prepare-append.ts";
 
-export type AppendOutcome =
-  | { ok: true; result: AppendResult; events: StoredEvent[] }
-  | { ok: false; error: Error };
+export type { AppendOutcome };
 
 type ReceiptRow = {
   first_sequence: number;
@@ -80,47 +83,32 @@ export class SqliteWriter {
     if (append.commandId !== null) {
       const known = this.findReceipt.get(append.commandId);
       if (known !== undefined) {
-        return {
-          ok: true,
-          events: [],
-          result: {
-            firstSequence: known.first_sequence,
-            lastSequence: known.last_sequence,
-            streamVersion: known.stream_version,
-            receipt: JSON.parse(known.receipt),
-            duplicate: true,
-          },
-        };
+        return replayedOutcome({
+          firstSequence: known.first_sequence,
+          lastSequence: known.last_sequence,
+          streamVersion: known.stream_version,
+          receiptJson: known.receipt,
+        });
       }
     }
     const current = this.version.get(append.streamId) ?? 0;
-    if (append.expected !== null && append.expected !== current) {
-      return { ok: false, error: new ConcurrencyError(append.streamId, append.expected, current) };
-    }
-    const events: StoredEvent[] = append.events.map((event, index) => {
-      const stored: StoredEvent = {
-        sequence: firstSequence + index,
-        streamId: append.streamId,
-        streamVersion: current + index + 1,
-        type: event.type,
-        // Parsed back from the stored text so live subscribers see exactly what readAll returns.
-        data: JSON.parse(event.json),
-        commandId: append.commandId,
-        recordedAt: at,
-      };
+    const stale = staleVersion(append, current);
+    if (stale !== null) return { ok: false, error: stale };
+    const events = storedEvents(append, firstSequence, current, at);
+    for (let i = 0; i < events.length; i += 1) {
+      const stored = events[i]!;
       this.insertEvent.run(
         stored.sequence,
         stored.streamId,
         stored.streamVersion,
         stored.type,
-        event.json,
+        append.events[i]!.json,
         stored.commandId,
         at,
       );
-      return stored;
-    });
-    const lastSequence = firstSequence + events.length - 1;
-    const streamVersion = current + events.length;
+    }
+    const outcome = appendedOutcome(append, events, firstSequence, current);
+    const { lastSequence, streamVersion } = outcome.result;
     this.upsertStream.run(append.streamId, streamVersion);
     for (const write of append.projections) this.applyWrite(write, lastSequence);
     if (append.commandId !== null) {
@@ -133,17 +121,7 @@ export class SqliteWriter {
         append.receiptJson,
       );
     }
-    return {
-      ok: true,
-      events,
-      result: {
-        firstSequence,
-        lastSequence,
-        streamVersion,
-        receipt: JSON.parse(append.receiptJson),
-        duplicate: false,
-      },
-    };
+    return outcome;
   }
 
   private applyWrite(write: PreparedWrite, sequence: number): void {
