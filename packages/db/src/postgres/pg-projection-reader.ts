@@ -1,19 +1,12 @@
 import type { ProjectionFilter, ProjectionRow } from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
+import {
+  PROJECTION_COLUMNS as COLUMNS,
+  type RawProjectionRow as Row,
+  toProjectionRow,
+} from "../projection-row.ts";
 import { type PgClient, quoteIdent } from "./connection.ts";
-
-type Row = [
-  id: string,
-  threadId: string | null,
-  sortKey: number,
-  runOrdinal: number | null,
-  status: string | null,
-  data: string,
-  updatedSequence: number,
-];
-
-const COLUMNS = "id, thread_id, sort_key, run_ordinal, status, data, updated_sequence";
 
 /**
  * Projection reads on one client (inside a snapshot's transaction). Statements are named per query
@@ -120,16 +113,4 @@ function whereClause(filter: Omit<ProjectionFilter, "limit">): {
     clauses.push(`(run_ordinal IS NULL OR run_ordinal <= ${param(filter.maxRunOrdinal)})`);
   }
   return { where: clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`, values };
-}
-
-function toProjectionRow(row: Row): ProjectionRow {
-  return {
-    id: row[0],
-    threadId: row[1],
-    sortKey: row[2],
-    runOrdinal: row[3],
-    status: row[4],
-    data: JSON.parse(row[5]),
-    updatedSequence: row[6],
-  };
 }

@@ -2,22 +2,14 @@ import type Database from "better-sqlite3";
 import type { ProjectionFilter, ProjectionRow } from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
+import {
+  PROJECTION_COLUMNS as COLUMNS,
+  type RawProjectionRow as Row,
+  toProjectionRow,
+} from "../projection-row.ts";
 import type { SqliteDatabase } from "./connection.ts";
 
-/** A row in `raw()` mode, in COLUMNS order. */
-type Row = [
-  id: string,
-  threadId: string | null,
-  sortKey: number,
-  runOrdinal: number | null,
-  status: string | null,
-  data: string,
-  updatedSequence: number,
-];
-
 type Params = Record<string, string | number | null>;
-
-const COLUMNS = "id, thread_id, sort_key, run_ordinal, status, data, updated_sequence";
 
 /**
  * Synchronous projection reads on one connection, with statements cached per query shape. The
@@ -108,16 +100,4 @@ function whereClause(filter: Omit<ProjectionFilter, "limit">): { where: string; 
     params.maxRunOrdinal = filter.maxRunOrdinal;
   }
   return { where: clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`, params };
-}
-
-function toProjectionRow(row: Row): ProjectionRow {
-  return {
-    id: row[0],
-    threadId: row[1],
-    sortKey: row[2],
-    runOrdinal: row[3],
-    status: row[4],
-    data: JSON.parse(row[5]),
-    updatedSequence: row[6],
-  };
 }
