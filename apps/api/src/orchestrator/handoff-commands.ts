@@ -15,7 +15,12 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import { buildHandoff, type RunSegment, type TransferCapabilities } from "@skein/transfer";
+import {
+  buildHandoff,
+  type HandoffBuild,
+  type RunSegment,
+  type TransferCapabilities,
+} from "@skein/transfer";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import { buildPlannedHandoff, planPreview } from "./handoff-preview.ts";
 import { gatherTransferInputs, type TransferInputs } from "./start-context.ts";
@@ -71,6 +76,32 @@ async function execute(
   return { ...(result.receipt as { handoffId: ContextHandoffId }), sequence: result.sequence };
 }
 
+/** A handoff for a transfer no run has resolved yet (a generated preview or the user's text). */
+function previewCommand(
+  target: Target,
+  handoffId: ContextHandoffId,
+  transfer: ContextTransfer,
+  build: Pick<
+    HandoffBuild,
+    "kind" | "strategy" | "fromProviderThreadIds" | "coveredRunOrdinals" | "summaryText" | "payload"
+  >,
+): Parameters<AggregateRepository["execute"]>[0] {
+  return {
+    type: "PreviewHandoff",
+    data: {
+      threadId: target.threadId,
+      handoffId,
+      transferId: transfer.id,
+      kind: build.kind,
+      strategy: build.strategy,
+      fromProviderThreadIds: build.fromProviderThreadIds.map((id) => asId("providerThread", id)),
+      coveredRunOrdinals: build.coveredRunOrdinals ?? { from: 1, to: 1 },
+      summaryText: build.summaryText,
+      payload: HandoffPayload.parse(build.payload),
+    },
+  };
+}
+
 /**
  * `handoff.regenerate`: on a pending transfer, (re)builds the handoff its next run would send
  * on `provider` (a preview, issue 8); on a resolved one, rebuilds the current handoff with the
@@ -115,25 +146,7 @@ export async function regenerateHandoff(
       handoffId,
     );
   }
-  return execute(
-    deps,
-    target,
-    {
-      type: "PreviewHandoff",
-      data: {
-        threadId: target.threadId,
-        handoffId,
-        transferId: transfer.id,
-        kind: build.kind,
-        strategy: build.strategy,
-        fromProviderThreadIds,
-        coveredRunOrdinals,
-        summaryText: build.summaryText,
-        payload,
-      },
-    },
-    handoffId,
-  );
+  return execute(deps, target, previewCommand(target, handoffId, transfer, build), handoffId);
 }
 
 /**
@@ -169,26 +182,12 @@ export async function editHandoff(
   }
   const { inputs, plan, provider } = await previewPlan(deps, state, transfer, null);
   const manual = { ...plan, strategy: "manual_context" as const, manualText: text };
-  const build = buildPlannedHandoff(inputs, transfer, manual, provider, null, null);
-  return execute(
-    deps,
-    target,
-    {
-      type: "PreviewHandoff",
-      data: {
-        threadId: target.threadId,
-        handoffId,
-        transferId: transfer.id,
-        kind: build.kind,
-        strategy: "manual_context",
-        fromProviderThreadIds: build.fromProviderThreadIds.map((id) => asId("providerThread", id)),
-        coveredRunOrdinals: build.coveredRunOrdinals ?? { from: 1, to: 1 },
-        summaryText: text,
-        payload: HandoffPayload.parse(build.payload),
-      },
-    },
-    handoffId,
-  );
+  const build = {
+    ...buildPlannedHandoff(inputs, transfer, manual, provider, null, null),
+    strategy: "manual_context" as const,
+    summaryText: text,
+  };
+  return execute(deps, target, previewCommand(target, handoffId, transfer, build), handoffId);
 }
 
 /** A resolved (not yet consumed) transfer keeps its strategy and coverage; only text is rebuilt. */
