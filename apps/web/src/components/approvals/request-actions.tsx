@@ -3,6 +3,7 @@ import { useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import type { PendingRequest, RequestDecision } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
+import { ActionError } from "../common/action-error.tsx";
 
 /**
  * Accept / decline (and answer, for user-input requests) one pending request. A request whose
@@ -90,11 +91,7 @@ export function RequestActions({
           Decline
         </button>
       </div>
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ActionError error={action.error} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import type { ProviderKind, ThreadDetail } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
 import { BringBackSelect } from "./bring-back-select.tsx";
+import { ActionError } from "../common/action-error.tsx";
 
 /**
  * Message box for one thread. Provider and model default to the thread's; a fork's first message
@@ -147,11 +148,7 @@ export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): v
           context).
         </p>
       )}
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ActionError error={action.error} />
     </form>
   );
 }

@@ -10,6 +10,7 @@ import {
   HandoffPreviewStart,
   PreviewProviderSelect,
 } from "./handoff-preview-start.tsx";
+import { ActionError } from "../common/action-error.tsx";
 
 const FINAL_STATUSES = new Set(["consumed", "superseded", "failed"]);
 
@@ -154,11 +155,7 @@ export function HandoffPanel({
           </div>
         </div>
       )}
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ActionError error={action.error} />
       <JsonView value={handoff.payload} summary="Structured payload" />
       {view.handoffs.length > 1 && (
         <details>

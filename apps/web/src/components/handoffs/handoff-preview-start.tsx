@@ -5,6 +5,7 @@ import { PROVIDER_LABEL } from "../../lib/format.ts";
 import { PROVIDERS, type ProviderKind, type Transfer } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ProviderSelect } from "../common/provider-select.tsx";
+import { ActionError } from "../common/action-error.tsx";
 
 /**
  * The provider a preview is built for by default: the transfer's own target when it names one;
@@ -75,11 +76,7 @@ export function HandoffPreviewStart({
           {action.pending ? "Building preview…" : "Preview handoff"}
         </button>
       </div>
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ActionError error={action.error} />
     </div>
   );
 }

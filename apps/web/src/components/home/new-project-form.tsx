@@ -3,6 +3,7 @@ import { type FormEvent, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { useShells } from "../../lib/shells-store.tsx";
 import { useAction } from "../../lib/use-action.ts";
+import { ActionError } from "../common/action-error.tsx";
 
 /** Creates a project over a workspace directory the API can reach (an absolute path). */
 export function NewProjectForm() {
@@ -43,11 +44,7 @@ export function NewProjectForm() {
           {action.pending ? "Creating…" : "Create project"}
         </button>
       </div>
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ActionError error={action.error} />
     </form>
   );
 }

@@ -6,6 +6,7 @@ import { useShells } from "../../lib/shells-store.tsx";
 import type { ProviderKind, RuntimeMode } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
+import { ActionError } from "../common/action-error.tsx";
 
 /** A new thread: title, default provider/model for its runs, and whether commands need approval. */
 export function NewThreadForm({ projectId }: { projectId: string }) {
@@ -78,11 +79,7 @@ export function NewThreadForm({ projectId }: { projectId: string }) {
           {action.pending ? "Creating…" : "Create thread"}
         </button>
       </div>
-      {action.error && (
-        <p className="error" role="alert">
-          {action.error}
-        </p>
-      )}
+      <ActionError error={action.error} />
     </form>
   );
 }
