@@ -1,3 +1,4 @@
 import { skeinVitestConfig } from "@skein/test-config";
 
-export default skeinVitestConfig();
+// The unit tier also type-checks the provider interface's *.test-d.ts type tests.
+export default skeinVitestConfig({ typecheck: true });

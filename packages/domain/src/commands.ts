@@ -12,6 +12,7 @@ import {
   ResolveRuntimeRequest,
   StartItem,
   UpdatePlan,
+  WithdrawRuntimeRequest,
 } from "./commands/item-commands.ts";
 import {
   ArchiveProject,
@@ -28,6 +29,7 @@ import {
 } from "./commands/provider-commands.ts";
 import {
   CancelQueuedRun,
+  RetryRun,
   FailRun,
   InterruptRun,
   QueueRun,
@@ -37,9 +39,11 @@ import {
   SteerRun,
 } from "./commands/run-commands.ts";
 import {
+  AdoptThread,
   ArchiveThread,
   CreateThread,
   ForkThread,
+  UnarchiveThread,
   UpdateThreadSettings,
 } from "./commands/thread-lifecycle-commands.ts";
 import {
@@ -61,12 +65,15 @@ import { parseWith, type Result, type ValidationError } from "./errors.ts";
 /** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
 export const ThreadCommand = z.discriminatedUnion("type", [
   CreateThread,
+  AdoptThread,
   ForkThread,
   UpdateThreadSettings,
   ArchiveThread,
+  UnarchiveThread,
   QueueRun,
   StartRun,
   CancelQueuedRun,
+  RetryRun,
   InterruptRun,
   FailRun,
   SteerRun,
@@ -82,6 +89,7 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   UpdatePlan,
   OpenRuntimeRequest,
   ResolveRuntimeRequest,
+  WithdrawRuntimeRequest,
   CreateContextTransfer,
   ResolveContextTransfer,
   FallbackToPortable,

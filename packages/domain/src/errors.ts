@@ -56,6 +56,23 @@ export class ConflictError extends DomainErrorBase {
 
 export type ValidationIssue = { path: string; message: string };
 
+/**
+ * B9: bringing a fork's code back would conflict with the target workspace. Raised before
+ * anything is applied; `files` (also as `issues`, one per file, for the API's error data) are
+ * workspace-relative paths changed on both sides.
+ */
+export class MergeConflictError extends ConflictError {
+  readonly issues: ValidationIssue[];
+  constructor(
+    message: string,
+    readonly files: readonly string[],
+  ) {
+    super(message);
+    this.name = "MergeConflictError";
+    this.issues = files.map((path) => ({ path, message: "changed on both sides" }));
+  }
+}
+
 export class ValidationError extends DomainErrorBase {
   readonly code = "validation";
   constructor(

@@ -24,10 +24,15 @@ import {
   ProviderTurnCompleted,
   ProviderTurnStarted,
 } from "./events/provider-events.ts";
-import { RuntimeRequestOpened, RuntimeRequestResolved } from "./events/request-events.ts";
+import {
+  RuntimeRequestOpened,
+  RuntimeRequestResolved,
+  RuntimeRequestWithdrawn,
+} from "./events/request-events.ts";
 import {
   AttemptRestarted,
   RunCancelled,
+  RunRetryQueued,
   RunFinished,
   RunInterruptRequested,
   RunQueued,
@@ -40,6 +45,7 @@ import {
   ThreadCreated,
   ThreadForked,
   ThreadSettingsUpdated,
+  ThreadUnarchived,
 } from "./events/thread-lifecycle-events.ts";
 import {
   ContextTransferConsumed,
@@ -60,9 +66,11 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ThreadForked,
   ThreadSettingsUpdated,
   ThreadArchived,
+  ThreadUnarchived,
   RunQueued,
   RunStarted,
   RunCancelled,
+  RunRetryQueued,
   RunInterruptRequested,
   RunFinished,
   RunSteered,
@@ -78,6 +86,7 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   PlanUpdated,
   RuntimeRequestOpened,
   RuntimeRequestResolved,
+  RuntimeRequestWithdrawn,
   ContextTransferCreated,
   ContextTransferResolved,
   ContextTransferFellBack,

@@ -38,6 +38,7 @@ export {
   formatZodError,
   InvalidTransitionError,
   isDomainError,
+  MergeConflictError,
   NotFoundError,
   parseWith,
   PreconditionFailedError,
@@ -46,6 +47,20 @@ export {
   type ValidationIssue,
   zodIssues,
 } from "./errors.ts";
+
+// Input rules (B4): also available from "@skein/domain/inputs".
+export {
+  AnswersInput,
+  MAX_WORKSPACE_PATH_LENGTH,
+  NameText,
+  nameProblem,
+  PathText,
+  textProblem,
+  UserText,
+  WellFormedText,
+  WorkspacePath,
+  workspacePathProblem,
+} from "./inputs/index.ts";
 
 // Entities (E1–E18, P6)
 export { AppThread, AppThreadLineage } from "./entities/app-thread.ts";
@@ -56,10 +71,14 @@ export {
   InteractionMode,
   IsoTimestamp,
   ModelSelection,
+  ReasoningEffort,
   NativeRef,
+  RawFrames,
+  RawLogRef,
   ProviderKind,
   RuntimeMode,
   TokenUsage,
+  addTokenUsage,
 } from "./entities/common.ts";
 export {
   ContextHandoff,
@@ -185,6 +204,7 @@ export {
 export { ItemTerminalStatus } from "./events/item-events.ts";
 export { ProviderThreadPatch } from "./events/provider-events.ts";
 export { ThreadSettingsPatch } from "./events/thread-lifecycle-events.ts";
+export { autoTitle, DEFAULT_THREAD_TITLE } from "./thread/auto-title.ts";
 
 // Decider
 export {
@@ -217,7 +237,16 @@ export {
   type TurnItemEntry,
 } from "./state/thread-state.ts";
 export { decideThread } from "./thread/decide-thread.ts";
+export { adoptedThreadTitle } from "./thread/adopt.ts";
 export { latestStablePoint, type ResolvedPoint, resolveForkPoint } from "./thread/fork-point.ts";
+export {
+  FanOutTarget,
+  FanOutTargets,
+  type ForkFiles,
+  MAX_FAN_OUT,
+  type OverlapWarning,
+  overlapWarnings,
+} from "./thread/fan-out.ts";
 export { currentHandoffOf } from "./thread/handoff-previews.ts";
 export { requireHandoffChangeable } from "./thread/handoffs.ts";
 
@@ -241,11 +270,30 @@ export {
   type ProjectionWrite,
 } from "./projections/projection-write.ts";
 export { assembleProviderSessions } from "./projections/provider-sessions.ts";
-export { applyWrites, type RowKey, type RowMap, rebuildRows } from "./projections/rebuild.ts";
+export {
+  applyWrites,
+  type LoggedEvent,
+  type RebuiltRow,
+  type RowKey,
+  type RowMap,
+  rebuildRows,
+} from "./projections/rebuild.ts";
+export {
+  isCompactState,
+  restoreCompactState,
+  serializeCompactState,
+} from "./state/compact-state.ts";
+export { HistoryNeeded } from "./state/partial-map.ts";
+export {
+  restoreState,
+  STATE_SNAPSHOT_VERSION,
+  serializeState,
+} from "./state/state-snapshot.ts";
 export {
   assembleThreadDetail,
   type ThreadDetail,
   type ThreadDetailRows,
+  visibleItemsOf,
 } from "./projections/thread-detail.ts";
 export {
   shellStatusOf,
@@ -262,3 +310,11 @@ export {
 } from "./projections/visible-turn-items.ts";
 
 // Provider capability interface: also available from "@skein/domain/provider".
+export {
+  type PlannedStream,
+  planThreadImport,
+  THREAD_EXPORT_FORMAT,
+  THREAD_EXPORT_LIMITS,
+  ThreadExportDocument,
+  ThreadExportStream,
+} from "./export/thread-export.ts";

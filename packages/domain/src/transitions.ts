@@ -24,8 +24,9 @@ export const TRANSITIONS = {
     // A turn may end while a request is still open; the open request is then cancelled.
     waiting: ["running", "completed", "interrupted", "failed"],
     completed: ["rolled_back"],
-    interrupted: ["rolled_back"],
-    failed: ["rolled_back"],
+    // → queued: RetryRun, only for the thread's latest run (checked by the decider).
+    interrupted: ["rolled_back", "queued"],
+    failed: ["rolled_back", "queued"],
     cancelled: [],
     rolled_back: [],
   } satisfies Table<RunStatus>,
@@ -104,7 +105,9 @@ export const TRANSITIONS = {
   } satisfies Table<CheckpointStatus>,
   PlanArtifact: {
     draft: ["active", "completed", "superseded"],
-    active: ["completed", "superseded"],
+    active: ["accepted", "completed", "superseded"],
+    // An accepted plan is settled: it is what a run was asked to implement.
+    accepted: [],
     completed: ["superseded"],
     superseded: [],
   } satisfies Table<PlanStatus>,

@@ -1,12 +1,9 @@
 import { z } from "zod";
-import { NativeRef } from "../entities/common.ts";
+import { AnswersInput } from "../inputs/text.ts";
+import { NativeRef, RawLogRef } from "../entities/common.ts";
 import { ExecutionNodeKind } from "../entities/execution-node.ts";
 import { PlanKind, PlanStatus, PlanStep, UserInputQuestion } from "../entities/plan-artifact.ts";
-import {
-  RequestAnswers,
-  RequestDecision,
-  RuntimeRequestKind,
-} from "../entities/runtime-request.ts";
+import { RequestDecision, RuntimeRequestKind } from "../entities/runtime-request.ts";
 import { TurnItemContent } from "../entities/turn-item.ts";
 import { ItemTerminalStatus } from "../events/item-events.ts";
 import {
@@ -32,12 +29,15 @@ export const StartItem = defineCommand("StartItem", {
   nativeItemRef: NativeRef.nullable().optional(),
   countsForRun: z.boolean().optional(),
   content: TurnItemContent.optional(),
+  /** B8: the raw provider frame this command came from. */
+  rawEventId: RawLogRef.optional(),
 });
 
 export const AppendItemDelta = defineCommand("AppendItemDelta", {
   threadId: ThreadId,
   nodeId: NodeId,
   delta: z.string().min(1),
+  rawEventId: RawLogRef.optional(),
 });
 
 export const CompleteItem = defineCommand("CompleteItem", {
@@ -46,6 +46,7 @@ export const CompleteItem = defineCommand("CompleteItem", {
   status: ItemTerminalStatus,
   /** The final payload; replaces the variant fields (must keep the item's type). */
   content: TurnItemContent.optional(),
+  rawEventId: RawLogRef.optional(),
 });
 
 export const UpdatePlan = defineCommand("UpdatePlan", {
@@ -58,6 +59,7 @@ export const UpdatePlan = defineCommand("UpdatePlan", {
   status: PlanStatus,
   markdown: z.string().optional(),
   steps: z.array(PlanStep).optional(),
+  rawEventId: RawLogRef.optional(),
 });
 
 export const OpenRuntimeRequest = defineCommand("OpenRuntimeRequest", {
@@ -73,11 +75,19 @@ export const OpenRuntimeRequest = defineCommand("OpenRuntimeRequest", {
   detail: z.string().nullable().optional(),
   /** user_input questions; recorded as a `questions` PlanArtifact (E17). */
   questions: z.array(UserInputQuestion).optional(),
+  rawEventId: RawLogRef.optional(),
 });
 
 export const ResolveRuntimeRequest = defineCommand("ResolveRuntimeRequest", {
   threadId: ThreadId,
   requestId: RuntimeRequestId,
   decision: RequestDecision,
-  answers: RequestAnswers.optional(),
+  answers: AnswersInput.optional(),
+});
+
+/** The provider took a request back without our answer (Codex `serverRequest/resolved`). */
+export const WithdrawRuntimeRequest = defineCommand("WithdrawRuntimeRequest", {
+  threadId: ThreadId,
+  requestId: RuntimeRequestId,
+  reason: z.string().min(1).max(2_000),
 });

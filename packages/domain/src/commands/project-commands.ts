@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { NameText } from "../inputs/text.ts";
+import { WorkspacePath } from "../inputs/workspace-path.ts";
 import { ProviderKind } from "../entities/common.ts";
 import { ProviderCapabilities, ProviderSessionStatus } from "../entities/provider-session.ts";
 import { ProjectId, ProviderSessionId } from "../ids.ts";
@@ -6,13 +8,13 @@ import { defineCommand } from "./define.ts";
 
 export const CreateProject = defineCommand("CreateProject", {
   projectId: ProjectId,
-  title: z.string().min(1).max(200),
-  workspaceRoot: z.string().min(1),
+  title: NameText,
+  workspaceRoot: WorkspacePath,
   defaultProvider: ProviderKind.nullable().optional(),
 });
 export const RenameProject = defineCommand("RenameProject", {
   projectId: ProjectId,
-  title: z.string().min(1).max(200),
+  title: NameText,
 });
 export const ArchiveProject = defineCommand("ArchiveProject", { projectId: ProjectId });
 

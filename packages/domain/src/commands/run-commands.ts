@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { Attachment, ProviderKind } from "../entities/common.ts";
+import { PathText, UserText } from "../inputs/text.ts";
+import { Attachment, InteractionMode, ProviderKind, ReasoningEffort } from "../entities/common.ts";
 import {
   ContextHandoffId,
   MessageId,
@@ -17,13 +18,20 @@ export const QueueRun = defineCommand("QueueRun", {
   threadId: ThreadId,
   runId: RunId,
   messageId: MessageId,
-  text: z.string().min(1),
+  text: UserText,
   attachments: z.array(Attachment).optional(),
   provider: ProviderKind,
-  model: z.string().min(1).nullable().optional(),
+  model: PathText.nullable().optional(),
+  /** Absent: the thread's mode; a run implementing a plan (`sourcePlanRef`) runs in default. */
+  interactionMode: InteractionMode.optional(),
+  /** Absent: the thread's effort when the run uses the thread's provider, else the default. */
+  effort: ReasoningEffort.nullable().optional(),
   /** Merge-back (T8): the fork whose latest stable point this run brings back. */
   bringBackFrom: ThreadId.optional(),
+  /** B5 "implement this plan": an active proposed plan of this thread, accepted by this run. */
   sourcePlanRef: z.object({ threadId: ThreadId, planId: PlanId }).optional(),
+  /** P6: the run asks its provider to compact the thread's context instead of sending `text`. */
+  compact: z.literal(true).optional(),
 });
 
 /** Dispatch the next queued run on a recorded provider thread. */
@@ -41,6 +49,12 @@ export const CancelQueuedRun = defineCommand("CancelQueuedRun", {
   runId: RunId,
 });
 
+/**
+ * E4/B2: queue the thread's latest run again after it ended interrupted or failed; its next start
+ * is a `retry` attempt from the last stable point (the provider thread as persisted).
+ */
+export const RetryRun = defineCommand("RetryRun", { threadId: ThreadId, runId: RunId });
+
 export const InterruptRun = defineCommand("InterruptRun", { threadId: ThreadId, runId: RunId });
 
 /** Fail a run that has no provider turn to report for it (e.g. T5 `unsupported`). */
@@ -55,7 +69,7 @@ export const SteerRun = defineCommand("SteerRun", {
   threadId: ThreadId,
   runId: RunId,
   messageId: MessageId,
-  text: z.string().min(1),
+  text: UserText,
 });
 
 /** App-level steering/retry (R1): supersede the active attempt with a new one, same RunId. */
@@ -66,7 +80,7 @@ export const RestartAttempt = defineCommand("RestartAttempt", {
   rootNodeId: NodeId,
   providerThreadId: ProviderThreadId.optional(),
   reason: z.enum(["steering_restart", "retry", "provider_recovery"]),
-  steer: z.object({ messageId: MessageId, text: z.string().min(1) }).optional(),
+  steer: z.object({ messageId: MessageId, text: UserText }).optional(),
 });
 
 /** R2: the runtime behind an in-flight run is gone. */

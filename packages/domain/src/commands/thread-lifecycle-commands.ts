@@ -1,19 +1,26 @@
 import { z } from "zod";
-import { InteractionMode, ModelSelection, ProviderKind, RuntimeMode } from "../entities/common.ts";
+import { NameText, PathText } from "../inputs/text.ts";
+import {
+  InteractionMode,
+  ModelSelection,
+  NativeRef,
+  ProviderKind,
+  RuntimeMode,
+} from "../entities/common.ts";
 import { TransferCreatedBy } from "../entities/context-transfer.ts";
-import { CheckpointId, ProjectId, RunId, ThreadId } from "../ids.ts";
+import { CheckpointId, ProjectId, ProviderThreadId, RunId, ThreadId } from "../ids.ts";
 import { defineCommand } from "./define.ts";
 
 export const CreateThread = defineCommand("CreateThread", {
   threadId: ThreadId,
   projectId: ProjectId,
-  title: z.string().min(1).max(200),
+  title: NameText,
   defaultProvider: ProviderKind,
   modelSelection: ModelSelection.optional(),
   runtimeMode: RuntimeMode.optional(),
   interactionMode: InteractionMode.optional(),
-  branch: z.string().min(1).nullable().optional(),
-  worktreePath: z.string().min(1).nullable().optional(),
+  branch: PathText.nullable().optional(),
+  worktreePath: PathText.nullable().optional(),
   /** A child thread that does not inherit its parent's items (e.g. a cross-provider subagent). */
   parentThreadId: ThreadId.optional(),
 });
@@ -31,20 +38,46 @@ export const ForkThread = defineCommand("ForkThread", {
   threadId: ThreadId,
   sourceThreadId: ThreadId,
   sourcePoint: ForkSourcePointSpec,
-  title: z.string().min(1).max(200).optional(),
+  title: NameText.optional(),
   createdBy: TransferCreatedBy,
   relationship: z.enum(["fork", "subagent"]),
 });
 
 export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
   threadId: ThreadId,
-  title: z.string().min(1).max(200).optional(),
+  title: NameText.optional(),
   defaultProvider: ProviderKind.optional(),
   modelSelection: ModelSelection.optional(),
   runtimeMode: RuntimeMode.optional(),
   interactionMode: InteractionMode.optional(),
-  branch: z.string().min(1).nullable().optional(),
-  worktreePath: z.string().min(1).nullable().optional(),
+  branch: PathText.nullable().optional(),
+  worktreePath: PathText.nullable().optional(),
 });
 
 export const ArchiveThread = defineCommand("ArchiveThread", { threadId: ThreadId });
+export const UnarchiveThread = defineCommand("UnarchiveThread", { threadId: ThreadId });
+
+/** One native turn of an adopted thread, as the provider's own history holds it (B6). */
+export const AdoptedTurn = z.object({
+  /** The provider's turn id (Claude: the prompt's uuid); null where it has none (E10). */
+  nativeTurnRef: NativeRef.nullable(),
+  /** What the person typed; empty for a turn that carried none (e.g. a compaction). */
+  userText: z.string().max(1_000_000),
+  assistantText: z.string().max(1_000_000).nullable(),
+});
+export type AdoptedTurn = z.infer<typeof AdoptedTurn>;
+
+/**
+ * B6/E9: a native thread of the person's own (made outside Skein) becomes an app thread bound to
+ * it: its turns are recorded as completed, imported runs on that provider thread, so the next
+ * message resumes it natively. The caller reads the turns from the provider.
+ */
+export const AdoptThread = defineCommand("AdoptThread", {
+  threadId: ThreadId,
+  projectId: ProjectId,
+  title: NameText,
+  provider: ProviderKind,
+  providerThreadId: ProviderThreadId,
+  nativeThreadRef: NativeRef,
+  turns: z.array(AdoptedTurn).max(10_000),
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UserText } from "../inputs/text.ts";
 import { ProviderKind } from "../entities/common.ts";
 import {
   ContextHandoffKind,
@@ -104,7 +105,7 @@ export const EditHandoff = defineCommand("EditHandoff", {
   threadId: ThreadId,
   handoffId: ContextHandoffId,
   newHandoffId: ContextHandoffId,
-  summaryText: z.string().min(1),
+  summaryText: UserText,
   payload: HandoffPayload.optional(),
 });
 

@@ -11,14 +11,39 @@ export type IsoTimestamp = z.infer<typeof IsoTimestamp>;
 export const NativeRef = z.string().min(1).max(500);
 export type NativeRef = z.infer<typeof NativeRef>;
 
+/**
+ * B8/E18: where one frame sits in the raw provider log (the rotating log's `<file>:<line>`). A
+ * correlation ref for diagnostics: nothing in the domain reads the frame behind it.
+ */
+export const RawLogRef = z.string().min(1).max(200);
+export type RawLogRef = z.infer<typeof RawLogRef>;
+
+/** The raw frames an item or node came from: its first and latest frame, in log order. */
+export const RawFrames = z.object({ first: RawLogRef, last: RawLogRef });
+export type RawFrames = z.infer<typeof RawFrames>;
+
 export const RuntimeMode = z.enum(["approval-required", "full-access"]);
 export type RuntimeMode = z.infer<typeof RuntimeMode>;
 
 export const InteractionMode = z.enum(["default", "plan"]);
 export type InteractionMode = z.infer<typeof InteractionMode>;
 
-/** The model picked for later runs; `null` lets the provider use its own default. */
-export const ModelSelection = z.object({ model: z.string().min(1).nullable() });
+/** A provider's reasoning-effort level as it names it (Codex `low`…`xhigh`, Claude `low`…`max`). */
+export const ReasoningEffort = z
+  .string()
+  .min(1)
+  .max(32)
+  .regex(/^[a-z0-9_-]+$/, "an effort level is a lowercase word");
+export type ReasoningEffort = z.infer<typeof ReasoningEffort>;
+
+/**
+ * The model (and reasoning effort) picked for later runs; `null`/absent lets the provider use
+ * its own default.
+ */
+export const ModelSelection = z.object({
+  model: z.string().min(1).nullable(),
+  effort: ReasoningEffort.nullable().optional(),
+});
 export type ModelSelection = z.infer<typeof ModelSelection>;
 
 export const Attachment = z.object({
@@ -35,7 +60,29 @@ export const TokenUsage = z.object({
   outputTokens: z.number().int().nonnegative(),
   cachedInputTokens: z.number().int().nonnegative().optional(),
   reasoningTokens: z.number().int().nonnegative().optional(),
+  /** What the provider says the tokens cost, in US dollars (Claude reports it; Codex does not). */
+  costUsd: z.number().nonnegative().finite().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
+
+/**
+ * Usage summed field by field; an optional field stays absent unless one side reports it, so a
+ * total never claims a cost or a cache figure no provider gave.
+ */
+export function addTokenUsage(a: TokenUsage | null | undefined, b: TokenUsage): TokenUsage {
+  if (!a) return b;
+  const sum = (x: number | undefined, y: number | undefined) =>
+    x === undefined && y === undefined ? undefined : (x ?? 0) + (y ?? 0);
+  const cachedInputTokens = sum(a.cachedInputTokens, b.cachedInputTokens);
+  const reasoningTokens = sum(a.reasoningTokens, b.reasoningTokens);
+  const costUsd = sum(a.costUsd, b.costUsd);
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
+    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  };
+}
 
 export const RunOrdinal = z.number().int().positive();

@@ -68,6 +68,14 @@ export const HandoffRunSummary = z.object({
   assistantReply: z.string().nullable(),
   errors: z.array(z.string()),
   omittedItems: z.number().int().nonnegative(),
+  /** P6: the provider compacted its context in this run (absent: it did not). */
+  compacted: z.literal(true).optional(),
+  /** E16: files the run's user message carried, by reference to the stored bytes. */
+  attachments: z
+    .array(
+      z.object({ name: z.string().min(1), mimeType: z.string().min(1), ref: z.string().min(1) }),
+    )
+    .optional(),
 });
 export type HandoffRunSummary = z.infer<typeof HandoffRunSummary>;
 
@@ -111,6 +119,8 @@ export const HandoffPayload = z.object({
     .nullable(),
   runs: z.array(HandoffRunSummary),
   manualText: z.string().nullable(),
+  /** Why the provider thread was rebuilt instead of continued (a failed resume, and where). */
+  rebuildReason: z.string().min(1).optional(),
 });
 export type HandoffPayload = z.infer<typeof HandoffPayload>;
 

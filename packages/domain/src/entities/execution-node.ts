@@ -8,7 +8,7 @@ import {
   RuntimeRequestId,
   ThreadId,
 } from "../ids.ts";
-import { IsoTimestamp, NativeRef } from "./common.ts";
+import { IsoTimestamp, NativeRef, RawFrames } from "./common.ts";
 
 export const ExecutionNodeKind = z.enum([
   "root_turn",
@@ -54,5 +54,7 @@ export const ExecutionNode = z.object({
   checkpointScopeId: CheckpointScopeId.nullable(),
   startedAt: IsoTimestamp.nullable(),
   completedAt: IsoTimestamp.nullable(),
+  /** B8: the raw provider frames this node came from (absent where none were logged). */
+  rawFrames: RawFrames.optional(),
 });
 export type ExecutionNode = z.infer<typeof ExecutionNode>;

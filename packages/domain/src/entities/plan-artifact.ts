@@ -5,7 +5,11 @@ import { IsoTimestamp } from "./common.ts";
 export const PlanKind = z.enum(["proposed_plan", "todo_list", "questions"]);
 export type PlanKind = z.infer<typeof PlanKind>;
 
-export const PlanStatus = z.enum(["draft", "active", "completed", "superseded"]);
+/**
+ * `accepted`: a proposed plan someone chose to implement (`sourcePlanRef`); `superseded`: a newer
+ * proposed plan of the same thread replaced it before that.
+ */
+export const PlanStatus = z.enum(["draft", "active", "accepted", "completed", "superseded"]);
 export type PlanStatus = z.infer<typeof PlanStatus>;
 
 export const PlanStep = z.object({

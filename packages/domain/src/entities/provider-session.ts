@@ -19,6 +19,10 @@ export const ProviderCapabilities = z.object({
   interrupt: z.boolean(),
   approvals: z.boolean(),
   readHistory: z.boolean(),
+  // Added later: sessions recorded before them read as lacking them.
+  planMode: z.boolean().default(false),
+  effort: z.boolean().default(false),
+  adoptSessions: z.boolean().default(false),
 });
 export type ProviderCapabilities = z.infer<typeof ProviderCapabilities>;
 

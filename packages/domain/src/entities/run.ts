@@ -10,7 +10,14 @@ import {
   RunId,
   ThreadId,
 } from "../ids.ts";
-import { IsoTimestamp, ProviderKind, RunOrdinal } from "./common.ts";
+import {
+  InteractionMode,
+  IsoTimestamp,
+  ProviderKind,
+  ReasoningEffort,
+  RunOrdinal,
+  TokenUsage,
+} from "./common.ts";
 
 export const RunStatus = z.enum([
   "queued",
@@ -30,8 +37,10 @@ export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["starting", "running",
 
 /**
  * E3: a counted, user-visible turn. Beyond SPEC: `model` (each run picks provider/model, T4),
- * `interruptRequestedAt` (an interrupt is requested, then confirmed by the provider turn) and
- * `error` (why a failed/interrupted run ended).
+ * `interactionMode` and `effort` (B5, issue 16), `interruptRequestedAt` (an interrupt is
+ * requested, then confirmed by the provider turn), `error` (why a failed/interrupted run ended)
+ * and `usage` (tokens, and cost where reported, summed over every provider turn of every attempt;
+ * absent until a turn reports some).
  */
 export const Run = z.object({
   id: RunId,
@@ -39,6 +48,10 @@ export const Run = z.object({
   ordinal: RunOrdinal,
   provider: ProviderKind,
   model: z.string().min(1).nullable(),
+  /** B5: how the provider is asked to work on this run (absent on runs recorded before it). */
+  interactionMode: InteractionMode.optional(),
+  /** Reasoning effort sent with the turn; null/absent: the provider's default. */
+  effort: ReasoningEffort.nullable().optional(),
   providerThreadId: ProviderThreadId.nullable(),
   userMessageId: MessageId,
   rootNodeId: NodeId.nullable(),
@@ -50,7 +63,12 @@ export const Run = z.object({
   checkpointId: CheckpointId.nullable(),
   contextHandoffId: ContextHandoffId.nullable(),
   sourcePlanRef: z.object({ threadId: ThreadId, planId: PlanId }).optional(),
+  /** P6: a compaction run (`thread.compact`): the provider compacts its context, nothing is asked. */
+  compact: z.literal(true).optional(),
+  /** B6: the run was read from an adopted native thread's history, not run by Skein. */
+  imported: z.literal(true).optional(),
   interruptRequestedAt: IsoTimestamp.nullable(),
   error: z.string().nullable(),
+  usage: TokenUsage.optional(),
 });
 export type Run = z.infer<typeof Run>;

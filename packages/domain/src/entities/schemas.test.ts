@@ -269,11 +269,12 @@ describe("entity schemas", () => {
     );
     for (const item of items) expect(TurnItem.safeParse(item).success).toBe(true);
     const fileChange = items.find((i) => i.type === "file_change");
-    const result = TurnItem.safeParse({ ...fileChange, additions: "three" });
-    expect(result.success).toBe(false);
-    if (!result.success) expect(formatZodError(result.error)).toMatch(/^additions: /m);
-    const unknown = TurnItem.safeParse({ ...fileChange, type: "teleport" });
-    if (!unknown.success) expect(formatZodError(unknown.error)).toMatch(/^type: /m);
+    const rejection = (value: unknown) => {
+      const result = TurnItem.safeParse(value);
+      return result.success ? "(accepted)" : formatZodError(result.error);
+    };
+    expect(rejection({ ...fileChange, additions: "three" })).toMatch(/^additions: /m);
+    expect(rejection({ ...fileChange, type: "teleport" })).toMatch(/^type: /m);
   });
 
   it("every event decide emitted in the scenario matches the event schema", () => {

@@ -14,7 +14,7 @@ import {
   TurnItemId,
 } from "../ids.ts";
 import { CheckpointFileSummary } from "./checkpoint.ts";
-import { Attachment, IsoTimestamp, NativeRef, ProviderKind } from "./common.ts";
+import { Attachment, IsoTimestamp, NativeRef, ProviderKind, RawFrames } from "./common.ts";
 import { ContextHandoffStrategy, CoveredRunOrdinals } from "./context-handoff.ts";
 import { ContextSourcePoint } from "./context-source-point.ts";
 import { PlanKind, PlanStatus, PlanStep } from "./plan-artifact.ts";
@@ -51,6 +51,8 @@ const TurnItemBase = z.object({
   status: TurnItemStatus,
   createdAt: IsoTimestamp,
   updatedAt: IsoTimestamp,
+  /** B8: the raw provider frames this item came from (absent where none were logged). */
+  rawFrames: RawFrames.optional(),
 });
 
 // Variant payloads a provider runtime can report (StartItem / CompleteItem content).

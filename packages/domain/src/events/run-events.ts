@@ -20,6 +20,8 @@ export const RunStarted = defineEvent("RunStarted", {
   rootNode: ExecutionNode,
   contextHandoffId: ContextHandoffId.nullable(),
 });
+/** The latest interrupted/failed run waits in the queue again; its error is cleared (E4 retry). */
+export const RunRetryQueued = defineEvent("RunRetryQueued", { runId: RunId });
 export const RunCancelled = defineEvent("RunCancelled", { runId: RunId });
 /** The provider was asked to stop; the run ends when its turn reports the outcome. */
 export const RunInterruptRequested = defineEvent("RunInterruptRequested", { runId: RunId });

@@ -29,3 +29,4 @@ export const ThreadSettingsUpdated = defineEvent("ThreadSettingsUpdated", {
   changes: ThreadSettingsPatch,
 });
 export const ThreadArchived = defineEvent("ThreadArchived", { threadId: ThreadId });
+export const ThreadUnarchived = defineEvent("ThreadUnarchived", { threadId: ThreadId });

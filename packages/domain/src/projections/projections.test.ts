@@ -1,3 +1,4 @@
+import { visibleItemsOf } from "./thread-detail.ts";
 import { describe, expect, it } from "vitest";
 import type { PlanArtifact } from "../entities/plan-artifact.ts";
 import type { ProviderSession } from "../entities/provider-session.ts";
@@ -140,12 +141,12 @@ describe("turnItems (P6)", () => {
     const rich = richScenario();
     const detail = detailFromRows(incrementalRows(rich.s.events), rich.s.threadId);
     expect(detail.turnItems.some((i) => i.runOrdinal === 2)).toBe(true);
-    expect(detail.visibleTurnItems.some((i) => i.runOrdinal === 2 || i.runOrdinal === 3)).toBe(
+    expect(visibleItemsOf(detail).some((i) => i.runOrdinal === 2 || i.runOrdinal === 3)).toBe(
       false,
     );
-    expect(detail.visibleTurnItems.at(-1)?.runOrdinal).toBe(4);
+    expect(visibleItemsOf(detail).at(-1)?.runOrdinal).toBe(4);
     expect(
-      detail.visibleTurnItems.some((i) => i.type === "checkpoint" && i.action === "restored"),
+      visibleItemsOf(detail).some((i) => i.type === "checkpoint" && i.action === "restored"),
     ).toBe(true);
   });
 });
@@ -240,7 +241,7 @@ describe("pending requests (P5) and provider sessions (P4)", () => {
     ).toEqual([]);
   });
 
-  it("lists pending requests oldest first, answerable only while live", () => {
+  it("E15: lists pending requests oldest first, answerable only while live, still listed after a restart", () => {
     const s = new ThreadScenario().create();
     const runId = s.queue();
     const { providerTurnId } = s.start(runId);
@@ -270,7 +271,17 @@ describe("pending requests (P5) and provider sessions (P4)", () => {
       data: { threadId: s.threadId, runId, reason: "restart" },
     });
     const after = incrementalRows(s.events);
-    expect(assemblePendingRequests(tableRows<RuntimeRequest>(after, "requests"))).toEqual([]);
+    // E15: still listed after the restart, no longer answerable.
+    expect(
+      assemblePendingRequests(tableRows<RuntimeRequest>(after, "requests")).map((r) => [
+        r.id,
+        r.answerable,
+      ]),
+    ).toEqual([
+      [id("request", "a"), false],
+      [id("request", "b"), false],
+    ]);
+    expect(detailFromRows(after, s.threadId).pendingRequests).toHaveLength(2);
     expect(
       tableRows<RuntimeRequest>(after, "requests").every(
         (r) => r.data.responseCapability.type === "not_resumable",

@@ -4,10 +4,22 @@ import { projectEvent } from "./project-event.ts";
 import type { ProjectionRow, ProjectionTable, ProjectionWrite } from "./projection-write.ts";
 
 export type RowKey = `${ProjectionTable}/${string}`;
-export type RowMap = Map<RowKey, ProjectionRow & { table: ProjectionTable }>;
+/** A table image row; `updatedSequence` is set when the writes came from a stored event. */
+export type RebuiltRow = ProjectionRow & { table: ProjectionTable; updatedSequence?: number };
+export type RowMap = Map<RowKey, RebuiltRow>;
 
-/** Applies writes to an in-memory table image (what the store does in SQL). */
-export function applyWrites(rows: RowMap, writes: readonly ProjectionWrite[]): RowMap {
+/** A domain event as read back from the log (the sequence is absent for unstored events). */
+export type LoggedEvent = DomainEvent & { sequence?: number };
+
+/**
+ * Applies writes to an in-memory table image (what the store does in SQL). The row's data is
+ * copied: evolve mutates state in place, and a row must keep what it held when it was written.
+ */
+export function applyWrites(
+  rows: RowMap,
+  writes: readonly ProjectionWrite[],
+  sequence?: number,
+): RowMap {
   for (const w of writes) {
     const key: RowKey = `${w.table}/${w.id}`;
     if (w.op === "delete") {
@@ -21,26 +33,28 @@ export function applyWrites(rows: RowMap, writes: readonly ProjectionWrite[]): R
       sortKey: w.sortKey,
       runOrdinal: w.runOrdinal,
       status: w.status,
-      data: w.data,
+      data: structuredClone(w.data),
+      ...(sequence === undefined ? {} : { updatedSequence: sequence }),
     });
   }
   return rows;
 }
 
 /**
- * Rebuilds every projection row from the whole log by folding evolve + projectEvent per stream,
- * so a test can compare it with the incrementally maintained tables. Stream order across
- * streams does not matter: each row belongs to exactly one stream.
+ * Rebuilds projection rows by folding evolve + projectEvent per stream, exactly as the live path
+ * does per append: tests compare it with the incrementally maintained tables, and past reads (B8)
+ * fold a log cut at a sequence through it. Stream order across streams does not matter: each
+ * row belongs to exactly one stream.
  */
 export function rebuildRows(
-  eventsByStream: Iterable<readonly [string, readonly DomainEvent[]]>,
+  eventsByStream: Iterable<readonly [string, readonly LoggedEvent[]]>,
 ): RowMap {
   const rows: RowMap = new Map();
   for (const [streamId, events] of eventsByStream) {
     const state: AggregateState = initialStateFor(aggregateKindOfStream(streamId));
     for (const event of events) {
       evolve(state, event);
-      applyWrites(rows, projectEvent(state, event));
+      applyWrites(rows, projectEvent(state, event), event.sequence);
     }
   }
   return rows;

@@ -1,6 +1,7 @@
 import type { Checkpoint } from "../entities/checkpoint.ts";
 import type { ContextTransfer } from "../entities/context-transfer.ts";
 import type { Run } from "../entities/run.ts";
+import type { RunAttempt } from "../entities/run-attempt.ts";
 import type { RuntimeRequest } from "../entities/runtime-request.ts";
 import type { TurnItem } from "../entities/turn-item.ts";
 import type { ProjectionRow } from "./projection-write.ts";
@@ -14,6 +15,8 @@ export type ThreadDetailRows = {
   transfers: readonly ProjectionRow<ContextTransfer>[];
   checkpoints: readonly ProjectionRow<Checkpoint>[];
   requests: readonly ProjectionRow<RuntimeRequest>[];
+  /** E4: the runs' attempts (a retry or recovery adds one); absent rows mean none. */
+  attempts?: readonly ProjectionRow<RunAttempt>[];
   /** For forks: `collectInheritedTurnItems(...)` of the thread's inheritance. */
   inheritedTurnItems?: readonly TurnItem[];
 };
@@ -22,10 +25,16 @@ export type ThreadDetailRows = {
 export type ThreadDetail = {
   thread: ThreadShell;
   runs: Run[];
+  /** E4/B2: every attempt of the thread's runs, by run then attempt ordinal. */
+  attempts: RunAttempt[];
   /** The thread's own items (P6), including items of rolled-back runs. */
   turnItems: TurnItem[];
-  /** P7 for forks; for every thread, items of rolled-back runs are left out. */
-  visibleTurnItems: TurnItem[];
+  /**
+   * P7 for forks; for every thread, items of rolled-back runs are left out. `null` when it would
+   * equal `turnItems` (a thread that is not a fork, nothing rolled back): sending the same list
+   * twice doubled the detail payload. Read it through `visibleItemsOf`.
+   */
+  visibleTurnItems: TurnItem[] | null;
   transfers: ContextTransfer[];
   checkpoints: Checkpoint[];
   pendingRequests: RuntimeRequest[];
@@ -45,10 +54,39 @@ export function sortedData<T>(rows: readonly ProjectionRow<T>[]): T[] {
   return list.map((row) => row.data);
 }
 
+/**
+ * Each run's items as one block, blocks in the order the runs first appear. Only a run that never
+ * started interleaves (its message was queued behind a run that kept adding items; once it starts,
+ * `RunStarted` moves its items to the tail), so this moves just such waiting or cancelled messages
+ * behind the running run instead of splitting that run in two.
+ */
+function contiguousRuns(items: TurnItem[]): TurnItem[] {
+  const blocks: TurnItem[][] = [];
+  const blockOfRun = new Map<string, TurnItem[]>();
+  let moved = false;
+  let previous: TurnItem[] | undefined;
+  for (const item of items) {
+    let block = item.runId === null ? undefined : blockOfRun.get(item.runId);
+    if (block !== undefined && block !== previous) moved = true;
+    if (block === undefined) {
+      block =
+        item.runId === null && previous !== undefined && previous[0]?.runId === null
+          ? previous
+          : [];
+      if (block !== previous) blocks.push(block);
+      if (item.runId !== null) blockOfRun.set(item.runId, block);
+    }
+    block.push(item);
+    previous = block;
+  }
+  return moved ? blocks.flat() : items;
+}
+
 export function assembleThreadDetail(rows: ThreadDetailRows): ThreadDetail {
   const thread = rows.thread.data;
   const runs = sortedData(rows.runs);
-  const turnItems = sortedData(rows.turnItems);
+  const runOrdinals = new Map(runs.map((run) => [run.id as string, run.ordinal]));
+  const turnItems = contiguousRuns(sortedData(rows.turnItems));
   const rolledBack = new Set<number>();
   for (const run of runs) if (run.status === "rolled_back") rolledBack.add(run.ordinal);
   const shown =
@@ -59,14 +97,29 @@ export function assembleThreadDetail(rows: ThreadDetailRows): ThreadDetail {
   const marker = forkItemId ? (turnItems.find((item) => item.id === forkItemId) ?? null) : null;
   const visibleTurnItems = thread.inheritance
     ? buildVisibleTurnItems(shown, rows.inheritedTurnItems ?? [], marker)
-    : shown;
+    : shown === turnItems
+      ? null
+      : shown;
   return {
     thread,
     runs,
+    attempts: sortedData(rows.attempts ?? []).sort(
+      (a, b) =>
+        (runOrdinals.get(a.runId) ?? 0) - (runOrdinals.get(b.runId) ?? 0) ||
+        a.attemptOrdinal - b.attemptOrdinal,
+    ),
     turnItems,
     visibleTurnItems,
     transfers: sortedData(rows.transfers),
     checkpoints: sortedData(rows.checkpoints),
     pendingRequests: sortedData(rows.requests).filter((r) => r.status === "pending"),
   };
+}
+
+/** What the conversation shows (P7): `visibleTurnItems`, or `turnItems` when they are the same. */
+export function visibleItemsOf<T>(detail: {
+  turnItems: readonly T[];
+  visibleTurnItems: readonly T[] | null;
+}): readonly T[] {
+  return detail.visibleTurnItems ?? detail.turnItems;
 }

@@ -4,6 +4,7 @@ import type {
   ModelSelection,
   ProviderKind,
   RuntimeMode,
+  TokenUsage,
 } from "../entities/common.ts";
 import type { ForkInheritance } from "../entities/fork-inheritance.ts";
 import type { ProjectId, RunId, ThreadId } from "../ids.ts";
@@ -31,6 +32,8 @@ export type ThreadShell = {
   runCount: number;
   queuedRunCount: number;
   pendingRequestCount: number;
+  /** Tokens (and cost where reported) of all the thread's runs; absent on rows from before usage. */
+  usage?: TokenUsage | null;
   lastActivityAt: string;
   createdAt: string;
   updatedAt: string;
@@ -70,6 +73,7 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     runCount: s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length,
     queuedRunCount: s.queuedRunIds.size,
     pendingRequestCount: s.pendingRequestIds.size,
+    usage: s.usageTotal,
     lastActivityAt: s.lastActivityAt ?? t.updatedAt,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,

@@ -41,7 +41,7 @@ describe("visibleTurnItems for forks (P7)", () => {
     );
     const detail = detailFromRows(rows, fork.threadId, inherited);
     expect(
-      detail.visibleTurnItems.map((i) => [
+      (detail.visibleTurnItems ?? []).map((i) => [
         i.threadId === src.threadId ? "src" : "fork",
         i.type,
         i.runOrdinal,
@@ -95,11 +95,9 @@ describe("visibleTurnItems for forks (P7)", () => {
     };
     const inheritance = f2.state.inheritance;
     if (!inheritance) throw new Error("no inheritance");
-    const visible = detailFromRows(
-      rows,
-      f2.threadId,
-      collectInheritedTurnItems(inheritance, load),
-    ).visibleTurnItems;
+    const visible =
+      detailFromRows(rows, f2.threadId, collectInheritedTurnItems(inheritance, load))
+        .visibleTurnItems ?? [];
     const runsOfRoot = visible
       .filter((i) => i.threadId === rich.s.threadId)
       .map((i) => i.runOrdinal);

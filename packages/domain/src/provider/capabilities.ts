@@ -28,9 +28,34 @@ export type ProviderCapabilityFlags = {
   approvals: boolean;
   /** The native history of a thread can be read back. */
   readHistory: boolean;
+  /** B5: the provider proposes a plan instead of acting (`interactionMode: "plan"`). */
+  planMode: boolean;
+  /** A reasoning-effort level can be chosen per turn (`sendMessage` `effort`). */
+  effort: boolean;
+  /** B6: the person's own native threads for a folder can be listed and adopted (E9). */
+  adoptSessions: boolean;
 };
 
 export type ProviderCapabilityName = keyof ProviderCapabilityFlags;
+
+/** Each capability in words, for people (the README's table, provider.status). */
+export const CAPABILITY_DESCRIPTIONS: Record<ProviderCapabilityName, string> = {
+  nativeFork: "Fork a provider thread natively",
+  forkAtTurn: "Native fork at an earlier turn, not only the latest state",
+  rollback: "Drop later turns from a native thread in place",
+  steer: "Add input to a running turn without restarting it",
+  interrupt: "Interrupt a running turn",
+  resume: "Resume a native thread after a restart",
+  strongTurnIds: "Stable native turn ids",
+  nativeSubagents: "The provider's own sub-agents are mapped",
+  appOwnedTools: "Calls tools Skein defines (the delegate tool)",
+  historyInjection: "Takes a handoff ahead of the user's message",
+  approvals: "Asks before running commands or editing files",
+  readHistory: "Its native history can be read back",
+  planMode: "Plan mode: proposes a plan instead of acting",
+  effort: "Reasoning effort chosen per message",
+  adoptSessions: "Lists your own sessions for a folder so Skein can adopt them",
+};
 
 /** Thrown before any provider work when an operation needs a capability the provider lacks. */
 export class CapabilityUnsupportedError extends Error {
@@ -50,6 +75,21 @@ export class CapabilityUnsupportedError extends Error {
 
 export function isCapabilityUnsupported(error: unknown): error is CapabilityUnsupportedError {
   return error instanceof CapabilityUnsupportedError;
+}
+
+/**
+ * A native thread another runtime still holds (Codex lets one runtime write a thread): resuming
+ * it here works once that runtime lets go of it.
+ */
+export class NativeThreadHeldError extends Error {
+  readonly code = "native_thread_held" as const;
+  constructor(
+    readonly nativeThreadRef: string,
+    detail: string,
+  ) {
+    super(`native thread ${nativeThreadRef} is held by another runtime: ${detail}`);
+    this.name = "NativeThreadHeldError";
+  }
 }
 
 /** Guard used by adapters at the top of an optional operation, before touching the runtime. */

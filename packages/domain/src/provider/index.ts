@@ -1,7 +1,9 @@
 export {
   CapabilityUnsupportedError,
   isCapabilityUnsupported,
+  NativeThreadHeldError,
   type ProviderCapabilityFlags,
+  CAPABILITY_DESCRIPTIONS,
   type ProviderCapabilityName,
   requireCapability,
 } from "./capabilities.ts";
@@ -10,16 +12,20 @@ export {
   type AppToolDefinition,
   type AppToolHandler,
   type NativeHistoryTurn,
+  type NativeSessionRead,
+  type NativeSessionSummary,
   type NativeTurnBoundary,
   type NativeTurnRecord,
   PROVIDER_ADAPTER_VERSION,
   type ProviderAdapter,
   type ProviderId,
+  type ProviderModel,
   type ProviderSessionHandle,
   type RawEventSink,
   type RawFrame,
   type ThreadSettings,
   type TurnHandle,
+  type TurnAttachment,
   type TurnInput,
 } from "./provider-adapter.ts";
 export type {

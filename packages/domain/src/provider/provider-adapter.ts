@@ -18,6 +18,8 @@ export type RawFrame = {
   method: string | null;
   jsonRpcId: string | number | null;
   payload: unknown;
+  /** ISO-8601: when the adapter saw (or sent) the frame; set by the adapter kit's binding. */
+  observedAt?: string;
 };
 
 /** Where adapters write raw frames: bounded rotating files, never the database (E18, S3). */
@@ -68,11 +70,31 @@ export type ThreadSettings = {
   tools?: AppToolDefinition[];
 };
 
-/** User input for a turn; `context` is a materialized handoff injected ahead of the message. */
+/**
+ * User input for a turn; `context` is a materialized handoff injected ahead of the message.
+ * `interactionMode` "plan" asks the provider to propose a plan instead of acting (B5): Codex's
+ * plan collaboration mode, Claude's `plan` permission mode; absent means "default". `effort` is
+ * the reasoning effort for this turn (null/absent: the provider's default).
+ */
 export type TurnInput = {
   text: string;
   context?: { handoffId: string; text: string } | null;
+  /**
+   * P6: compact the thread's context now instead of answering `text` (Codex
+   * `thread/compact/start`, Claude `/compact`); the turn reports a `compaction` item.
+   */
+  compact?: boolean;
+  /**
+   * E16: files sent with the message, stored locally by the app; only types the adapter lists
+   * in `attachmentTypes` ever arrive here.
+   */
+  attachments?: TurnAttachment[];
+  interactionMode?: "default" | "plan";
+  effort?: string | null;
 };
+
+/** A file that goes with a message: its type was sniffed from its bytes by the app. */
+export type TurnAttachment = { name: string; mimeType: string; path: string };
 
 /** A running turn: its normalized events, ending with exactly one `turn.completed`. */
 export interface TurnHandle {
@@ -86,6 +108,37 @@ export type NativeHistoryTurn = {
   ordinal: number;
   userText: string | null;
   assistantText: string | null;
+};
+
+/**
+ * B6: one of the person's own native threads (a Codex thread, a Claude session) as the provider
+ * lists it, for adopting it into Skein (E9 "promoted").
+ */
+export type NativeSessionSummary = {
+  nativeThreadRef: string;
+  /** The provider's title for it: a name, a summary or its first prompt. */
+  title: string;
+  /** The folder it ran in. */
+  cwd: string;
+  createdAt: string | null;
+  updatedAt: string | null;
+};
+
+/** A native thread read for adoption: what it is and its turns, oldest first. */
+export type NativeSessionRead = {
+  session: NativeSessionSummary;
+  turns: NativeHistoryTurn[];
+};
+
+/** One model a provider offers, with the reasoning-effort levels it takes (if any). */
+export type ProviderModel = {
+  /** What Skein sends as the model (`thread.create`/`sendMessage` `model`). */
+  id: string;
+  displayName: string;
+  description: string;
+  isDefault: boolean;
+  efforts: string[];
+  defaultEffort: string | null;
 };
 
 /**
@@ -150,6 +203,11 @@ export interface ProviderAdapter {
   readonly provider: ProviderId;
   /** Static capabilities, known without starting a runtime. */
   readonly capabilities: ProviderCapabilityFlags;
+  /**
+   * E16: MIME types a message may carry as attachments (absent: none). The app refuses any
+   * other with CapabilityUnsupportedError before any provider work.
+   */
+  readonly attachmentTypes?: readonly string[];
   /** Opens (spawns/handshakes) a runtime for the given session id. */
   openSession(input: {
     providerSessionId: string;
@@ -157,6 +215,23 @@ export interface ProviderAdapter {
     model?: string | null;
     rawLog?: RawEventSink;
   }): Promise<ProviderSessionHandle>;
+  /**
+   * The models the provider offers here (its own catalog, read from the runtime), default first
+   * where it says which is. Optional: an adapter without a catalog lists nothing.
+   */
+  listModels?(): Promise<ProviderModel[]>;
+  /**
+   * B6: the person's own native threads whose folder is exactly `cwd`, newest first, at most
+   * `limit`. Read from the provider's own store (Codex `thread/list` under its `CODEX_HOME`,
+   * Claude's project transcripts under its config dir) without running a turn. Needs
+   * `adoptSessions`.
+   */
+  listSessions?(input: { cwd: string; limit: number }): Promise<NativeSessionSummary[]>;
+  /**
+   * B6: one native thread with its turns, for adopting it; null when the provider has no such
+   * thread. Needs `adoptSessions`.
+   */
+  readSession?(nativeThreadRef: string): Promise<NativeSessionRead | null>;
   /** Finds the runtime and reports its version/readiness without running a turn. */
   status(): Promise<{
     found: boolean;

@@ -42,6 +42,8 @@ export type RuntimeItemFields = {
   result?: unknown;
   /** For `subagent`: the provider's description/prompt of the child's task. */
   description?: string;
+  /** For `subagent`: the native threads of the sub-agents it spawned, where the provider says. */
+  agentThreadRefs?: string[];
 };
 
 export type RuntimeRequestKind =
@@ -65,6 +67,12 @@ export type RuntimeQuestion = {
 type Correlated = {
   /** Pointer into the raw provider log (E18), when the adapter logged the frame. */
   rawEventId?: string;
+  /**
+   * T9: the native thread of the sub-agent this event comes from (its items, requests, plans,
+   * usage), between that sub-agent's `subagent.started` and `subagent.completed`; absent for
+   * the turn's own thread.
+   */
+  childThreadRef?: string;
 };
 
 export type RuntimeEvent = Correlated &
@@ -109,10 +117,37 @@ export type RuntimeEvent = Correlated &
       }
     | { type: "request.closed"; requestRef: string; reason: string }
     | {
+        /** The turn's usage so far (a running total: the latest one is the whole turn). */
         type: "usage";
         inputTokens: number;
         outputTokens: number;
         cachedInputTokens?: number;
+        reasoningTokens?: number;
+        /** US dollars, where the provider reports a cost (Claude's `total_cost_usd`). */
+        costUsd?: number;
+      }
+    | {
+        /** T9: a sub-agent of this turn started a turn on its own native thread. */
+        type: "subagent.started";
+        childThreadRef: string;
+        nativeTurnRef: string | null;
+        /** The item of this turn that spawned it, when known. */
+        parentItemRef?: string | null;
+        /** What the sub-agent was asked to do (or its name, when the task is not reported). */
+        description?: string;
+        /**
+         * Whether the sub-agent's native thread can later be resumed on its own (a Codex
+         * sub-agent thread can; a Claude Task sub-agent lives inside its parent's session).
+         */
+        resumable: boolean;
+      }
+    | {
+        /** T9: the sub-agent's turn ended; its later work (if any) starts a new one. */
+        type: "subagent.completed";
+        childThreadRef: string;
+        nativeTurnRef: string | null;
+        status: RuntimeTurnStatus;
+        error?: string;
       }
     | {
         type: "turn.completed";

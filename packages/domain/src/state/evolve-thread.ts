@@ -17,6 +17,7 @@ import {
   onThreadCreated,
   onThreadForked,
   onThreadSettingsUpdated,
+  onThreadUnarchived,
 } from "./evolve/lifecycle.ts";
 import {
   onProviderThreadRecorded,
@@ -24,7 +25,11 @@ import {
   onProviderTurnCompleted,
   onProviderTurnStarted,
 } from "./evolve/provider.ts";
-import { onRuntimeRequestOpened, onRuntimeRequestResolved } from "./evolve/requests.ts";
+import {
+  onRuntimeRequestOpened,
+  onRuntimeRequestResolved,
+  onRuntimeRequestWithdrawn,
+} from "./evolve/requests.ts";
 import {
   onAttemptRestarted,
   onRunCancelled,
@@ -32,6 +37,7 @@ import {
   onRunInterruptRequested,
   onRunQueued,
   onRunRecovered,
+  onRunRetryQueued,
   onRunStarted,
   onRunSteered,
 } from "./evolve/runs.ts";
@@ -68,6 +74,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
     case "ThreadArchived":
       onThreadArchived(state, event.data);
       break;
+    case "ThreadUnarchived":
+      onThreadUnarchived(state, event.data);
+      break;
     case "RunQueued":
       onRunQueued(state, event.data);
       break;
@@ -76,6 +85,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "RunCancelled":
       onRunCancelled(state, event.data);
+      break;
+    case "RunRetryQueued":
+      onRunRetryQueued(state, event.data);
       break;
     case "RunInterruptRequested":
       onRunInterruptRequested(state, event.data);
@@ -121,6 +133,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "RuntimeRequestResolved":
       onRuntimeRequestResolved(state, event.data);
+      break;
+    case "RuntimeRequestWithdrawn":
+      onRuntimeRequestWithdrawn(state, event.data);
       break;
     case "ContextTransferCreated":
       onContextTransferCreated(state, event.data);

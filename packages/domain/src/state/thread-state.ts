@@ -1,4 +1,5 @@
 import type { AppThread } from "../entities/app-thread.ts";
+import type { TokenUsage } from "../entities/common.ts";
 import type { Checkpoint } from "../entities/checkpoint.ts";
 import type { CheckpointScope } from "../entities/checkpoint-scope.ts";
 import type { ContextHandoff } from "../entities/context-handoff.ts";
@@ -99,6 +100,8 @@ export type ThreadState = {
   rolledBackRunOrdinals: number[];
   cancelledRunCount: number;
   lastActivityAt: string | null;
+  /** Token usage of every run of the thread, summed as turns end (the shell's `usage`). */
+  usageTotal: TokenUsage | null;
   /** Rows touched by the last evolved event (id → table); reset by every evolve. */
   changed: Map<string, ProjectionTable>;
 };
@@ -147,6 +150,7 @@ export function initialThreadState(): ThreadState {
     rolledBackRunOrdinals: [],
     cancelledRunCount: 0,
     lastActivityAt: null,
+    usageTotal: null,
     changed: new Map(),
   };
 }
@@ -178,6 +182,10 @@ export function runByOrdinal(state: ThreadState, ordinal: number): Run | undefin
 
 /** The next queued run (FIFO), if any. */
 export function nextQueuedRun(state: ThreadState): Run | undefined {
-  for (const id of state.queuedRunIds) return state.runs.get(id);
+  for (const id of state.queuedRunIds) {
+    const run = state.runs.get(id);
+    // Only a run still `queued` can be dispatched; anything else would be picked again forever.
+    if (run?.status === "queued") return run;
+  }
   return undefined;
 }

@@ -1,32 +1,12 @@
 import type { HandoffPayload } from "../entities/context-handoff.ts";
 import type { ProviderCapabilities } from "../entities/provider-session.ts";
-import { asId, type IdKind, type IdOf, type ThreadId } from "../ids.ts";
+import { asId, ID_PREFIXES, type IdKind, type IdOf, type ThreadId } from "../ids.ts";
 import type { DecideContext } from "../meta.ts";
 import type { ThreadState } from "../state/thread-state.ts";
 
 /** A literal id of a kind, e.g. `id("run", "x")` → `run_x`. */
 export function id<K extends IdKind>(kind: K, suffix: string): IdOf<K> {
-  const prefixes: Record<IdKind, string> = {
-    project: "prj",
-    thread: "thr",
-    run: "run",
-    attempt: "att",
-    node: "nod",
-    message: "msg",
-    providerThread: "pth",
-    providerTurn: "ptn",
-    providerSession: "pss",
-    transfer: "ctx",
-    handoff: "hnd",
-    request: "req",
-    checkpointScope: "cks",
-    checkpoint: "ckp",
-    plan: "pln",
-    item: "itm",
-    command: "cmd",
-    rawEvent: "raw",
-  };
-  return asId(kind, `${prefixes[kind]}_${suffix}`);
+  return asId(kind, `${ID_PREFIXES[kind]}_${suffix}`);
 }
 
 export function readThreads(...states: ThreadState[]): DecideContext {
@@ -48,6 +28,9 @@ export const ALL_CAPABILITIES: ProviderCapabilities = {
   interrupt: true,
   approvals: true,
   readHistory: true,
+  planMode: true,
+  effort: true,
+  adoptSessions: true,
 };
 
 export function payloadFor(sourceThreadId: ThreadId): HandoffPayload {

@@ -49,13 +49,13 @@ export class ThreadScenario {
     return result.events;
   }
 
-  create(defaultProvider: ProviderKind = "codex"): this {
+  create(defaultProvider: ProviderKind = "codex", title = "Main"): this {
     this.exec({
       type: "CreateThread",
       data: {
         threadId: this.threadId,
         projectId: asId("project", "prj_p"),
-        title: "Main",
+        title,
         defaultProvider,
       },
     });

@@ -81,20 +81,26 @@ describe("RecordCheckpointScope", () => {
   });
 });
 
+/** A thread with one completed run and that run's root checkpoint scope (`root`) recorded. */
+function completedRunWithRootScope() {
+  const s = new ThreadScenario().create();
+  const r = s.completedRun();
+  s.exec({
+    type: "RecordCheckpointScope",
+    data: {
+      threadId: s.threadId,
+      scopeId: id("checkpointScope", "root"),
+      kind: "root_run",
+      nodeId: r.rootNodeId,
+      cwd: "/w",
+    },
+  });
+  return { s, r };
+}
+
 describe("RecordCheckpoint", () => {
   it("a ready root-run checkpoint becomes the run's checkpoint, a checkpoint item, and the latest stable point", () => {
-    const s = new ThreadScenario().create();
-    const r = s.completedRun();
-    s.exec({
-      type: "RecordCheckpointScope",
-      data: {
-        threadId: s.threadId,
-        scopeId: id("checkpointScope", "root"),
-        kind: "root_run",
-        nodeId: r.rootNodeId,
-        cwd: "/w",
-      },
-    });
+    const { s, r } = completedRunWithRootScope();
     const { after } = given(s.events)
       .when({
         type: "RecordCheckpoint",
@@ -134,18 +140,7 @@ describe("RecordCheckpoint", () => {
   });
 
   it("an error checkpoint is recorded without an item and does not become stable", () => {
-    const s = new ThreadScenario().create();
-    const r = s.completedRun();
-    s.exec({
-      type: "RecordCheckpointScope",
-      data: {
-        threadId: s.threadId,
-        scopeId: id("checkpointScope", "root"),
-        kind: "root_run",
-        nodeId: r.rootNodeId,
-        cwd: "/w",
-      },
-    });
+    const { s } = completedRunWithRootScope();
     const { after } = given(s.events)
       .when({
         type: "RecordCheckpoint",

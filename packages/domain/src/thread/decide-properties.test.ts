@@ -7,236 +7,25 @@ import { DomainEvent, type ThreadEvent } from "../events.ts";
 import { rebuildRows } from "../projections/rebuild.ts";
 import { evolveThread } from "../state/evolve-thread.ts";
 import type { ThreadState } from "../state/thread-state.ts";
-import { id } from "../testing/fixtures.ts";
 import { incrementalRows } from "../testing/rows.ts";
+import { threadCommand } from "../testing/random-thread-commands.ts";
+import {
+  EXTRA_THREAD_ACTIONS,
+  THREAD_ACTIONS,
+  type ThreadAction,
+} from "../testing/random-world-commands.ts";
 import { ThreadScenario } from "../testing/scenario.ts";
 import { decideThread } from "./decide-thread.ts";
 
-const ACTIONS = [
-  "queue",
-  "start",
-  "turn",
-  "item",
-  "delta",
-  "completeItem",
-  "request",
-  "resolve",
-  "finish",
-  "interrupt",
-  "cancel",
-  "recover",
-  "checkpoint",
-  "rollback",
-  "steer",
-  "restart",
-] as const;
-type Action = { kind: (typeof ACTIONS)[number]; pick: number; flag: number };
+const ACTIONS = [...THREAD_ACTIONS, ...EXTRA_THREAD_ACTIONS] as const;
 
-function pickOf<T>(list: readonly T[], n: number): T | undefined {
-  return list.length === 0 ? undefined : list[n % list.length];
-}
-
-/** Turns an abstract action into a concrete command against the current state (may be invalid). */
-function commandFor(a: Action, s: ThreadScenario, n: number): ThreadCommand | null {
-  const st = s.state;
-  const t = s.threadId;
-  // Mostly aim at targets where the command can apply; sometimes pick anything (rejections).
-  const wild = a.flag % 6 === 0;
-  const runs = [...st.runs.values()];
-  const activeRun = st.activeRunId ? st.runs.get(st.activeRunId) : undefined;
-  const nextQueued = st.queuedRunIds.values().next().value;
-  const run = wild
-    ? pickOf(runs, a.pick)
-    : a.kind === "start" && activeRun?.status === "starting"
-      ? activeRun
-      : a.kind === "start" || a.kind === "cancel"
-        ? nextQueued
-          ? st.runs.get(nextQueued)
-          : undefined
-        : (activeRun ?? pickOf(runs, a.pick));
-  const turns = [...st.providerTurns.values()];
-  const runningTurns = turns.filter((x) => x.status === "running");
-  const turn = wild
-    ? pickOf(turns, a.pick)
-    : (pickOf(runningTurns, a.pick) ?? pickOf(turns, a.pick));
-  const nodes = [...st.nodes.values()].filter((x) => x.kind !== "root_turn");
-  const openNodes = nodes.filter((x) => x.status === "running");
-  const node = wild ? pickOf(nodes, a.pick) : (pickOf(openNodes, a.pick) ?? pickOf(nodes, a.pick));
-  const status = a.flag % 7 === 0 ? "failed" : a.flag % 5 === 0 ? "interrupted" : "completed";
-  switch (a.kind) {
-    case "queue":
-      return {
-        type: "QueueRun",
-        data: {
-          threadId: t,
-          runId: id("run", `p${n}`),
-          messageId: id("message", `p${n}`),
-          text: "x",
-          provider: a.flag % 2 ? "codex" : "claude",
-        },
-      };
-    case "start": {
-      if (!run) return null;
-      const pt = [...st.providerThreads.values()].find((p) => p.provider === run.provider);
-      if (!pt) {
-        return {
-          type: "RecordProviderThread",
-          data: {
-            threadId: t,
-            providerThreadId: id("providerThread", `p${n}`),
-            provider: run.provider,
-          },
-        };
-      }
-      if (run.status === "starting") {
-        return {
-          type: "StartProviderTurn",
-          data: { threadId: t, runId: run.id, providerTurnId: id("providerTurn", `p${n}`) },
-        };
-      }
-      return {
-        type: "StartRun",
-        data: {
-          threadId: t,
-          runId: run.id,
-          attemptId: id("attempt", `p${n}`),
-          rootNodeId: id("node", `r${n}`),
-          providerThreadId: pt.id,
-        },
-      };
-    }
-    case "turn":
-      return run
-        ? {
-            type: "StartProviderTurn",
-            data: { threadId: t, runId: run.id, providerTurnId: id("providerTurn", `p${n}`) },
-          }
-        : null;
-    case "item":
-      return turn
-        ? {
-            type: "StartItem",
-            data: {
-              threadId: t,
-              providerTurnId: turn.id,
-              nodeId: id("node", `p${n}`),
-              kind: a.flag % 2 ? "assistant_message" : "tool_call",
-              ...(a.flag % 2
-                ? {}
-                : { content: { type: "command_execution" as const, input: "ls" } }),
-              ...(a.flag % 5 === 0 && node ? { parentNodeId: node.id } : {}),
-            },
-          }
-        : null;
-    case "delta":
-      return node
-        ? { type: "AppendItemDelta", data: { threadId: t, nodeId: node.id, delta: "d" } }
-        : null;
-    case "completeItem":
-      return node
-        ? {
-            type: "CompleteItem",
-            data: { threadId: t, nodeId: node.id, status: a.flag % 4 ? "completed" : "declined" },
-          }
-        : null;
-    case "request":
-      return turn
-        ? {
-            type: "OpenRuntimeRequest",
-            data: {
-              threadId: t,
-              providerTurnId: turn.id,
-              requestId: id("request", `p${n}`),
-              nodeId: id("node", `q${n}`),
-              kind: "command",
-              providerSessionId: id("providerSession", "s"),
-              title: "ok?",
-            },
-          }
-        : null;
-    case "resolve": {
-      const all = [...st.requests.values()];
-      const req = wild
-        ? pickOf(all, a.pick)
-        : (pickOf(
-            all.filter((r) => r.status === "pending"),
-            a.pick,
-          ) ?? pickOf(all, a.pick));
-      return req
-        ? {
-            type: "ResolveRuntimeRequest",
-            data: { threadId: t, requestId: req.id, decision: a.flag % 2 ? "accept" : "decline" },
-          }
-        : null;
-    }
-    case "finish":
-      return turn
-        ? { type: "CompleteProviderTurn", data: { threadId: t, providerTurnId: turn.id, status } }
-        : null;
-    case "interrupt":
-      return run ? { type: "InterruptRun", data: { threadId: t, runId: run.id } } : null;
-    case "cancel":
-      return run && a.flag % 3 === 0
-        ? { type: "CancelQueuedRun", data: { threadId: t, runId: run.id } }
-        : null;
-    case "recover":
-      return run
-        ? { type: "RecoverInterruptedRun", data: { threadId: t, runId: run.id, reason: "restart" } }
-        : null;
-    case "checkpoint": {
-      const done = runs.filter((r) => r.status === "completed" && !r.checkpointId);
-      const target = wild ? run : (pickOf(done, a.pick) ?? run);
-      if (!target?.rootNodeId) return null;
-      const scope = [...st.checkpointScopes.values()].find((x) => x.runId === target.id);
-      if (!scope) {
-        return {
-          type: "RecordCheckpointScope",
-          data: {
-            threadId: t,
-            scopeId: id("checkpointScope", `p${n}`),
-            kind: "root_run",
-            nodeId: target.rootNodeId,
-            cwd: "/w",
-          },
-        };
-      }
-      return {
-        type: "RecordCheckpoint",
-        data: {
-          threadId: t,
-          checkpointId: id("checkpoint", `p${n}`),
-          scopeId: scope.id,
-          ref: "r",
-          status: "ready",
-          files: [],
-        },
-      };
-    }
-    case "rollback": {
-      const ckp = pickOf([...st.checkpoints.values()], a.pick);
-      return ckp ? { type: "RollbackThread", data: { threadId: t, checkpointId: ckp.id } } : null;
-    }
-    case "steer":
-      return run
-        ? {
-            type: "SteerRun",
-            data: { threadId: t, runId: run.id, messageId: id("message", `s${n}`), text: "steer" },
-          }
-        : null;
-    case "restart":
-      return run
-        ? {
-            type: "RestartAttempt",
-            data: {
-              threadId: t,
-              runId: run.id,
-              attemptId: id("attempt", `s${n}`),
-              rootNodeId: id("node", `s${n}`),
-              reason: "steering_restart",
-            },
-          }
-        : null;
-  }
+/** An abstract action as a concrete command against the scenario's state (may be invalid). */
+function commandFor(
+  a: { kind: ThreadAction; pick: number; flag: number },
+  s: ThreadScenario,
+  n: number,
+): ThreadCommand | null {
+  return threadCommand({ ...a, target: 0 }, s.state, s.threadId, `p${n}`);
 }
 
 function checkInvariants(st: ThreadState): void {
@@ -279,6 +68,8 @@ describe("random command sequences", () => {
       "rollback",
       "request",
       "resolve",
+      "retry",
+      "retry",
     ] as const;
     const action = fc.record({
       kind: fc.constantFrom(...weighted),
@@ -327,6 +118,7 @@ describe("random command sequences", () => {
       "AttemptRestarted",
       "ThreadRolledBack",
       "RunSteered",
+      "RunRetryQueued",
     ]) {
       expect(seen, type).toContain(type);
     }

@@ -12,16 +12,23 @@ import {
 } from "./checkpoints.ts";
 import { bindHandoff, previewHandoff, supersedeHandoff } from "./handoff-previews.ts";
 import { editHandoff, recordHandoff, regenerateHandoff } from "./handoffs.ts";
+import { adoptThread } from "./adopt.ts";
 import { appendItemDelta, completeItem, startItem, updatePlan } from "./items.ts";
-import { archiveThread, createThread, forkThread, updateThreadSettings } from "./lifecycle.ts";
+import {
+  archiveThread,
+  createThread,
+  forkThread,
+  unarchiveThread,
+  updateThreadSettings,
+} from "./lifecycle.ts";
 import {
   completeProviderTurn,
   recordProviderThread,
   startProviderTurn,
   updateProviderThread,
 } from "./provider.ts";
-import { openRuntimeRequest, resolveRuntimeRequest } from "./requests.ts";
-import { cancelQueuedRun, failRun, interruptRun, queueRun, startRun } from "./runs.ts";
+import { openRuntimeRequest, resolveRuntimeRequest, withdrawRuntimeRequest } from "./requests.ts";
+import { cancelQueuedRun, failRun, interruptRun, queueRun, retryRun, startRun } from "./runs.ts";
 import { recoverInterruptedRun, restartAttempt, steerRun } from "./steering.ts";
 import {
   consumeContextTransfer,
@@ -41,18 +48,24 @@ function route(
   switch (c.type) {
     case "CreateThread":
       return createThread(c.data, s, m, ctx);
+    case "AdoptThread":
+      return adoptThread(c.data, s, m, ctx);
     case "ForkThread":
       return forkThread(c.data, s, m, ctx);
     case "UpdateThreadSettings":
       return updateThreadSettings(c.data, s, m);
     case "ArchiveThread":
       return archiveThread(c.data, s, m);
+    case "UnarchiveThread":
+      return unarchiveThread(c.data, s, m);
     case "QueueRun":
       return queueRun(c.data, s, m, ctx);
     case "StartRun":
       return startRun(c.data, s, m);
     case "CancelQueuedRun":
       return cancelQueuedRun(c.data, s, m);
+    case "RetryRun":
+      return retryRun(c.data, s, m);
     case "InterruptRun":
       return interruptRun(c.data, s, m);
     case "FailRun":
@@ -83,6 +96,8 @@ function route(
       return openRuntimeRequest(c.data, s, m);
     case "ResolveRuntimeRequest":
       return resolveRuntimeRequest(c.data, s, m);
+    case "WithdrawRuntimeRequest":
+      return withdrawRuntimeRequest(c.data, s, m);
     case "CreateContextTransfer":
       return createContextTransfer(c.data, s, m);
     case "ResolveContextTransfer":

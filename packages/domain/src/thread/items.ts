@@ -20,6 +20,8 @@ import { itemForSubject, nativeRefKey, type ThreadState } from "../state/thread-
 import { assertTransition } from "../transitions.ts";
 import { buildNode, itemBase } from "./builders.ts";
 import { requireAbsent, requireEntity, requireThread } from "./guards.ts";
+import { supersedeOtherPlans } from "./plan-status.ts";
+import { rawFramesFrom, rawRef } from "./raw-frames.ts";
 
 /** Which reported contents each node kind may carry; `null` = the node may have no item. */
 const CONTENT_BY_KIND: Partial<Record<ExecutionNodeKind, readonly (TurnItemContentType | null)[]>> =
@@ -85,19 +87,22 @@ export function startItem(
     ]);
   }
   const hidden = isHiddenUnder(s, parent);
-  const node = buildNode({
-    id: d.nodeId,
-    threadId: thread.id,
-    run: ctx.run,
-    kind: d.kind,
-    parent,
-    status: "running",
-    providerThreadId: ctx.turn.providerThreadId,
-    providerTurnId: ctx.turn.id,
-    nativeItemRef: d.nativeItemRef ?? null,
-    countsForRun: d.countsForRun ?? !hidden,
-    at: meta.at,
-  });
+  const node: ExecutionNode = {
+    ...buildNode({
+      id: d.nodeId,
+      threadId: thread.id,
+      run: ctx.run,
+      kind: d.kind,
+      parent,
+      status: "running",
+      providerThreadId: ctx.turn.providerThreadId,
+      providerTurnId: ctx.turn.id,
+      nativeItemRef: d.nativeItemRef ?? null,
+      countsForRun: d.countsForRun ?? !hidden,
+      at: meta.at,
+    }),
+    ...rawFramesFrom(d.rawEventId),
+  };
   const message: ConversationMessage | null =
     content?.type === "assistant_message"
       ? {
@@ -116,9 +121,14 @@ export function startItem(
   // Subagent children stay in the graph (node, message) but never reach the thread's turnItems.
   const item =
     content && !hidden
-      ? contentItem(meta.ids.next("item"), content, node, ctx.run, message, meta.at)
+      ? {
+          ...contentItem(meta.ids.next("item"), content, node, ctx.run, message, meta.at),
+          ...rawFramesFrom(d.rawEventId),
+        }
       : null;
-  return [{ type: "ItemStarted", data: { node, message, item, at: meta.at } }];
+  return [
+    { type: "ItemStarted", data: { node, message, item, at: meta.at, ...rawRef(d.rawEventId) } },
+  ];
 }
 
 function defaultContent(kind: ExecutionNodeKind): TurnItemContent | undefined {
@@ -179,7 +189,12 @@ export function appendItemDelta(
     if (!item && s.hiddenNodeIds.has(node.id)) return [];
     throw new ValidationError(`node ${node.id} has no text or output to stream into`);
   }
-  return [{ type: "ItemDeltaAppended", data: { nodeId: node.id, delta: d.delta, at: meta.at } }];
+  return [
+    {
+      type: "ItemDeltaAppended",
+      data: { nodeId: node.id, delta: d.delta, at: meta.at, ...rawRef(d.rawEventId) },
+    },
+  ];
 }
 
 export function completeItem(
@@ -212,7 +227,13 @@ export function completeItem(
   return [
     {
       type: "ItemCompleted",
-      data: { nodeId: node.id, status: d.status, content: d.content ?? null, at: meta.at },
+      data: {
+        nodeId: node.id,
+        status: d.status,
+        content: d.content ?? null,
+        at: meta.at,
+        ...rawRef(d.rawEventId),
+      },
     },
   ];
 }
@@ -254,6 +275,7 @@ export function updatePlan(
       countsForRun: true,
       at: meta.at,
     });
+    node = { ...node, ...rawFramesFrom(d.rawEventId) };
   }
   const plan: PlanArtifact = {
     id: d.planId,
@@ -287,6 +309,12 @@ export function updatePlan(
           planStatus: plan.status,
           ...(plan.markdown !== undefined ? { markdown: plan.markdown } : {}),
           ...(plan.steps !== undefined ? { steps: plan.steps } : {}),
+          ...rawFramesFrom(d.rawEventId),
         };
-  return [{ type: "PlanUpdated", data: { plan, node, item, at: meta.at } }];
+  const superseded =
+    !existing && plan.kind === "proposed_plan" ? supersedeOtherPlans(s, plan.id, meta) : [];
+  return [
+    ...superseded,
+    { type: "PlanUpdated", data: { plan, node, item, at: meta.at, ...rawRef(d.rawEventId) } },
+  ];
 }

@@ -365,11 +365,62 @@ describe("ArchiveThread", () => {
         },
       })
       .thenFails("precondition_failed", /archived/);
+  });
+
+  it("cancels every queued run with the archive and leaves the active run to be interrupted", () => {
     const busy = new ThreadScenario().create();
-    busy.start(busy.queue());
-    given(busy.events)
+    const active = busy.queue();
+    busy.start(active);
+    const first = busy.queue();
+    const second = busy.queue();
+    const { after } = given(busy.events)
       .when({ type: "ArchiveThread", data: { threadId: busy.threadId } })
-      .thenFails("precondition_failed");
+      .then([
+        { type: "RunCancelled", data: { runId: first } },
+        { type: "RunCancelled", data: { runId: second } },
+        { type: "ThreadArchived" },
+      ]);
+    if (after.kind !== "thread") throw new Error("thread state expected");
+    expect(after.queuedRunIds.size).toBe(0);
+    expect(after.runs.get(first)?.status).toBe("cancelled");
+    expect(after.activeRunId).toBe(active);
+  });
+});
+
+describe("UnarchiveThread", () => {
+  it("moves an archived thread back to active, where it takes messages again", () => {
+    const s = new ThreadScenario().create();
+    const { events } = given(s.events)
+      .when({ type: "ArchiveThread", data: { threadId: s.threadId } })
+      .then([{ type: "ThreadArchived" }]);
+    const archived = [...s.events, ...events];
+    const { events: back, after } = given(archived)
+      .when({ type: "UnarchiveThread", data: { threadId: s.threadId } })
+      .then([{ type: "ThreadUnarchived" }]);
+    if (after.kind !== "thread") throw new Error("thread state expected");
+    expect(after.thread?.archivedAt).toBeNull();
+    given([...archived, ...back])
+      .when({
+        type: "QueueRun",
+        data: {
+          threadId: s.threadId,
+          runId: id("run", "again"),
+          messageId: id("message", "again"),
+          text: "hi",
+          provider: "codex",
+        },
+      })
+      .then([{ type: "RunQueued" }]);
+  });
+
+  it("rejects a thread that is not archived and an unknown thread", () => {
+    const s = new ThreadScenario().create();
+    given(s.events)
+      .when({ type: "UnarchiveThread", data: { threadId: s.threadId } })
+      .thenFails("precondition_failed", /not archived/);
+    given()
+      .when({ type: "UnarchiveThread", data: { threadId: NEW } })
+      .thenFails("not_found");
   });
 });
 

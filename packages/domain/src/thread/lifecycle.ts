@@ -168,10 +168,25 @@ export function archiveThread(
   meta: CommandMeta,
 ): ThreadEvent[] {
   const thread = requireThread(s, d.threadId);
+  if (thread.deletedAt) throw new PreconditionFailedError(`thread ${thread.id} is deleted`);
   if (thread.archivedAt)
     throw new PreconditionFailedError(`thread ${thread.id} is already archived`);
-  if (s.activeRunId) {
-    throw new PreconditionFailedError(`run ${s.activeRunId} is still active; interrupt it first`);
-  }
-  return [{ type: "ThreadArchived", data: { threadId: thread.id, at: meta.at } }];
+  // Queued runs would otherwise wait forever for a thread that no longer takes work (issue 13);
+  // an active run is left to the caller to interrupt, since only the runtime can stop it.
+  const cancelled: ThreadEvent[] = [...s.queuedRunIds].map((runId) => ({
+    type: "RunCancelled",
+    data: { runId, at: meta.at },
+  }));
+  return [...cancelled, { type: "ThreadArchived", data: { threadId: thread.id, at: meta.at } }];
+}
+
+export function unarchiveThread(
+  d: CommandData<"UnarchiveThread">,
+  s: ThreadState,
+  meta: CommandMeta,
+): ThreadEvent[] {
+  const thread = requireThread(s, d.threadId);
+  if (thread.deletedAt) throw new PreconditionFailedError(`thread ${thread.id} is deleted`);
+  if (!thread.archivedAt) throw new PreconditionFailedError(`thread ${thread.id} is not archived`);
+  return [{ type: "ThreadUnarchived", data: { threadId: thread.id, at: meta.at } }];
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { itemForSubject } from "../state/thread-state.ts";
 import { given } from "../testing/decider-spec.ts";
 import { asThread, id } from "../testing/fixtures.ts";
+import { asId } from "../ids.ts";
 import { ThreadScenario } from "../testing/scenario.ts";
 
 function waiting(kind: "command" | "user_input" = "command") {
@@ -180,9 +181,10 @@ describe("ResolveRuntimeRequest", () => {
       type: "RecoverInterruptedRun",
       data: { threadId: s.threadId, runId, reason: "restart" },
     });
+    // E15: still listed after the restart, but not answerable, with the reason.
     given(s.events)
       .when(resolve)
-      .thenFails("invalid_transition", /expired/);
+      .thenFails("precondition_failed", /cannot be answered: restart/);
   });
 
   it("a turn that ends cancels its still-pending requests", () => {
@@ -201,5 +203,89 @@ describe("ResolveRuntimeRequest", () => {
     expect(state.requests.get(id("request", "r"))?.status).toBe("cancelled");
     expect(state.runs.get(runId)?.status).toBe("completed");
     expect(state.pendingRequestIds.size).toBe(0);
+  });
+});
+
+describe("WithdrawRuntimeRequest", () => {
+  const withdraw = (threadId: string) =>
+    ({
+      type: "WithdrawRuntimeRequest",
+      data: {
+        threadId: asId("thread", threadId),
+        requestId: id("request", "r"),
+        reason: "Codex withdrew the request",
+      },
+    }) as const;
+
+  it("closes the request at once with the reason; the run goes back to running", () => {
+    const { s, runId, open } = waiting();
+    s.exec(open);
+    expect(s.state.runs.get(runId)?.status).toBe("waiting");
+    const { after } = given(s.events)
+      .when(withdraw(s.threadId))
+      .then([{ type: "RuntimeRequestWithdrawn", data: { reason: "Codex withdrew the request" } }]);
+    const state = asThread(after);
+    expect(state.requests.get(id("request", "r"))).toMatchObject({
+      status: "cancelled",
+      responseCapability: { type: "not_resumable", reason: "Codex withdrew the request" },
+    });
+    expect(state.pendingRequestIds.size).toBe(0);
+    expect(state.runs.get(runId)?.status).toBe("running");
+    expect(itemForSubject(state, id("node", "req"))?.item.status).toBe("cancelled");
+  });
+
+  it("is a no-op once the request was answered (the withdrawal raced the answer)", () => {
+    const { s, open } = waiting();
+    s.exec(open);
+    s.exec({
+      type: "ResolveRuntimeRequest",
+      data: { threadId: s.threadId, requestId: id("request", "r"), decision: "accept" },
+    });
+    given(s.events).when(withdraw(s.threadId)).then([]);
+  });
+});
+
+describe("E15: requests stranded by a restart", () => {
+  it("stay pending but not_resumable until the thread's next run starts, then expire", () => {
+    const { s, runId, open } = waiting();
+    s.exec(open);
+    s.exec({
+      type: "RecoverInterruptedRun",
+      data: { threadId: s.threadId, runId, reason: "Skein restarted" },
+    });
+    expect(s.state.requests.get(id("request", "r"))).toMatchObject({
+      status: "pending",
+      responseCapability: { type: "not_resumable", reason: "Skein restarted" },
+    });
+    expect(s.state.pendingRequestIds.size).toBe(0);
+    s.start(s.queue("again"));
+    expect(s.state.requests.get(id("request", "r"))?.status).toBe("expired");
+  });
+
+  it("a turn that stops without the person ending it (shutdown, crash) strands them too", () => {
+    const { s, open, providerTurnId } = waiting();
+    s.exec(open);
+    s.exec({
+      type: "CompleteProviderTurn",
+      data: { threadId: s.threadId, providerTurnId, status: "failed", error: "process died" },
+    });
+    expect(s.state.requests.get(id("request", "r"))).toMatchObject({
+      status: "pending",
+      responseCapability: {
+        type: "not_resumable",
+        reason: expect.stringMatching(/ended failed before this was answered: process died/),
+      },
+    });
+  });
+
+  it("an interrupt the person asked for cancels them instead", () => {
+    const { s, runId, open, providerTurnId } = waiting();
+    s.exec(open);
+    s.exec({ type: "InterruptRun", data: { threadId: s.threadId, runId } });
+    s.exec({
+      type: "CompleteProviderTurn",
+      data: { threadId: s.threadId, providerTurnId, status: "interrupted" },
+    });
+    expect(s.state.requests.get(id("request", "r"))?.status).toBe("cancelled");
   });
 });

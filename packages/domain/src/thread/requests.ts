@@ -8,6 +8,7 @@ import type { CommandMeta } from "../meta.ts";
 import type { ThreadState } from "../state/thread-state.ts";
 import { assertTransition } from "../transitions.ts";
 import { buildNode, itemBase } from "./builders.ts";
+import { rawFramesFrom, rawRef } from "./raw-frames.ts";
 import { requireAbsent, requireEntity, requireThread } from "./guards.ts";
 import { isHiddenUnder, requireParentNode, requireRunningTurn } from "./items.ts";
 
@@ -42,6 +43,7 @@ export function openRuntimeRequest(
       at: meta.at,
     }),
     runtimeRequestId: d.requestId,
+    ...rawFramesFrom(d.rawEventId),
   };
   const request: RuntimeRequest = {
     id: d.requestId,
@@ -79,6 +81,7 @@ export function openRuntimeRequest(
         title: request.title,
         detail: request.detail,
         decision: null,
+        ...rawFramesFrom(d.rawEventId),
       };
   const plan: PlanArtifact | null = d.questions
     ? {
@@ -93,7 +96,32 @@ export function openRuntimeRequest(
         updatedAt: meta.at,
       }
     : null;
-  return [{ type: "RuntimeRequestOpened", data: { request, node, item, plan, at: meta.at } }];
+  return [
+    {
+      type: "RuntimeRequestOpened",
+      data: { request, node, item, plan, at: meta.at, ...rawRef(d.rawEventId) },
+    },
+  ];
+}
+
+/**
+ * The provider no longer waits for an answer. Idempotent: a request already answered, withdrawn
+ * or ended with its turn stays as it is (the withdrawal can race our answer).
+ */
+export function withdrawRuntimeRequest(
+  d: CommandData<"WithdrawRuntimeRequest">,
+  s: ThreadState,
+  meta: CommandMeta,
+): ThreadEvent[] {
+  requireThread(s, d.threadId);
+  const request = requireEntity(s.requests, d.requestId, "RuntimeRequest");
+  if (request.status !== "pending") return [];
+  return [
+    {
+      type: "RuntimeRequestWithdrawn",
+      data: { requestId: request.id, reason: d.reason, at: meta.at },
+    },
+  ];
 }
 
 /** Answerable only while the request's runtime is live (E15). */

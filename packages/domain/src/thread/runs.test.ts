@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { shellStatusOf } from "../projections/thread-shell.ts";
+import { DEFAULT_THREAD_TITLE } from "./auto-title.ts";
+import { nextQueuedRun } from "../state/thread-state.ts";
 import { given } from "../testing/decider-spec.ts";
 import { id, readThreads } from "../testing/fixtures.ts";
 import { ThreadScenario } from "../testing/scenario.ts";
@@ -36,6 +39,27 @@ describe("QueueRun", () => {
     expect([...after.queuedRunIds]).toEqual([id("run", "a")]);
   });
 
+  it("names a thread nobody named after its first message, and only after its first", () => {
+    const s = new ThreadScenario().create("codex", DEFAULT_THREAD_TITLE);
+    const first = given(s.events)
+      .when(queueCmd(s, "a", { text: "Fix the login bug\nand add a test" }))
+      .then([
+        { type: "RunQueued" },
+        {
+          type: "ThreadSettingsUpdated",
+          data: { threadId: s.threadId, changes: { title: "Fix the login bug" } },
+        },
+      ]);
+    given([...s.events, ...first.events])
+      .when(queueCmd(s, "b"))
+      .then([{ type: "RunQueued" }]);
+    // A thread with a title of its own keeps it.
+    const named = new ThreadScenario().create("codex", "Main");
+    given(named.events)
+      .when(queueCmd(named, "a"))
+      .then([{ type: "RunQueued" }]);
+  });
+
   it("a run queued while another is active stays queued", () => {
     const s = new ThreadScenario().create();
     s.start(s.queue());
@@ -59,6 +83,18 @@ describe("QueueRun", () => {
       .when(queueCmd(s, "b", { messageId: id("message", "a") }))
       .thenFails("conflict");
     given().when(queueCmd(s, "a")).thenFails("not_found");
+  });
+
+  it("P6: a compaction run is marked compact; a thread without runs has nothing to compact", () => {
+    const empty = new ThreadScenario().create();
+    given(empty.events)
+      .when(queueCmd(empty, "c", { compact: true, text: "/compact" }))
+      .thenFails("precondition_failed");
+    const s = new ThreadScenario().create();
+    s.completedRun();
+    given(s.events)
+      .when(queueCmd(s, "c", { compact: true, text: "/compact" }))
+      .then([{ type: "RunQueued", data: { run: { compact: true, ordinal: 2 } } }]);
   });
 
   describe("bring back a fork (T8)", () => {
@@ -302,6 +338,40 @@ describe("InterruptRun", () => {
 });
 
 describe("FailRun", () => {
+  it("B1: a queued run failed before it started leaves the queue; the run behind it is next", () => {
+    const s = new ThreadScenario().create();
+    const first = s.queue("first");
+    const second = s.queue("second");
+    const { after } = given(s.events)
+      .when({ type: "FailRun", data: { threadId: s.threadId, runId: first, error: "no folder" } })
+      .then([{ type: "RunFinished", data: { runId: first, status: "failed" } }]);
+    if (after.kind !== "thread") throw new Error();
+    expect([...after.queuedRunIds]).toEqual([second]);
+    expect(nextQueuedRun(after)?.id).toBe(second);
+    expect(shellStatusOf(after)).toBe("running");
+    s.exec({ type: "FailRun", data: { threadId: s.threadId, runId: first, error: "no folder" } });
+    // The failed run can never be dispatched again; the one behind it can.
+    const pt = s.providerThread();
+    given(s.events)
+      .when({
+        type: "StartRun",
+        data: {
+          threadId: s.threadId,
+          runId: first,
+          attemptId: id("attempt", "again"),
+          rootNodeId: id("node", "again"),
+          providerThreadId: pt,
+        },
+      })
+      .thenFails("invalid_transition");
+    s.exec({ type: "FailRun", data: { threadId: s.threadId, runId: second, error: "no folder" } });
+    expect(s.state.queuedRunIds.size).toBe(0);
+    expect(nextQueuedRun(s.state)).toBeUndefined();
+    expect(s.state.activeRunId).toBeNull();
+    // Nothing queued or active: the thread no longer shows as running.
+    expect(shellStatusOf(s.state)).not.toBe("running");
+  });
+
   it("fails a starting run with no turn (e.g. unsupported start context); rejects while its turn runs", () => {
     const s = new ThreadScenario().create();
     const runId = s.queue();

@@ -3,13 +3,16 @@ import type { ContextTransfer } from "../entities/context-transfer.ts";
 import type { ConversationMessage } from "../entities/conversation-message.ts";
 import type { Run } from "../entities/run.ts";
 import type { TurnItemOf } from "../entities/turn-item.ts";
-import { PreconditionFailedError } from "../errors.ts";
+import { ConflictError, PreconditionFailedError } from "../errors.ts";
 import type { ThreadEvent } from "../events.ts";
+import type { RunAttemptId, RunId } from "../ids.ts";
 import type { CommandMeta, DecideContext } from "../meta.ts";
 import { nextQueuedRun, type ThreadState } from "../state/thread-state.ts";
 import { assertTransition, canTransition } from "../transitions.ts";
+import { autoTitle, DEFAULT_THREAD_TITLE } from "./auto-title.ts";
 import { buildNode, itemBase } from "./builders.ts";
 import { latestStablePoint } from "./fork-point.ts";
+import { acceptPlan } from "./plan-status.ts";
 import {
   requireAbsent,
   requireEntity,
@@ -31,16 +34,23 @@ export function queueRun(
   const thread = requireOpenThread(s, d.threadId);
   requireAbsent(s.runs, d.runId, "Run");
   requireAbsent(s.messages, d.messageId, "Message");
+  if (d.compact && s.runOrder.length === 0) {
+    throw new PreconditionFailedError("nothing to compact: the thread has no runs yet");
+  }
+  const onDefaultProvider = d.provider === thread.defaultProvider;
   const run: Run = {
     id: d.runId,
     threadId: thread.id,
     ordinal: s.runOrder.length + 1,
     provider: d.provider,
-    model:
-      d.model !== undefined
-        ? d.model
-        : d.provider === thread.defaultProvider
-          ? thread.modelSelection.model
+    model: d.model !== undefined ? d.model : onDefaultProvider ? thread.modelSelection.model : null,
+    // Implementing a plan is doing the work, so it never runs in plan mode unless asked to.
+    interactionMode: d.interactionMode ?? (d.sourcePlanRef ? "default" : thread.interactionMode),
+    effort:
+      d.effort !== undefined
+        ? d.effort
+        : onDefaultProvider
+          ? (thread.modelSelection.effort ?? null)
           : null,
     providerThreadId: null,
     userMessageId: d.messageId,
@@ -53,6 +63,7 @@ export function queueRun(
     checkpointId: null,
     contextHandoffId: null,
     ...(d.sourcePlanRef ? { sourcePlanRef: d.sourcePlanRef } : {}),
+    ...(d.compact ? { compact: true as const } : {}),
     interruptRequestedAt: null,
     error: null,
   };
@@ -82,6 +93,16 @@ export function queueRun(
     attachments: message.attachments,
   };
   const events: ThreadEvent[] = [{ type: "RunQueued", data: { run, message, item, at: meta.at } }];
+  // A thread nobody named is named by what it was first asked (T11: threads you can tell apart).
+  const title =
+    run.ordinal === 1 && thread.title === DEFAULT_THREAD_TITLE ? autoTitle(d.text) : null;
+  if (title) {
+    events.push({
+      type: "ThreadSettingsUpdated",
+      data: { threadId: thread.id, changes: { title }, at: meta.at },
+    });
+  }
+  if (d.sourcePlanRef) events.push(acceptPlan(s, d.sourcePlanRef, run.id, meta));
   if (d.bringBackFrom) events.push(mergeBack(d.bringBackFrom, run, meta, ctx));
   return events;
 }
@@ -158,6 +179,8 @@ export function startRun(
       throw new PreconditionFailedError(`handoff ${handoff.id} is ${handoff.status}`);
     }
   }
+  // A run queued again by RetryRun keeps its earlier attempts; the new one follows them (E4).
+  const earlier = s.attemptIdsByRun.get(run.id) ?? [];
   const rootNode = buildNode({
     id: d.rootNodeId,
     threadId: thread.id,
@@ -178,12 +201,12 @@ export function startRun(
         attempt: {
           id: d.attemptId,
           runId: run.id,
-          attemptOrdinal: 1,
+          attemptOrdinal: lastAttemptOrdinal(s, earlier) + 1,
           rootNodeId: rootNode.id,
           provider: run.provider,
           providerThreadId: providerThread.id,
           providerTurnId: null,
-          reason: "initial",
+          reason: earlier.length > 0 ? "retry" : "initial",
           status: "pending",
           startedAt: meta.at,
           completedAt: null,
@@ -194,6 +217,47 @@ export function startRun(
       },
     },
   ];
+}
+
+function lastAttemptOrdinal(s: ThreadState, attemptIds: readonly RunAttemptId[]): number {
+  let last = 0;
+  for (const attemptId of attemptIds) {
+    last = Math.max(last, s.attempts.get(attemptId)?.attemptOrdinal ?? 0);
+  }
+  return last;
+}
+
+/**
+ * E4/B2: the thread's latest counted run ended interrupted or failed; it is queued again and its
+ * next start is a `retry` attempt on the provider thread as persisted (the last stable point).
+ * Only the latest run: retrying an earlier one would rewrite history later runs built on.
+ */
+export function retryRun(
+  d: CommandData<"RetryRun">,
+  s: ThreadState,
+  meta: CommandMeta,
+): ThreadEvent[] {
+  requireOpenThread(s, d.threadId);
+  const run = requireEntity(s.runs, d.runId, "Run");
+  assertTransition("Run", run.status, "queued", run.id);
+  if (s.activeRunId) throw new ConflictError(`run ${s.activeRunId} is still active; wait for it`);
+  const queued = nextQueuedRun(s);
+  if (queued) throw new ConflictError(`run ${queued.id} is queued; cancel it to retry ${run.id}`);
+  const latest = latestCountedRun(s);
+  if (latest && latest.id !== run.id) {
+    throw new ConflictError(
+      `only the latest run can be retried; run ${latest.id} came after ${run.id}`,
+    );
+  }
+  return [{ type: "RunRetryQueued", data: { runId: run.id, at: meta.at } }];
+}
+
+function latestCountedRun(s: ThreadState): Run | undefined {
+  for (let i = s.runOrder.length - 1; i >= 0; i -= 1) {
+    const run = s.runs.get(s.runOrder[i] as RunId);
+    if (run && run.status !== "cancelled" && run.status !== "rolled_back") return run;
+  }
+  return undefined;
 }
 
 export function cancelQueuedRun(

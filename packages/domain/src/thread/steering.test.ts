@@ -231,8 +231,9 @@ describe("RecoverInterruptedRun", () => {
     });
     expect(after.attempts.get(attemptId)?.status).toBe("interrupted");
     expect(after.providerTurns.get(providerTurnId)?.status).toBe("interrupted");
+    // E15: visible after the restart as pending, not resumable, with the reason.
     expect(after.requests.get(id("request", "r"))).toMatchObject({
-      status: "expired",
+      status: "pending",
       responseCapability: { type: "not_resumable", reason: "server restarted" },
     });
     expect(after.nodes.get(id("node", "msg"))?.status).toBe("interrupted");

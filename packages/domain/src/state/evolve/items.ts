@@ -11,6 +11,7 @@ import {
   withItemStatus,
 } from "../mutations.ts";
 import type { ThreadState } from "../thread-state.ts";
+import { withLaterFrame } from "../../thread/raw-frames.ts";
 
 export function onItemStarted(s: ThreadState, d: EventData<"ItemStarted">): void {
   putNode(s, d.node);
@@ -28,7 +29,9 @@ export function onItemDeltaAppended(s: ThreadState, d: EventData<"ItemDeltaAppen
   const messageId = s.messageByNode.get(d.nodeId);
   const message = messageId ? s.messages.get(messageId) : undefined;
   if (message) putMessage(s, { ...message, text: message.text + d.delta, updatedAt: d.at });
-  patchSubjectItem(s, d.nodeId, (item) => appendDelta(item, d.delta, d.at));
+  patchSubjectItem(s, d.nodeId, (item) =>
+    withLaterFrame(appendDelta(item, d.delta, d.at), d.rawEventId),
+  );
 }
 
 function appendDelta(item: TurnItem, delta: string, at: string): TurnItem {
@@ -46,6 +49,10 @@ function appendDelta(item: TurnItem, delta: string, at: string): TurnItem {
 export function onItemCompleted(s: ThreadState, d: EventData<"ItemCompleted">): void {
   const node = s.nodes.get(d.nodeId);
   if (!node) return;
+  if (d.rawEventId !== undefined) {
+    putNode(s, withLaterFrame(node, d.rawEventId));
+    patchSubjectItem(s, d.nodeId, (item) => withLaterFrame(item, d.rawEventId));
+  }
   const content = d.content;
   if (content) {
     patchSubjectItem(s, d.nodeId, (item) => {
@@ -67,14 +74,17 @@ export function onItemCompleted(s: ThreadState, d: EventData<"ItemCompleted">): 
 export function onPlanUpdated(s: ThreadState, d: EventData<"PlanUpdated">): void {
   const plan = d.plan;
   putPlan(s, plan);
+  const planNode = d.node ?? s.nodes.get(plan.nodeId);
   if (d.node) putNode(s, d.node);
+  else if (planNode && d.rawEventId !== undefined)
+    putNode(s, withLaterFrame(planNode, d.rawEventId));
   if (d.item) {
     addItem(s, d.item, plan.id);
   } else {
     patchSubjectItem(s, plan.id, (item) =>
       item.type === "plan"
         ? {
-            ...item,
+            ...withLaterFrame(item, d.rawEventId),
             planStatus: plan.status,
             markdown: plan.markdown,
             steps: plan.steps,
@@ -83,7 +93,7 @@ export function onPlanUpdated(s: ThreadState, d: EventData<"PlanUpdated">): void
         : item,
     );
   }
-  if (plan.status === "completed" || plan.status === "superseded") {
+  if (plan.status === "completed" || plan.status === "superseded" || plan.status === "accepted") {
     finishNode(s, plan.nodeId, "completed", "completed", d.at);
   }
   touchShell(s, d.at);

@@ -28,3 +28,9 @@ export function onThreadArchived(s: ThreadState, d: EventData<"ThreadArchived">)
   s.thread = { ...s.thread, archivedAt: d.at, updatedAt: d.at };
   touchShell(s, d.at);
 }
+
+export function onThreadUnarchived(s: ThreadState, d: EventData<"ThreadUnarchived">): void {
+  if (!s.thread) return;
+  s.thread = { ...s.thread, archivedAt: null, updatedAt: d.at };
+  touchShell(s, d.at);
+}

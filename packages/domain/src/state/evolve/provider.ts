@@ -1,3 +1,4 @@
+import { addTokenUsage } from "../../entities/common.ts";
 import type { EventData } from "../../events.ts";
 import {
   finishNode,
@@ -10,7 +11,7 @@ import {
   touchShell,
 } from "../mutations.ts";
 import type { ThreadState } from "../thread-state.ts";
-import { cancelPendingRequests, releaseProviderThread } from "./shared.ts";
+import { cancelPendingRequests, releaseProviderThread, strandPendingRequests } from "./shared.ts";
 
 export function onProviderThreadRecorded(
   s: ThreadState,
@@ -80,7 +81,14 @@ export function onProviderTurnCompleted(
     putAttempt(s, { ...attempt, status: d.status, completedAt: d.at });
   }
   const run = attempt ? s.runs.get(attempt.runId) : undefined;
-  cancelPendingRequests(s, (r) => r.providerTurnId === turn.id, d.at);
+  const ofTurn = (r: { providerTurnId: string | null }) => r.providerTurnId === turn.id;
+  if (d.status !== "completed" && run && !run.interruptRequestedAt) {
+    // Nobody ended it on purpose (shutdown, crash): what was asked stays visible (E15).
+    const why = d.error ? `: ${d.error}` : "";
+    const reason = `The provider turn ended ${d.status} before this was answered${why}`;
+    strandPendingRequests(s, ofTurn, reason, d.at);
+  }
+  cancelPendingRequests(s, ofTurn, d.at);
   if (run) {
     const childStatus = d.status === "completed" ? "completed" : "interrupted";
     for (const nodeId of openNodeIds(s, run.id)) {
@@ -90,6 +98,12 @@ export function onProviderTurnCompleted(
         finishNode(s, nodeId, childStatus, childStatus, d.at);
     }
     releaseProviderThread(s, turn.providerThreadId, run.ordinal, "idle", d.at);
+    if (d.usage) {
+      // Every attempt's tokens were spent, so retries and interrupted turns count too.
+      const latest = s.runs.get(run.id) ?? run;
+      putRun(s, { ...latest, usage: addTokenUsage(latest.usage, d.usage) });
+      s.usageTotal = addTokenUsage(s.usageTotal, d.usage);
+    }
   }
   touchShell(s, d.at);
 }

@@ -3,6 +3,7 @@ import type { EventData } from "../../events.ts";
 import type { NodeId } from "../../ids.ts";
 import {
   addItem,
+  finishNode,
   patchSubjectItem,
   putNode,
   putPlan,
@@ -55,6 +56,30 @@ export function onRuntimeRequestResolved(
   );
   for (const plan of questionPlansOf(s, request.nodeId)) {
     putPlan(s, { ...plan, status: "completed", updatedAt: d.at });
+  }
+  const run = request.runId ? s.runs.get(request.runId) : undefined;
+  if (run?.status === "waiting" && pendingCount(s, run.id) === 0) {
+    putRun(s, { ...run, status: "running" });
+  }
+  touchShell(s, d.at);
+}
+
+export function onRuntimeRequestWithdrawn(
+  s: ThreadState,
+  d: EventData<"RuntimeRequestWithdrawn">,
+): void {
+  const request = s.requests.get(d.requestId);
+  if (request?.status !== "pending") return;
+  putRequest(s, {
+    ...request,
+    status: "cancelled",
+    responseCapability: { type: "not_resumable", reason: d.reason },
+    resolvedAt: d.at,
+  });
+  if (s.pendingRequestIds.has(request.id)) forgetPending(s, request);
+  finishNode(s, request.nodeId, "cancelled", "cancelled", d.at);
+  for (const plan of questionPlansOf(s, request.nodeId)) {
+    putPlan(s, { ...plan, status: "superseded", updatedAt: d.at });
   }
   const run = request.runId ? s.runs.get(request.runId) : undefined;
   if (run?.status === "waiting" && pendingCount(s, run.id) === 0) {

@@ -8,13 +8,18 @@ import {
   putMessage,
   putNode,
   putProviderTurn,
-  putRequest,
   putRun,
   touchShell,
 } from "../mutations.ts";
-import { noteRunSettled } from "../run-caches.ts";
+import { noteRunSettled, recomputeRunCaches } from "../run-caches.ts";
 import type { ThreadState } from "../thread-state.ts";
-import { cancelPendingRequests, releaseProviderThread } from "./shared.ts";
+import { moveQueuedRunItemsToTail } from "./queued-items.ts";
+import {
+  cancelPendingRequests,
+  expireStrandedRequests,
+  releaseProviderThread,
+  strandPendingRequests,
+} from "./shared.ts";
 
 export function onRunQueued(s: ThreadState, d: EventData<"RunQueued">): void {
   putRun(s, d.run);
@@ -28,6 +33,8 @@ export function onRunQueued(s: ThreadState, d: EventData<"RunQueued">): void {
 export function onRunStarted(s: ThreadState, d: EventData<"RunStarted">): void {
   const run = s.runs.get(d.runId);
   if (!run) return;
+  moveQueuedRunItemsToTail(s, run);
+  expireStrandedRequests(s, d.at);
   putAttempt(s, d.attempt);
   putNode(s, d.rootNode);
   putRun(s, {
@@ -50,9 +57,31 @@ export function onRunStarted(s: ThreadState, d: EventData<"RunStarted">): void {
 export function onRunCancelled(s: ThreadState, d: EventData<"RunCancelled">): void {
   const run = s.runs.get(d.runId);
   if (!run) return;
+  moveQueuedRunItemsToTail(s, run);
   putRun(s, { ...run, status: "cancelled", completedAt: d.at });
   s.queuedRunIds.delete(run.id);
   s.cancelledRunCount += 1;
+  touchShell(s, d.at);
+}
+
+/**
+ * E4 retry: the run waits in the queue again, its error cleared; the next start makes a `retry`
+ * attempt. Requests a restart stranded cannot be answered by it, so they expire now.
+ */
+export function onRunRetryQueued(s: ThreadState, d: EventData<"RunRetryQueued">): void {
+  const run = s.runs.get(d.runId);
+  if (!run) return;
+  expireStrandedRequests(s, d.at);
+  putRun(s, {
+    ...run,
+    status: "queued",
+    completedAt: null,
+    interruptRequestedAt: null,
+    error: null,
+  });
+  s.queuedRunIds.add(run.id);
+  // The run no longer counts as settled; retries are user-paced, so a rescan is cheap enough.
+  recomputeRunCaches(s);
   touchShell(s, d.at);
 }
 
@@ -68,6 +97,7 @@ export function onRunInterruptRequested(
 export function onRunFinished(s: ThreadState, d: EventData<"RunFinished">): void {
   const run = s.runs.get(d.runId);
   if (!run) return;
+  moveQueuedRunItemsToTail(s, run);
   const attempt = run.activeAttemptId ? s.attempts.get(run.activeAttemptId) : undefined;
   if (attempt && (attempt.status === "pending" || attempt.status === "running")) {
     putAttempt(s, { ...attempt, status: d.status, completedAt: d.at });
@@ -113,7 +143,11 @@ export function onAttemptRestarted(s: ThreadState, d: EventData<"AttemptRestarte
   touchShell(s, d.at);
 }
 
-/** R2: nothing of the run stays in flight; requests stay visible but can no longer be answered. */
+/**
+ * R2: nothing of the run stays in flight. Its requests stay listed as pending but `not_resumable`
+ * with the reason (E15), so the person sees what was asked and why it cannot be answered, until
+ * the thread's next run starts (`expireStrandedRequests`).
+ */
 export function onRunRecovered(s: ThreadState, d: EventData<"RunRecovered">): void {
   const run = s.runs.get(d.runId);
   if (!run) return;
@@ -129,17 +163,7 @@ export function onRunRecovered(s: ThreadState, d: EventData<"RunRecovered">): vo
       putAttempt(s, { ...attempt, status: "interrupted", completedAt: d.at });
     }
   }
-  for (const requestId of [...s.pendingRequestIds]) {
-    const request = s.requests.get(requestId);
-    if (request?.runId !== run.id) continue;
-    putRequest(s, {
-      ...request,
-      status: "expired",
-      responseCapability: { type: "not_resumable", reason: d.reason },
-    });
-    s.pendingRequestIds.delete(requestId);
-  }
-  s.pendingRequestsByRun.delete(run.id);
+  strandPendingRequests(s, (r) => r.runId === run.id, d.reason, d.at);
   for (const nodeId of openNodeIds(s, run.id)) {
     finishNode(s, nodeId, "interrupted", "interrupted", d.at);
   }
@@ -148,6 +172,9 @@ export function onRunRecovered(s: ThreadState, d: EventData<"RunRecovered">): vo
 
 function settleRun(s: ThreadState, run: Run, at: string): void {
   putRun(s, run);
+  // B1: a run that ends before it started (refused, failed to open its runtime) leaves the
+  // queue too, or the dispatcher would pick it again forever.
+  s.queuedRunIds.delete(run.id);
   if (s.activeRunId === run.id) s.activeRunId = null;
   noteRunSettled(s, run);
   touchShell(s, at);

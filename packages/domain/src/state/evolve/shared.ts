@@ -2,6 +2,7 @@ import type { ProviderThreadStatus } from "../../entities/provider-thread.ts";
 import type { RuntimeRequest } from "../../entities/runtime-request.ts";
 import type { ProviderThreadId, RunId } from "../../ids.ts";
 import { finishNode, putProviderThread, putRequest } from "../mutations.ts";
+import { heldValues } from "../partial-map.ts";
 import type { ThreadState } from "../thread-state.ts";
 
 /** Pending requests that can no longer be answered: cancelled, with their nodes and items. */
@@ -17,6 +18,38 @@ export function cancelPendingRequests(
     putRequest(s, { ...request, status: "cancelled", resolvedAt: at });
     finishNode(s, request.nodeId, "cancelled", "cancelled", at);
     forgetPending(s, request);
+  }
+}
+
+/**
+ * E15: pending requests whose runtime stopped without the person ending it (restart, provider
+ * crash, shutdown) stay listed as pending but `not_resumable`, with the reason; they no longer
+ * count as waiting. `expireStrandedRequests` ends them when the thread moves on.
+ */
+export function strandPendingRequests(
+  s: ThreadState,
+  matches: (request: RuntimeRequest) => boolean,
+  reason: string,
+  at: string,
+): void {
+  for (const requestId of [...s.pendingRequestIds]) {
+    const request = s.requests.get(requestId);
+    if (!request || !matches(request)) continue;
+    putRequest(s, { ...request, responseCapability: { type: "not_resumable", reason } });
+    finishNode(s, request.nodeId, "interrupted", "interrupted", at);
+    forgetPending(s, request);
+  }
+}
+
+/**
+ * Requests a restart left unanswerable (pending, `not_resumable`, no longer counted as waiting)
+ * expire once the thread moves on: a new run (or attempt) starts from a stable point instead.
+ */
+export function expireStrandedRequests(s: ThreadState, at: string): void {
+  // Held values: a compact state keeps every pending request (compact-state.ts).
+  for (const request of heldValues(s.requests)) {
+    if (request.status !== "pending" || s.pendingRequestIds.has(request.id)) continue;
+    putRequest(s, { ...request, status: "expired", resolvedAt: at });
   }
 }
 
