@@ -13,7 +13,8 @@ const DESCRIBE_COLUMNS = `
   WHERE table_schema = $1 AND table_name <> '_skein_migrations'
   ORDER BY table_name, ordinal_position`;
 
-// Index shape without names of schemas: columns in key order, unique, primary.
+// Index shape without names of schemas: columns in key order, unique, primary. The title
+// search's trigram index (migration 0006) has no Prisma form and is left out.
 const DESCRIBE_INDEXES = `
   SELECT t.relname AS table_name, i.relname AS index_name, ix.indisunique AS is_unique,
     ix.indisprimary AS is_primary,
@@ -25,6 +26,7 @@ const DESCRIBE_INDEXES = `
   JOIN pg_class t ON t.oid = ix.indrelid
   JOIN pg_namespace ns ON ns.oid = t.relnamespace
   WHERE ns.nspname = $1 AND t.relname <> '_skein_migrations'
+    AND i.relname <> 'threads_title_trgm_idx'
   ORDER BY t.relname, i.relname`;
 
 /** table name → a canonical text of its columns and indexes (bookkeeping table left out). */

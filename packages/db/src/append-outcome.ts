@@ -1,4 +1,4 @@
-import { ConcurrencyError } from "./errors.ts";
+import { ConcurrencyError, ReceiptConflictError } from "./errors.ts";
 import type { AppendResult, StoredEvent } from "./event-store.ts";
 import type { PreparedAppend } from "./prepare-append.ts";
 
@@ -12,6 +12,8 @@ export type KnownReceipt = {
   lastSequence: number;
   streamVersion: number;
   receiptJson: string;
+  procedure: string;
+  payloadHash: string;
 };
 
 /*
@@ -21,8 +23,13 @@ export type KnownReceipt = {
  * differ in where the state comes from and where the rows go.
  */
 
-/** The first append with this command id already committed: its receipt again, nothing new. */
-export function replayedOutcome(known: KnownReceipt): AppendOutcome {
+/**
+ * The first append with this command id already committed: its receipt again, nothing new — or,
+ * when both are bound (B3) and the procedure or payload differs, a ReceiptConflictError.
+ */
+export function replayedOutcome(known: KnownReceipt, append: PreparedAppend): AppendOutcome {
+  const conflict = bindingConflict(known, append);
+  if (conflict !== null) return { ok: false, error: conflict };
   return {
     ok: true,
     events: [],
@@ -34,6 +41,18 @@ export function replayedOutcome(known: KnownReceipt): AppendOutcome {
       duplicate: true,
     },
   };
+}
+
+function bindingConflict(known: KnownReceipt, append: PreparedAppend): Error | null {
+  if (known.procedure === "" || append.procedure === "") return null;
+  const commandId = append.commandId ?? "";
+  if (known.procedure !== append.procedure) {
+    return new ReceiptConflictError(commandId, known.procedure, "procedure");
+  }
+  if (known.payloadHash !== append.payloadHash) {
+    return new ReceiptConflictError(commandId, known.procedure, "payload");
+  }
+  return null;
 }
 
 export function staleVersion(append: PreparedAppend, current: number): ConcurrencyError | null {

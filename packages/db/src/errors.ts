@@ -43,3 +43,24 @@ export class StoreClosedError extends Error {
 export class InvalidAppendError extends Error {
   override readonly name = "InvalidAppendError";
 }
+
+/**
+ * B3: a command id already answered another procedure or payload. Nothing was appended; the
+ * caller should send a fresh command id (or the original request, to get its receipt again).
+ */
+export class ReceiptConflictError extends Error {
+  override readonly name = "ReceiptConflictError";
+  readonly commandId: string;
+  /** The procedure the id first answered. */
+  readonly procedure: string;
+
+  constructor(commandId: string, procedure: string, reason: "procedure" | "payload") {
+    super(
+      reason === "procedure"
+        ? `command id ${commandId} was already used by ${procedure || "another command"}; send a new command id`
+        : `command id ${commandId} was already used by ${procedure || "a command"} with a different payload; send a new command id`,
+    );
+    this.commandId = commandId;
+    this.procedure = procedure;
+  }
+}

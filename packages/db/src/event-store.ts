@@ -23,6 +23,9 @@ export type NewEvent = { type: string; data: unknown };
  * still there (0 = the stream must not exist yet). `"any"` skips the check; -1 is accepted as an
  * alias for `"any"` (the older spelling in docs/design.md).
  */
+/** One event a raw provider frame led to (B8). */
+export type RawSequence = { rawEventId: string; sequence: number; streamId: string };
+
 export type ExpectedVersion = number | "any";
 
 export type AppendOptions = {
@@ -32,6 +35,23 @@ export type AppendOptions = {
   projections?: readonly ProjectionWrite[];
   /** Stored with the command id and returned verbatim (as JSON) to a retry. */
   receipt?: unknown;
+  /**
+   * B3: what the command id answers. A retry under the same id with another procedure or
+   * payload hash is refused with ReceiptConflictError instead of replaying the receipt.
+   */
+  binding?: ReceiptBinding;
+};
+
+/** The procedure a command id answered and a hash of its normalized payload (B3). */
+export type ReceiptBinding = { procedure: string; payloadHash: string };
+
+/** B3: a command's intent, recorded before its first outside effect. */
+export type CommandIntent = ReceiptBinding & {
+  commandId: string;
+  /** JSON-serializable: what the command decided before its effects. */
+  data: unknown;
+  /** ISO-8601, store clock. */
+  createdAt: string;
 };
 
 export type AppendResult = {
@@ -51,6 +71,9 @@ export type StoredReceipt = {
   lastSequence: number;
   streamVersion: number;
   receipt: unknown;
+  /** Empty strings for receipts stored before receipts were bound (B3). */
+  procedure: string;
+  payloadHash: string;
 };
 
 /** A projection row as stored; `data` is the parsed JSON. */
@@ -73,7 +96,26 @@ export type ProjectionFilter = {
   maxSortKey?: number;
   /** Keeps rows with `run_ordinal IS NULL OR run_ordinal <= maxRunOrdinal` (P7). */
   maxRunOrdinal?: number;
+  /** Inclusive lower bound on `sort_key` (B7 windows). */
+  minSortKey?: number;
+  /** Keeps rows with `run_ordinal IS NULL OR run_ordinal >= minRunOrdinal` (B7 windows). */
+  minRunOrdinal?: number;
+  /** Only rows with exactly this `run_ordinal` (never rows without one). */
+  runOrdinal?: number;
+  /** Newest first: `sort_key DESC, id DESC` (with `limit`, the last rows). */
+  descending?: boolean;
   limit?: number;
+};
+
+/** B7: one page of the thread list (P1), newest activity first; see `ProjectionQuery.threadPage`. */
+export type ThreadPageFilter = {
+  projectId?: string;
+  visibility: "active" | "archived";
+  /** Case-insensitive substring of the title. */
+  query?: string;
+  /** The last row of the previous page: the page continues strictly after it. */
+  after?: { activeAt: string; id: string };
+  limit: number;
 };
 
 /** Read helpers available inside `snapshot()`; every call sees the same committed state. */
@@ -82,9 +124,26 @@ export interface ProjectionQuery {
   /** Ordered by `sort_key`, then `id`. */
   list(table: ProjectionTable, filter?: ProjectionFilter): Promise<ProjectionRow[]>;
   count(table: ProjectionTable, filter?: Omit<ProjectionFilter, "limit">): Promise<number>;
+  /**
+   * B7: `threads` rows ordered by (`lastActivityAt`, id) descending, filtered by project,
+   * visibility and title, read through the listing index so a page costs what it holds.
+   */
+  threadPage(filter: ThreadPageFilter): Promise<ProjectionRow[]>;
 }
 
+/** An aggregate's serialized state after stream version `version` (whose event had `sequence`). */
+export type AggregateSnapshot = {
+  streamId: string;
+  version: number;
+  sequence: number;
+  /** JSON text, opaque to the store. */
+  state: string;
+};
+
 export type Snapshot<T> = { snapshotSequence: number; data: T };
+
+/** The live feed's load: attached subscribers and the most events one of them has not taken. */
+export type BusStats = { subscribers: number; maxBacklog: number };
 
 export type SubscriptionFilter = { streamIds: readonly string[] } | { streamPrefix: string };
 
@@ -126,11 +185,36 @@ export interface EventStore {
    * retry before deciding again, since a repeated command may no longer be valid.
    */
   findReceipt(commandId: string): Promise<StoredReceipt | null>;
+  /**
+   * B8/E18: the committed events each raw provider frame led to, by `rawEventId` (an event
+   * names its frame as `data.rawEventId`), in sequence order. Unknown ids are absent.
+   */
+  rawSequences(rawEventIds: readonly string[]): Promise<RawSequence[]>;
+  /**
+   * B3: records that a command's outside effects are starting. False (nothing written) when an
+   * intent under this command id is already recorded.
+   */
+  recordIntent(intent: Omit<CommandIntent, "createdAt">): Promise<boolean>;
+  /** The recorded intent of a command id, or null. */
+  findIntent(commandId: string): Promise<CommandIntent | null>;
+  /** Every recorded intent, oldest first (recovery after a crash). */
+  listIntents(): Promise<CommandIntent[]>;
+  /** Forgets an intent once its command is finished or abandoned. */
+  clearIntent(commandId: string): Promise<void>;
   /** Runs `read` against one consistent state and reports the sequence that state reflects. */
   snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>>;
   subscribe(options: SubscribeOptions): EventSubscription;
+  /** This process's live subscribers and their largest backlog (cheap; for metrics). */
+  busStats(): BusStats;
   /** Which instance owns which thread's provider runtime (in memory for the embedded store). */
   readonly runtimeLeases: RuntimeLeases;
+  /** Issue 20: the latest stored state of an aggregate stream, or null. */
+  readAggregateSnapshot(streamId: string): Promise<AggregateSnapshot | null>;
+  /**
+   * Stores an aggregate's state at a committed stream version (replacing an older one; a newer
+   * one already stored is kept). A cache of the log: losing it only costs a longer replay.
+   */
+  saveAggregateSnapshot(snapshot: AggregateSnapshot): Promise<void>;
   /** Flushes queued appends, ends subscriptions and releases the database. */
   close(): Promise<void>;
 }

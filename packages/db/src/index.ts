@@ -7,24 +7,31 @@ export { EventBus } from "./bus/event-bus.ts";
 export {
   ConcurrencyError,
   InvalidAppendError,
+  ReceiptConflictError,
   StoreClosedError,
   SubscriberOverflow,
 } from "./errors.ts";
 export type {
+  AggregateSnapshot,
   AppendOptions,
   AppendResult,
+  CommandIntent,
   EventStore,
   EventSubscription,
+  BusStats,
   ExpectedVersion,
   NewEvent,
   ProjectionFilter,
   ProjectionQuery,
   ProjectionRow,
+  ReceiptBinding,
   Snapshot,
+  RawSequence,
   StoredEvent,
   StoredReceipt,
   SubscribeOptions,
   SubscriptionFilter,
+  ThreadPageFilter,
 } from "./event-store.ts";
 export type { OpenEventStoreOptions } from "./open-event-store.ts";
 export { openEventStore } from "./open-event-store.ts";
@@ -40,13 +47,24 @@ export type {
 } from "./postgres/postgres-event-store.ts";
 export { openPostgresEventStore } from "./postgres/postgres-event-store.ts";
 export { isProjectionTable, PROJECTION_TABLES } from "./projection-tables.ts";
+export {
+  type MemoryRows,
+  memoryProjectionQuery,
+  memoryRowKey,
+} from "./memory-projection-query.ts";
 export type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
 export type { LeaseKeeperOptions } from "./lease-keeper.ts";
 export { LeaseKeeper, PRESENCE_PREFIX } from "./lease-keeper.ts";
 export type { AcquireResult, RuntimeLease, RuntimeLeases } from "./runtime-leases.ts";
 export { MemoryRuntimeLeases } from "./runtime-leases.ts";
-export type { RawEventSink, RotatingLog, RotatingLogOptions } from "./raw-log/rotating-log.ts";
-export { createRotatingLog } from "./raw-log/rotating-log.ts";
+export type {
+  RawEventSink,
+  RawLogReader,
+  RawLogRecord,
+  RotatingLog,
+  RotatingLogOptions,
+} from "./raw-log/rotating-log.ts";
+export { compareRawEventIds, createRotatingLog } from "./raw-log/rotating-log.ts";
 export {
   DEFAULT_FILENAME as DEFAULT_SQLITE_FILENAME,
   defaultDataDir,

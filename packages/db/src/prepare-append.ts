@@ -3,7 +3,11 @@ import type { AppendOptions, ExpectedVersion, NewEvent } from "./event-store.ts"
 import { isProjectionTable } from "./projection-tables.ts";
 import type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
 
-export type PreparedEvent = { type: string; json: string };
+/**
+ * `rawEventId`: the raw provider frame (E18) the event came from, if its data names one; stored
+ * in its own indexed column so a frame leads to the sequences it produced (B8).
+ */
+export type PreparedEvent = { type: string; json: string; rawEventId: string | null };
 
 export type PreparedWrite =
   | {
@@ -27,6 +31,9 @@ export type PreparedAppend = {
   commandId: string | null;
   projections: PreparedWrite[];
   receiptJson: string;
+  /** "" when the append carries no binding (then any retry under its id replays it). */
+  procedure: string;
+  payloadHash: string;
 };
 
 /**
@@ -56,7 +63,19 @@ export function prepareAppend(
     commandId,
     projections: (options.projections ?? []).map(prepareWrite),
     receiptJson: toJson(options.receipt, `receipt of ${streamId}`),
+    procedure: bindingPart(streamId, options.binding?.procedure, "procedure"),
+    payloadHash: bindingPart(streamId, options.binding?.payloadHash, "payloadHash"),
   };
+}
+
+function bindingPart(streamId: string, value: unknown, name: string): string {
+  if (value === undefined) return "";
+  if (typeof value !== "string" || value === "" || value.length > 200) {
+    throw new InvalidAppendError(
+      `append to ${streamId}: binding.${name} must be a non-empty string of at most 200 characters`,
+    );
+  }
+  return value;
 }
 
 function parseExpectedVersion(streamId: string, expected: ExpectedVersion): number | null {
@@ -73,7 +92,17 @@ function prepareEvent(streamId: string, event: NewEvent, index: number): Prepare
   if (typeof event?.type !== "string" || event.type === "") {
     throw new InvalidAppendError(`append to ${streamId}: events[${index}].type must be a string`);
   }
-  return { type: event.type, json: toJson(event.data, `events[${index}].data`) };
+  return {
+    type: event.type,
+    json: toJson(event.data, `events[${index}].data`),
+    rawEventId: rawEventIdOf(event.data),
+  };
+}
+
+function rawEventIdOf(data: unknown): string | null {
+  if (typeof data !== "object" || data === null || !("rawEventId" in data)) return null;
+  const id = data.rawEventId;
+  return typeof id === "string" && id !== "" ? id : null;
 }
 
 function prepareWrite(write: ProjectionWrite, index: number): PreparedWrite {

@@ -1,12 +1,16 @@
 import type { EventBus } from "./bus/event-bus.ts";
-import { StoreClosedError } from "./errors.ts";
+import { InvalidAppendError, StoreClosedError } from "./errors.ts";
 import type {
+  AggregateSnapshot,
   AppendOptions,
+  BusStats,
+  CommandIntent,
   AppendResult,
   EventSubscription,
   ExpectedVersion,
   NewEvent,
   ProjectionQuery,
+  RawSequence,
   Snapshot,
   StoredEvent,
   StoredReceipt,
@@ -23,6 +27,33 @@ export interface LogReads {
   streamVersion(streamId: string): MaybePromise<number>;
   headSequence(): MaybePromise<number>;
   findReceipt(commandId: string): MaybePromise<StoredReceipt | null>;
+  rawSequences(rawEventIds: readonly string[]): MaybePromise<RawSequence[]>;
+}
+
+/** B3 command intents, each database its own way. */
+export interface IntentTable {
+  record(intent: Omit<CommandIntent, "createdAt">, createdAt: string): MaybePromise<boolean>;
+  find(commandId: string): MaybePromise<CommandIntent | null>;
+  list(): MaybePromise<CommandIntent[]>;
+  clear(commandId: string): MaybePromise<void>;
+}
+
+/** Issue 20: stored aggregate states, each database its own way. */
+export interface AggregateSnapshotTable {
+  read(streamId: string): MaybePromise<AggregateSnapshot | null>;
+  save(snapshot: AggregateSnapshot): MaybePromise<void>;
+}
+
+/** The JSON text an intent's data is stored as; refuses what JSON cannot hold. */
+export function intentJson(intent: Omit<CommandIntent, "createdAt">): string {
+  if (typeof intent.commandId !== "string" || intent.commandId === "") {
+    throw new InvalidAppendError("intent: commandId must be a non-empty string");
+  }
+  try {
+    return JSON.stringify(intent.data) ?? "null";
+  } catch (error) {
+    throw new InvalidAppendError(`intent ${intent.commandId}: data is not JSON: ${String(error)}`);
+  }
 }
 
 /**
@@ -38,9 +69,15 @@ export abstract class StoreBase {
     snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>>;
   };
   protected abstract readonly bus: EventBus;
+  protected abstract readonly intents: IntentTable;
+  protected abstract readonly aggregates: AggregateSnapshotTable;
 
   get subscriberCount(): number {
     return this.bus.subscriberCount;
+  }
+
+  busStats(): BusStats {
+    return this.bus.stats();
   }
 
   async append(
@@ -76,6 +113,46 @@ export abstract class StoreBase {
   async findReceipt(commandId: string): Promise<StoredReceipt | null> {
     this.assertOpen();
     return this.events.findReceipt(commandId);
+  }
+
+  async rawSequences(rawEventIds: readonly string[]): Promise<RawSequence[]> {
+    this.assertOpen();
+    if (rawEventIds.length === 0) return [];
+    return this.events.rawSequences(rawEventIds);
+  }
+
+  async recordIntent(intent: Omit<CommandIntent, "createdAt">): Promise<boolean> {
+    this.assertOpen();
+    return this.intents.record(intent, new Date().toISOString());
+  }
+
+  async findIntent(commandId: string): Promise<CommandIntent | null> {
+    this.assertOpen();
+    return this.intents.find(commandId);
+  }
+
+  async listIntents(): Promise<CommandIntent[]> {
+    this.assertOpen();
+    return this.intents.list();
+  }
+
+  async clearIntent(commandId: string): Promise<void> {
+    this.assertOpen();
+    await this.intents.clear(commandId);
+  }
+
+  async readAggregateSnapshot(streamId: string): Promise<AggregateSnapshot | null> {
+    this.assertOpen();
+    return this.aggregates.read(streamId);
+  }
+
+  async saveAggregateSnapshot(snapshot: AggregateSnapshot): Promise<void> {
+    this.assertOpen();
+    const { version, sequence } = snapshot;
+    if (!Number.isSafeInteger(version) || version < 1 || !Number.isSafeInteger(sequence)) {
+      throw new InvalidAppendError(`aggregate snapshot of ${snapshot.streamId}: bad position`);
+    }
+    await this.aggregates.save(snapshot);
   }
 
   async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {

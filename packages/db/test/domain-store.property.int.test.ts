@@ -7,6 +7,16 @@ import {
   rebuildRows,
   type ThreadId,
 } from "@skein/domain";
+import {
+  type Action,
+  pickOf,
+  THREAD_ACTIONS,
+  type ThreadAction,
+  threadCommand,
+  WORLD_ACTIONS,
+  type WorldAction,
+  worldCommand,
+} from "@skein/domain/testing";
 import fc from "fast-check";
 import { expect, it } from "vitest";
 import {
@@ -21,16 +31,6 @@ import {
   metaSource,
   toDomainEvent,
 } from "./support/execute-command.ts";
-import {
-  type Action,
-  pickOf,
-  THREAD_ACTIONS,
-  type ThreadAction,
-  WORLD_ACTIONS,
-  type WorldAction,
-  worldCommand,
-} from "./support/random-commands.ts";
-import { threadCommand } from "./support/random-thread-commands.ts";
 import { describeStores } from "./support/store-factory.ts";
 
 type Fault = "none" | "stale" | "retry";
@@ -38,7 +38,8 @@ type Step = Action & { fault: Fault };
 
 // Weights keep a few threads busy (runs started, items streamed, turns finished) rather than
 // spreading thin over many threads or piling up rejections.
-const WEIGHTS: Record<Action["kind"], number> = {
+// The store suite draws the shared thread actions, not the domain-only extras.
+const WEIGHTS: Record<WorldAction | (typeof THREAD_ACTIONS)[number], number> = {
   project: 1,
   renameProject: 1,
   session: 1,

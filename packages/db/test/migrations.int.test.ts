@@ -55,14 +55,23 @@ describe("migrations", () => {
     const schema = describeSchema(db);
     db.close();
     expect(Object.keys(schema).sort()).toEqual(
-      ["command_receipts", "events", "runtime_leases", "streams", ...PROJECTION_TABLES].sort(),
+      [
+        "aggregate_snapshots",
+        "command_intents",
+        "command_receipts",
+        "events",
+        "runtime_leases",
+        "streams",
+        ...PROJECTION_TABLES,
+      ].sort(),
     );
     for (const table of PROJECTION_TABLES) {
       const { columns, indexes } = JSON.parse(schema[table] ?? "{}") as {
         columns: { name: string }[];
         indexes: { columns: string[] }[];
       };
-      expect(columns.map((c) => c.name)).toEqual([
+      // `threads` adds the sidebar's listing columns (B7) after the generic ones.
+      expect(columns.map((c) => c.name).slice(0, 7)).toEqual([
         "id",
         "thread_id",
         "sort_key",
@@ -92,6 +101,35 @@ describe("migrations", () => {
     expect(applyMigrations(db, loadMigrations())).toEqual([]);
     expect(db.pragma("journal_mode", { simple: true })).toBe("wal");
     db.close();
+  });
+
+  it("B3: a database from before receipt binding upgrades on open; its receipts still replay", async () => {
+    const dataDir = tempDir();
+    const db = new Database(`${dataDir}/skein.db`);
+    applyMigrations(
+      db,
+      loadMigrations().filter((m) => m.name < "0004"),
+    );
+    db.prepare(
+      `INSERT INTO command_receipts
+         (command_id, stream_id, first_sequence, last_sequence, stream_version, receipt)
+       VALUES ('cmd_old', 's', 1, 1, 1, '{"runId":"run_old"}')`,
+    ).run();
+    db.prepare(
+      `INSERT INTO events (sequence, stream_id, stream_version, type, data, command_id, recorded_at)
+       VALUES (1, 's', 1, 'T', '1', 'cmd_old', '2026-01-01T00:00:00.000Z')`,
+    ).run();
+    db.prepare("INSERT INTO streams (stream_id, version) VALUES ('s', 1)").run();
+    db.close();
+    const store = openSqliteEventStore({ dataDir });
+    expect(await store.findReceipt("cmd_old")).toMatchObject({ procedure: "", payloadHash: "" });
+    const again = await store.append("s", "any", [{ type: "T", data: 2 }], {
+      commandId: "cmd_old",
+      binding: { procedure: "thread.sendMessage", payloadHash: "h" },
+    });
+    expect(again).toMatchObject({ duplicate: true, receipt: { runId: "run_old" } });
+    expect(await store.headSequence()).toBe(1);
+    await store.close();
   });
 
   it("refuses a database whose applied migration was edited since", () => {

@@ -26,6 +26,8 @@ describeStores("S4 command receipts", (stores) => {
       lastSequence: 2,
       streamVersion: 2,
       receipt: { runId: "run_1", nested: [1, 2] },
+      procedure: "",
+      payloadHash: "",
     });
     expect(await store.findReceipt("cmd_unknown")).toBeNull();
   });

@@ -55,4 +55,30 @@ describe("rotating raw provider log (E18)", () => {
     expect(log.read(log.record(cyclic))).toHaveProperty("unserializable");
     log.close();
   });
+
+  it("B8: reads a range back across files, in order, filtered and bounded; rotated files are skipped", () => {
+    const dir = tempDir();
+    const log = createRotatingLog({ dir, maxFileBytes: 256, maxFiles: 3 });
+    const ids = Array.from({ length: 12 }, (_, i) =>
+      log.record({ session: i % 2 === 0 ? "a" : "b", i, pad: "p".repeat(40) }),
+    );
+    expect(new Set(ids.map((id) => id.split(":")[0])).size).toBeGreaterThan(2);
+    const first = ids[4] ?? "";
+    const last = ids[11] ?? "";
+    const all = log.readRange(first, last);
+    expect(all.map((r) => (r.record as { i: number }).i)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(all.map((r) => r.rawEventId)).toEqual(ids.slice(4));
+    const keep = (record: unknown) => (record as { session: string }).session === "a";
+    const evens = log.readRange(first, last, { keep, limit: 3 });
+    expect(evens.map((r) => (r.record as { i: number }).i)).toEqual([4, 6, 8]);
+    // The oldest files rotated away: a range starting there returns only what is left.
+    const kept = log.readRange(ids[0] ?? "", last);
+    expect(kept.at(-1)?.rawEventId).toBe(last);
+    expect(kept.length).toBeLessThan(12);
+    expect(log.readRange("nonsense", last)).toEqual([]);
+    const many = log.readMany([ids[5] ?? "", ids[11] ?? "", ids[0] ?? "", "nonsense"]);
+    expect([...many.keys()]).toEqual([ids[5], ids[11]]);
+    expect(many.get(ids[5] ?? "")).toMatchObject({ i: 5 });
+    log.close();
+  });
 });

@@ -1,4 +1,4 @@
-import type { EventSubscription, StoredEvent, SubscribeOptions } from "../event-store.ts";
+import type { BusStats, EventSubscription, StoredEvent, SubscribeOptions } from "../event-store.ts";
 import { eventPredicate } from "./event-filter.ts";
 import { type ReadAfter, Subscription } from "./subscription.ts";
 
@@ -25,6 +25,14 @@ export class EventBus {
 
   get subscriberCount(): number {
     return this.subscribers.size;
+  }
+
+  /** Subscribers attached now and the largest backlog among them (operations metrics). */
+  stats(): BusStats {
+    let maxBacklog = 0;
+    for (const subscriber of this.subscribers)
+      maxBacklog = Math.max(maxBacklog, subscriber.backlog);
+    return { subscribers: this.subscribers.size, maxBacklog };
   }
 
   publish(events: readonly StoredEvent[]): void {

@@ -40,6 +40,11 @@ export class Subscription implements EventSubscription, AsyncIterator<StoredEven
     this.lastDelivered = options.afterSequence;
   }
 
+  /** Events given to this subscriber and not yet taken by its consumer (its lag, in events). */
+  get backlog(): number {
+    return this.queue.length + this.held.length;
+  }
+
   [Symbol.asyncIterator](): AsyncIterator<StoredEvent> {
     return this;
   }

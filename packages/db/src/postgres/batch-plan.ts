@@ -19,7 +19,7 @@ export type BatchState = {
   receipts: Map<string, KnownReceipt>;
 };
 
-export type EventRow = { event: StoredEvent; json: string };
+export type EventRow = { event: StoredEvent; json: string; rawEventId: string | null };
 export type ReceiptRow = KnownReceipt & { commandId: string; streamId: string };
 export type PutRow = Extract<PreparedWrite, { op: "put" }> & { sequence: number };
 
@@ -72,14 +72,18 @@ function planOne(
 ): AppendOutcome {
   if (append.commandId !== null) {
     const known = state.receipts.get(append.commandId);
-    if (known !== undefined) return replayedOutcome(known);
+    if (known !== undefined) return replayedOutcome(known, append);
   }
   const current = state.versions.get(append.streamId) ?? 0;
   const stale = staleVersion(append, current);
   if (stale !== null) return { ok: false, error: stale };
   const events = storedEvents(append, firstSequence, current, recordedAt);
   for (let i = 0; i < events.length; i += 1) {
-    plan.events.push({ event: events[i]!, json: append.events[i]!.json });
+    plan.events.push({
+      event: events[i]!,
+      json: append.events[i]!.json,
+      rawEventId: append.events[i]!.rawEventId,
+    });
   }
   const outcome = appendedOutcome(append, events, firstSequence, current);
   const { lastSequence, streamVersion } = outcome.result;
@@ -87,7 +91,14 @@ function planOne(
   plan.streams.set(append.streamId, streamVersion);
   for (const write of append.projections) netWrite(plan.tables, write, lastSequence);
   if (append.commandId !== null) {
-    const receipt = { firstSequence, lastSequence, streamVersion, receiptJson: append.receiptJson };
+    const receipt = {
+      firstSequence,
+      lastSequence,
+      streamVersion,
+      receiptJson: append.receiptJson,
+      procedure: append.procedure,
+      payloadHash: append.payloadHash,
+    };
     state.receipts.set(append.commandId, receipt);
     plan.receipts.push({ ...receipt, commandId: append.commandId, streamId: append.streamId });
   }

@@ -1,4 +1,4 @@
-import type { StoredEvent, StoredReceipt } from "../event-store.ts";
+import type { RawSequence, StoredEvent, StoredReceipt } from "../event-store.ts";
 import type { PgPool } from "./connection.ts";
 
 type EventRow = [
@@ -17,6 +17,8 @@ type ReceiptRow = [
   lastSequence: number,
   streamVersion: number,
   receipt: string,
+  procedure: string,
+  payloadHash: string,
 ];
 
 const COLUMNS = "sequence, stream_id, stream_version, type, data, command_id, recorded_at";
@@ -70,10 +72,22 @@ export class PgEventReader {
     return rows[0]?.[0] ?? 0;
   }
 
+  async rawSequences(rawEventIds: readonly string[]): Promise<RawSequence[]> {
+    const { rows } = await this.pool.query<[string, number, string]>({
+      name: "skein_raw_sequences",
+      text: `SELECT raw_event_id, sequence, stream_id FROM events
+             WHERE raw_event_id = ANY($1::text[]) ORDER BY sequence`,
+      values: [rawEventIds],
+      rowMode: "array",
+    });
+    return rows.map(([rawEventId, sequence, streamId]) => ({ rawEventId, sequence, streamId }));
+  }
+
   async findReceipt(commandId: string): Promise<StoredReceipt | null> {
     const { rows } = await this.pool.query<ReceiptRow>({
       name: "skein_find_receipt",
-      text: `SELECT stream_id, first_sequence, last_sequence, stream_version, receipt
+      text: `SELECT stream_id, first_sequence, last_sequence, stream_version, receipt, procedure,
+               payload_hash
              FROM command_receipts WHERE command_id = $1`,
       values: [commandId],
       rowMode: "array",
@@ -86,6 +100,8 @@ export class PgEventReader {
       lastSequence: row[2],
       streamVersion: row[3],
       receipt: JSON.parse(row[4]) as unknown,
+      procedure: row[5],
+      payloadHash: row[6],
     };
   }
 }

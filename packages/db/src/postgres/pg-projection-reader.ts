@@ -1,4 +1,4 @@
-import type { ProjectionFilter, ProjectionRow } from "../event-store.ts";
+import type { ProjectionFilter, ProjectionRow, ThreadPageFilter } from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
@@ -6,6 +6,7 @@ import {
   type RawProjectionRow as Row,
   toProjectionRow,
 } from "../projection-row.ts";
+import { escapeLike } from "../sqlite/projection-reader.ts";
 import { type PgClient, quoteIdent } from "./connection.ts";
 
 /**
@@ -30,15 +31,34 @@ export class PgProjectionReader {
 
   async list(table: ProjectionTable, filter: ProjectionFilter = {}): Promise<ProjectionRow[]> {
     const { where, values } = whereClause(filter);
-    let sql = `SELECT ${COLUMNS} FROM ${checked(table)}${where} ORDER BY sort_key, id`;
+    const order = filter.descending ? "sort_key DESC, id DESC" : "sort_key, id";
+    let sql = `SELECT ${COLUMNS} FROM ${checked(table)}${where} ORDER BY ${order}`;
     if (filter.limit !== undefined) {
       values.push(filter.limit);
       sql += ` LIMIT $${values.length}`;
     }
-    const rows = await this.rows(sql, values);
-    const out: ProjectionRow[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i += 1) out[i] = toProjectionRow(rows[i] as Row);
-    return out;
+    return toRows(await this.rows(sql, values));
+  }
+
+  async threadPage(filter: ThreadPageFilter): Promise<ProjectionRow[]> {
+    const values: unknown[] = [];
+    const param = (value: unknown): string => {
+      values.push(value);
+      return `$${values.length}`;
+    };
+    const clauses = [`visibility = ${param(filter.visibility)}`];
+    if (filter.projectId !== undefined) clauses.push(`project_id = ${param(filter.projectId)}`);
+    if (filter.after !== undefined) {
+      clauses.push(
+        `(active_at, id) < (${param(filter.after.activeAt)}::text, ${param(filter.after.id)}::text)`,
+      );
+    }
+    if (filter.query !== undefined && filter.query !== "") {
+      clauses.push(`title ILIKE ${param(`%${escapeLike(filter.query)}%`)}`);
+    }
+    const sql = `SELECT ${COLUMNS} FROM "threads" WHERE ${clauses.join(" AND ")}
+      ORDER BY active_at DESC, id DESC LIMIT ${param(filter.limit)}`;
+    return toRows(await this.rows(sql, values));
   }
 
   async count(
@@ -112,5 +132,20 @@ function whereClause(filter: Omit<ProjectionFilter, "limit">): {
   if (filter.maxRunOrdinal !== undefined) {
     clauses.push(`(run_ordinal IS NULL OR run_ordinal <= ${param(filter.maxRunOrdinal)})`);
   }
+  if (filter.minSortKey !== undefined) {
+    clauses.push(`sort_key >= ${param(filter.minSortKey)}`);
+  }
+  if (filter.minRunOrdinal !== undefined) {
+    clauses.push(`(run_ordinal IS NULL OR run_ordinal >= ${param(filter.minRunOrdinal)})`);
+  }
+  if (filter.runOrdinal !== undefined) {
+    clauses.push(`run_ordinal = ${param(filter.runOrdinal)}`);
+  }
   return { where: clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`, values };
+}
+
+function toRows(rows: Row[]): ProjectionRow[] {
+  const out: ProjectionRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) out[i] = toProjectionRow(rows[i] as Row);
+  return out;
 }

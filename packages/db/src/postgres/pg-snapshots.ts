@@ -30,6 +30,7 @@ export class PgSnapshots {
       get: async (table, id) => guard().get(table, id),
       list: async (table, filter) => guard().list(table, filter),
       count: async (table, filter) => guard().count(table, filter),
+      threadPage: async (filter) => guard().threadPage(filter),
     };
     try {
       const opened = lastResult(await client.query({ text: BEGIN_SNAPSHOT, rowMode: "array" }));

@@ -18,14 +18,19 @@ type StateRow = [
   b: number | null,
   c: number | null,
   receipt: string | null,
+  procedure: string | null,
+  payloadHash: string | null,
 ];
 
 const READ_STATE = `
-  SELECT 'h', NULL, COALESCE(MAX(sequence), 0), NULL::bigint, NULL::bigint, NULL FROM events
+  SELECT 'h', NULL, COALESCE(MAX(sequence), 0), NULL::bigint, NULL::bigint, NULL, NULL, NULL
+  FROM events
   UNION ALL
-  SELECT 's', stream_id, version, NULL, NULL, NULL FROM streams WHERE stream_id = ANY($1::text[])
+  SELECT 's', stream_id, version, NULL, NULL, NULL, NULL, NULL
+  FROM streams WHERE stream_id = ANY($1::text[])
   UNION ALL
-  SELECT 'r', command_id, stream_version, first_sequence, last_sequence, receipt
+  SELECT 'r', command_id, stream_version, first_sequence, last_sequence, receipt, procedure,
+    payload_hash
   FROM command_receipts WHERE command_id = ANY($2::text[])`;
 
 /**
@@ -87,7 +92,7 @@ export class PgWriter {
       rowMode: "array",
     });
     const state: BatchState = { head: 0, versions: new Map(), receipts: new Map() };
-    for (const [kind, key, a, b, c, receipt] of rows) {
+    for (const [kind, key, a, b, c, receipt, procedure, payloadHash] of rows) {
       if (kind === "h") state.head = a;
       else if (kind === "s" && key !== null) state.versions.set(key, a);
       else if (kind === "r" && key !== null) {
@@ -96,6 +101,8 @@ export class PgWriter {
           lastSequence: c ?? 0,
           streamVersion: a,
           receiptJson: receipt ?? "null",
+          procedure: procedure ?? "",
+          payloadHash: payloadHash ?? "",
         };
         state.receipts.set(key, known);
       }
@@ -118,15 +125,17 @@ function writeStatement(plan: BatchPlan, channel: string): { text: string; value
   const events = plan.events.map((row) => row.event);
   const recordedAt = events[0]?.recordedAt ?? "";
   const parts: string[] = [
-    `INSERT INTO events (sequence, stream_id, stream_version, type, data, command_id, recorded_at)
-    SELECT s, i, v, t, d, c, ${param(recordedAt, "text")} FROM ${unnest([
+    `INSERT INTO events (sequence, stream_id, stream_version, type, data, command_id, recorded_at,
+      raw_event_id)
+    SELECT s, i, v, t, d, c, ${param(recordedAt, "text")}, r FROM ${unnest([
       [events.map((e) => e.sequence), "bigint"],
       [events.map((e) => e.streamId), "text"],
       [events.map((e) => e.streamVersion), "int"],
       [events.map((e) => e.type), "text"],
       [plan.events.map((row) => row.json), "text"],
       [events.map((e) => e.commandId), "text"],
-    ])} AS u(s, i, v, t, d, c)`,
+      [plan.events.map((row) => row.rawEventId), "text"],
+    ])} AS u(s, i, v, t, d, c, r)`,
     `INSERT INTO streams (stream_id, version)
     SELECT * FROM ${unnest([
       [[...plan.streams.keys()], "text"],
@@ -136,8 +145,8 @@ function writeStatement(plan: BatchPlan, channel: string): { text: string; value
   ];
   const receipts = plan.receipts;
   if (receipts.length > 0) {
-    parts.push(`INSERT INTO command_receipts
-      (command_id, stream_id, first_sequence, last_sequence, stream_version, receipt)
+    parts.push(`INSERT INTO command_receipts (command_id, stream_id, first_sequence,
+      last_sequence, stream_version, receipt, procedure, payload_hash)
     SELECT * FROM ${unnest([
       [receipts.map((r) => r.commandId), "text"],
       [receipts.map((r) => r.streamId), "text"],
@@ -145,7 +154,15 @@ function writeStatement(plan: BatchPlan, channel: string): { text: string; value
       [receipts.map((r) => r.lastSequence), "bigint"],
       [receipts.map((r) => r.streamVersion), "int"],
       [receipts.map((r) => r.receiptJson), "text"],
+      [receipts.map((r) => r.procedure), "text"],
+      [receipts.map((r) => r.payloadHash), "text"],
     ])}`);
+    // The receipts now answer for their commands: their intents (if any) are done.
+    parts.push(`DELETE FROM command_intents
+    WHERE command_id = ANY(${param(
+      receipts.map((r) => r.commandId),
+      "text[]",
+    )})`);
   }
   // Table names come from the PROJECTION_TABLES allow-list (checked in prepareAppend).
   for (const [table, writes] of plan.tables) {

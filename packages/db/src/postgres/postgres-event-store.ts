@@ -15,7 +15,9 @@ import { LogFeed } from "./log-feed.ts";
 import { LogListener } from "./log-listener.ts";
 import { applyPostgresMigrations, loadPostgresMigrations } from "./migrator.ts";
 import { PgEventReader } from "./pg-event-reader.ts";
-import { PgGroupCommit } from "./pg-group-commit.ts";
+import { GroupCommit } from "../group-commit.ts";
+import { PgAggregateSnapshots } from "./pg-aggregate-snapshots.ts";
+import { PgIntentTable } from "./pg-intent-table.ts";
 import { PgSnapshots } from "./pg-snapshots.ts";
 import { PgRuntimeLeases } from "./pg-runtime-leases.ts";
 import { PgWriter } from "./pg-writer.ts";
@@ -87,8 +89,10 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
   private readonly writerPool: PgPool;
   protected readonly events: PgEventReader;
   protected readonly snapshots: PgSnapshots;
-  protected readonly commits: PgGroupCommit;
+  protected readonly commits: GroupCommit;
   protected readonly bus: EventBus;
+  protected readonly intents: PgIntentTable;
+  protected readonly aggregates: PgAggregateSnapshots;
   private readonly listener: LogListener;
   private feed: LogFeed | null = null;
   private poll: NodeJS.Timeout | null = null;
@@ -111,6 +115,8 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
     });
     this.events = new PgEventReader(this.readPool);
     this.runtimeLeases = new PgRuntimeLeases(this.readPool);
+    this.intents = new PgIntentTable(this.readPool);
+    this.aggregates = new PgAggregateSnapshots(this.readPool);
     this.snapshots = new PgSnapshots(this.snapshotPool);
     this.bus = new EventBus({
       // Not through readAll(): backfills may still run while close() flushes the last appends.
@@ -118,7 +124,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
       bufferSize: options.subscriberBufferSize,
     });
     const writer = new PgWriter(this.writerPool, channel, lockKey);
-    this.commits = new PgGroupCommit({
+    this.commits = new GroupCommit({
       commit: (batch, at) => writer.commit(batch, at),
       onCommitted: async (events) => this.feed?.committed(events),
       maxBatchSize: options.maxBatchSize ?? 1_000,

@@ -15,11 +15,27 @@ export type RotatingLogOptions = {
   maxFiles: number;
 };
 
-export type RotatingLog = RawEventSink & {
+/** One record read back, under the id `record` returned for it. */
+export type RawLogRecord = { rawEventId: string; record: unknown };
+
+/** Reading the log back (B8: from an item to the frames it came from). */
+export type RawLogReader = {
   /** The record behind an id, or undefined once its file has rotated away. */
   read(rawEventId: string): unknown;
-  close(): void;
+  /** The records behind several ids, reading each file once; rotated or unknown ids are absent. */
+  readMany(rawEventIds: readonly string[]): Map<string, unknown>;
+  /**
+   * The records from `first` to `last` inclusive, in log order, keeping those `keep` accepts, at
+   * most `limit` of them; what has rotated away is skipped. Malformed ids read nothing.
+   */
+  readRange(
+    first: string,
+    last: string,
+    options?: { limit?: number; keep?: (record: unknown) => boolean },
+  ): RawLogRecord[];
 };
+
+export type RotatingLog = RawEventSink & RawLogReader & { close(): void };
 
 const FILE_PATTERN = /^raw-(\d{6,})\.jsonl$/;
 
@@ -76,17 +92,48 @@ export function createRotatingLog(options: RotatingLogOptions): RotatingLog {
       return `${rawLogFileName(index)}:${lines}`;
     },
     read(rawEventId) {
-      const match = /^(raw-\d+\.jsonl):(\d+)$/.exec(rawEventId);
-      if (match === null) return undefined;
-      const [, name = "", lineText = "0"] = match;
-      let text: string;
-      try {
-        text = fs.readFileSync(path.join(dir, name), "utf8");
-      } catch {
-        return undefined;
-      }
-      const line = text.split("\n")[Number(lineText) - 1];
+      const at = parseId(rawEventId);
+      if (at === null) return undefined;
+      const line = fileLines(dir, at.index)[at.line - 1];
       return line === undefined || line === "" ? undefined : JSON.parse(line);
+    },
+    readMany(rawEventIds) {
+      const found = new Map<string, unknown>();
+      const byFile = new Map<number, Array<{ id: string; line: number }>>();
+      for (const id of new Set(rawEventIds)) {
+        const at = parseId(id);
+        if (at !== null)
+          byFile.set(at.index, [...(byFile.get(at.index) ?? []), { id, line: at.line }]);
+      }
+      for (const [fileIndex, wanted] of byFile) {
+        const lines = fileLines(dir, fileIndex);
+        for (const { id, line } of wanted) {
+          const text = lines[line - 1];
+          if (text !== undefined && text !== "") found.set(id, JSON.parse(text));
+        }
+      }
+      return found;
+    },
+    readRange(first, last, options = {}) {
+      const from = parseId(first);
+      const to = parseId(last);
+      if (from === null || to === null) return [];
+      const limit = options.limit ?? Number.POSITIVE_INFINITY;
+      const out: RawLogRecord[] = [];
+      for (const fileIndex of listIndexes(dir)) {
+        if (fileIndex < from.index || fileIndex > to.index) continue;
+        const lines = fileLines(dir, fileIndex);
+        const start = fileIndex === from.index ? from.line : 1;
+        const end = fileIndex === to.index ? Math.min(to.line, lines.length) : lines.length;
+        for (let line = start; line <= end && out.length < limit; line += 1) {
+          const text = lines[line - 1];
+          if (text === undefined || text === "") continue;
+          const record = JSON.parse(text) as unknown;
+          if (options.keep && !options.keep(record)) continue;
+          out.push({ rawEventId: `${rawLogFileName(fileIndex)}:${line}`, record });
+        }
+      }
+      return out;
     },
     close() {
       if (closed) return;
@@ -94,6 +141,32 @@ export function createRotatingLog(options: RotatingLogOptions): RotatingLog {
       if (fd !== -1) fs.closeSync(fd);
     },
   };
+}
+
+/**
+ * Log order of two ids of this log (negative: `a` was written first); null when either is not
+ * one of its ids.
+ */
+export function compareRawEventIds(a: string, b: string): number | null {
+  const x = parseId(a);
+  const y = parseId(b);
+  if (x === null || y === null) return null;
+  return x.index - y.index || x.line - y.line;
+}
+
+function parseId(rawEventId: string): { index: number; line: number } | null {
+  const match = /^raw-(\d{6,})\.jsonl:(\d+)$/.exec(rawEventId);
+  if (match === null) return null;
+  return { index: Number(match[1]), line: Number(match[2]) };
+}
+
+/** A file's lines; none once it has rotated away. */
+function fileLines(dir: string, index: number): string[] {
+  try {
+    return fs.readFileSync(path.join(dir, rawLogFileName(index)), "utf8").split("\n");
+  } catch {
+    return [];
+  }
 }
 
 function listIndexes(dir: string): number[] {

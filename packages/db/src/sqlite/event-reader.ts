@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { StoredEvent, StoredReceipt } from "../event-store.ts";
+import type { RawSequence, StoredEvent, StoredReceipt } from "../event-store.ts";
 import type { SqliteDatabase } from "./connection.ts";
 
 type EventRow = {
@@ -18,6 +18,8 @@ type ReceiptRow = {
   last_sequence: number;
   stream_version: number;
   receipt: string;
+  procedure: string;
+  payload_hash: string;
 };
 
 const COLUMNS = "sequence, stream_id, stream_version, type, data, command_id, recorded_at";
@@ -29,6 +31,7 @@ export class EventReader {
   private readonly head: Database.Statement<[], number>;
   private readonly version: Database.Statement<[string], number>;
   private readonly receipt: Database.Statement<[string], ReceiptRow>;
+  private readonly raw: Database.Statement<[string], RawSequence>;
 
   constructor(db: SqliteDatabase) {
     this.all = db.prepare<[number, number], EventRow>(
@@ -42,9 +45,19 @@ export class EventReader {
       .prepare<[string], number>("SELECT version FROM streams WHERE stream_id = ?")
       .pluck();
     this.receipt = db.prepare<[string], ReceiptRow>(
-      `SELECT stream_id, first_sequence, last_sequence, stream_version, receipt
+      `SELECT stream_id, first_sequence, last_sequence, stream_version, receipt, procedure,
+         payload_hash
        FROM command_receipts WHERE command_id = ?`,
     );
+    // One JSON array parameter keeps the statement prepared once for any number of ids.
+    this.raw = db.prepare<[string], RawSequence>(
+      `SELECT raw_event_id AS rawEventId, sequence, stream_id AS streamId FROM events
+       WHERE raw_event_id IN (SELECT value FROM json_each(?)) ORDER BY sequence`,
+    );
+  }
+
+  rawSequences(rawEventIds: readonly string[]): RawSequence[] {
+    return this.raw.all(JSON.stringify(rawEventIds));
   }
 
   findReceipt(commandId: string): StoredReceipt | null {
@@ -56,6 +69,8 @@ export class EventReader {
       lastSequence: row.last_sequence,
       streamVersion: row.stream_version,
       receipt: JSON.parse(row.receipt) as unknown,
+      procedure: row.procedure,
+      payloadHash: row.payload_hash,
     };
   }
 

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { ProjectionFilter, ProjectionRow } from "../event-store.ts";
+import type { ProjectionFilter, ProjectionRow, ThreadPageFilter } from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
@@ -10,6 +10,14 @@ import {
 import type { SqliteDatabase } from "./connection.ts";
 
 type Params = Record<string, string | number | null>;
+
+/** Title matches up to which a search reads the trigram index's rows rather than the listing. */
+const FEW_TITLE_MATCHES = 2_000;
+
+/** A query as one FTS5 phrase: every trigram of it, in order (a substring match). */
+function trigramPhrase(query: string): string {
+  return `"${query.replaceAll('"', '""')}"`;
+}
 
 /**
  * Synchronous projection reads on one connection, with statements cached per query shape. The
@@ -31,12 +39,66 @@ export class ProjectionReader {
 
   list(table: ProjectionTable, filter: ProjectionFilter = {}): ProjectionRow[] {
     const { where, params } = whereClause(filter);
-    let sql = `SELECT ${COLUMNS} FROM "${checked(table)}"${where} ORDER BY sort_key, id`;
+    const order = filter.descending ? "sort_key DESC, id DESC" : "sort_key, id";
+    let sql = `SELECT ${COLUMNS} FROM "${checked(table)}"${where} ORDER BY ${order}`;
     if (filter.limit !== undefined) {
       sql += " LIMIT @limit";
       params.limit = filter.limit;
     }
-    const rows = this.rows(sql).all(params);
+    return this.toRows(this.rows(sql).all(params));
+  }
+
+  threadPage(filter: ThreadPageFilter): ProjectionRow[] {
+    const query = filter.query ?? "";
+    const indexed = query !== "" && this.fewTitleMatches(query);
+    // With the trigram index driving, `+` keeps the planner off the listing index, which it
+    // would otherwise walk in page order through every thread, testing each title.
+    const plus = indexed ? "+" : "";
+    const clauses = [`${plus}visibility = @visibility`];
+    const params: Params = { visibility: filter.visibility, limit: filter.limit };
+    if (filter.projectId !== undefined) {
+      clauses.push(`${plus}project_id = @projectId`);
+      params.projectId = filter.projectId;
+    }
+    if (filter.after !== undefined) {
+      clauses.push("(active_at, id) < (@afterActiveAt, @afterId)");
+      params.afterActiveAt = filter.after.activeAt;
+      params.afterId = filter.after.id;
+    }
+    if (query !== "") {
+      // LIKE is case-insensitive for ASCII in SQLite; the pattern's own % and _ are escaped.
+      clauses.push("title LIKE @pattern ESCAPE '\\'");
+      params.pattern = `%${escapeLike(query)}%`;
+      if (indexed) {
+        // The trigram index's rows (a superset: it folds case beyond ASCII) drive the query;
+        // LIKE above still decides, so the results are the same as a scan's.
+        clauses.push(
+          `rowid IN (SELECT rowid FROM "threads_title_search" WHERE "threads_title_search" MATCH @match)`,
+        );
+        params.match = trigramPhrase(query);
+      }
+    }
+    const sql = `SELECT ${COLUMNS} FROM "threads" WHERE ${clauses.join(" AND ")}
+      ORDER BY active_at DESC, id DESC LIMIT @limit`;
+    return this.toRows(this.rows(sql).all(params));
+  }
+
+  /**
+   * Whether the trigram index narrows a title search to few rows. A query it cannot index (under
+   * three characters) or one matching many titles reads faster by walking the listing index in
+   * order until a page is full.
+   */
+  private fewTitleMatches(query: string): boolean {
+    if ([...query].length < 3) return false;
+    const sql = `SELECT count(*) FROM (SELECT 1 FROM "threads_title_search"
+      WHERE "threads_title_search" MATCH @match LIMIT ${FEW_TITLE_MATCHES})`;
+    const count = this.statement(sql)
+      .pluck()
+      .get({ match: trigramPhrase(query) }) as number;
+    return count < FEW_TITLE_MATCHES;
+  }
+
+  private toRows(rows: Row[]): ProjectionRow[] {
     const out: ProjectionRow[] = new Array(rows.length);
     for (let i = 0; i < rows.length; i += 1) out[i] = toProjectionRow(rows[i] as Row);
     return out;
@@ -99,5 +161,22 @@ function whereClause(filter: Omit<ProjectionFilter, "limit">): { where: string; 
     clauses.push("(run_ordinal IS NULL OR run_ordinal <= @maxRunOrdinal)");
     params.maxRunOrdinal = filter.maxRunOrdinal;
   }
+  if (filter.minSortKey !== undefined) {
+    clauses.push("sort_key >= @minSortKey");
+    params.minSortKey = filter.minSortKey;
+  }
+  if (filter.minRunOrdinal !== undefined) {
+    clauses.push("(run_ordinal IS NULL OR run_ordinal >= @minRunOrdinal)");
+    params.minRunOrdinal = filter.minRunOrdinal;
+  }
+  if (filter.runOrdinal !== undefined) {
+    clauses.push("run_ordinal = @runOrdinal");
+    params.runOrdinal = filter.runOrdinal;
+  }
   return { where: clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`, params };
+}
+
+/** `%`, `_` and the escape character itself match literally. */
+export function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

@@ -40,6 +40,7 @@ export class SnapshotPool {
       get: async (table, id) => guard().get(table, id),
       list: async (table, filter) => guard().list(table, filter),
       count: async (table, filter) => guard().count(table, filter),
+      threadPage: async (filter) => guard().threadPage(filter),
     };
     try {
       reader.begin.run();

@@ -13,8 +13,10 @@ import {
   type SqliteDatabase,
 } from "./connection.ts";
 import { EventReader } from "./event-reader.ts";
-import { GroupCommit } from "./group-commit.ts";
+import { GroupCommit } from "../group-commit.ts";
+import { SqliteIntentTable } from "./intent-table.ts";
 import { applyMigrations, loadMigrations } from "./migrator.ts";
+import { SqliteAggregateSnapshots } from "./aggregate-snapshots.ts";
 import { SnapshotPool } from "./snapshot-pool.ts";
 import { MemoryRuntimeLeases, type RuntimeLeases } from "../runtime-leases.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
@@ -70,6 +72,8 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   protected readonly commits: GroupCommit;
   protected readonly bus: EventBus;
   protected readonly snapshots: SnapshotPool;
+  protected readonly intents: SqliteIntentTable;
+  protected readonly aggregates: SqliteAggregateSnapshots;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -80,12 +84,15 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   ) {
     super();
     this.events = new EventReader(db);
+    this.intents = new SqliteIntentTable(db);
+    this.aggregates = new SqliteAggregateSnapshots(db);
     this.bus = new EventBus({
       readAfter: async (after, limit) => this.readAll(after, limit),
       bufferSize: options.subscriberBufferSize,
     });
+    const writer = new SqliteWriter(db);
     this.commits = new GroupCommit({
-      writer: new SqliteWriter(db),
+      commit: (batch, at) => writer.commit(batch, at),
       onCommitted: (events) => this.bus.publish(events),
       maxBatchSize: options.maxBatchSize ?? 1_000,
       now: options.now ?? (() => new Date()),
@@ -99,7 +106,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    this.commits.drain();
+    await this.commits.drain();
     this.bus.closeAll();
     this.snapshots.close();
     this.db.close();

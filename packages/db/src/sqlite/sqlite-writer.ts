@@ -17,6 +17,8 @@ type ReceiptRow = {
   last_sequence: number;
   stream_version: number;
   receipt: string;
+  procedure: string;
+  payload_hash: string;
 };
 
 type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
@@ -31,10 +33,13 @@ export class SqliteWriter {
   private readonly version: Statement<[string], number>;
   private readonly upsertStream: Statement<[string, number]>;
   private readonly insertEvent: Statement<
-    [number, string, number, string, string, string | null, string]
+    [number, string, number, string, string, string | null, string, string | null]
   >;
   private readonly findReceipt: Statement<[string], ReceiptRow>;
-  private readonly insertReceipt: Statement<[string, string, number, number, number, string]>;
+  private readonly insertReceipt: Statement<
+    [string, string, number, number, number, string, string, string]
+  >;
+  private readonly dropIntent: Statement<[string]>;
   private readonly puts = new Map<ProjectionTable, Statement<PutParams>>();
   private readonly deletes = new Map<ProjectionTable, Statement<[string]>>();
   private readonly commitTransaction: (
@@ -51,19 +56,25 @@ export class SqliteWriter {
       `INSERT INTO streams (stream_id, version) VALUES (?, ?)
        ON CONFLICT (stream_id) DO UPDATE SET version = excluded.version`,
     );
-    this.insertEvent = db.prepare<[number, string, number, string, string, string | null, string]>(
-      `INSERT INTO events (sequence, stream_id, stream_version, type, data, command_id, recorded_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    this.insertEvent = db.prepare<
+      [number, string, number, string, string, string | null, string, string | null]
+    >(
+      `INSERT INTO events (sequence, stream_id, stream_version, type, data, command_id, recorded_at,
+         raw_event_id)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.findReceipt = db.prepare<[string], ReceiptRow>(
-      `SELECT first_sequence, last_sequence, stream_version, receipt
+      `SELECT first_sequence, last_sequence, stream_version, receipt, procedure, payload_hash
        FROM command_receipts WHERE command_id = ?`,
     );
-    this.insertReceipt = db.prepare<[string, string, number, number, number, string]>(
-      `INSERT INTO command_receipts
-         (command_id, stream_id, first_sequence, last_sequence, stream_version, receipt)
-       VALUES (?, ?, ?, ?, ?, ?)`,
+    this.insertReceipt = db.prepare<
+      [string, string, number, number, number, string, string, string]
+    >(
+      `INSERT INTO command_receipts (command_id, stream_id, first_sequence, last_sequence,
+         stream_version, receipt, procedure, payload_hash)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
     );
+    this.dropIntent = db.prepare<[string]>("DELETE FROM command_intents WHERE command_id = ?");
     this.commitTransaction = db.transaction((batch: readonly PreparedAppend[], at: string) => {
       let next = (this.head.get() ?? 0) + 1;
       return batch.map((append) => {
@@ -83,12 +94,17 @@ export class SqliteWriter {
     if (append.commandId !== null) {
       const known = this.findReceipt.get(append.commandId);
       if (known !== undefined) {
-        return replayedOutcome({
-          firstSequence: known.first_sequence,
-          lastSequence: known.last_sequence,
-          streamVersion: known.stream_version,
-          receiptJson: known.receipt,
-        });
+        return replayedOutcome(
+          {
+            firstSequence: known.first_sequence,
+            lastSequence: known.last_sequence,
+            streamVersion: known.stream_version,
+            receiptJson: known.receipt,
+            procedure: known.procedure,
+            payloadHash: known.payload_hash,
+          },
+          append,
+        );
       }
     }
     const current = this.version.get(append.streamId) ?? 0;
@@ -105,6 +121,7 @@ export class SqliteWriter {
         append.events[i]!.json,
         stored.commandId,
         at,
+        append.events[i]!.rawEventId,
       );
     }
     const outcome = appendedOutcome(append, events, firstSequence, current);
@@ -119,7 +136,11 @@ export class SqliteWriter {
         lastSequence,
         streamVersion,
         append.receiptJson,
+        append.procedure,
+        append.payloadHash,
       );
+      // The receipt now answers for the command: its intent (if any) is done.
+      this.dropIntent.run(append.commandId);
     }
     return outcome;
   }

@@ -122,7 +122,13 @@ const schemas = new (class TestSchemas {
       this.all.push(name);
       return name;
     }
-    const tables = ["events", "streams", "command_receipts", ...PROJECTION_TABLES];
+    const tables = [
+      "events",
+      "streams",
+      "command_receipts",
+      "aggregate_snapshots",
+      ...PROJECTION_TABLES,
+    ];
     await client.query(tables.map((table) => `DELETE FROM "${schema}"."${table}";`).join("\n"));
     return schema;
   }

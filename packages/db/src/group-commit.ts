@@ -1,6 +1,6 @@
-import type { AppendResult, StoredEvent } from "../event-store.ts";
-import type { PreparedAppend } from "../prepare-append.ts";
-import type { AppendOutcome } from "./batch-plan.ts";
+import type { AppendOutcome } from "./append-outcome.ts";
+import type { AppendResult, StoredEvent } from "./event-store.ts";
+import type { PreparedAppend } from "./prepare-append.ts";
 
 type Pending = {
   append: PreparedAppend;
@@ -8,33 +8,38 @@ type Pending = {
   reject: (error: unknown) => void;
 };
 
-export type PgGroupCommitOptions = {
-  commit: (batch: readonly PreparedAppend[], recordedAt: string) => Promise<AppendOutcome[]>;
+export type GroupCommitOptions = {
+  /** Writes one batch in one transaction (SQLite answers synchronously, PostgreSQL does not). */
+  commit: (
+    batch: readonly PreparedAppend[],
+    recordedAt: string,
+  ) => AppendOutcome[] | Promise<AppendOutcome[]>;
   /** Called with each committed batch's events, in sequence order, before its appends resolve. */
-  onCommitted: (events: StoredEvent[]) => Promise<void>;
+  onCommitted: (events: StoredEvent[]) => void | Promise<void>;
   maxBatchSize: number;
   now: () => Date;
 };
 
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
- * The asynchronous twin of the SQLite group commit: one batch transaction in flight at a time;
- * appends issued while it runs queue up and form the next batch. The first append after a quiet
- * spell waits one setImmediate so that callers resumed in the same tick share its transaction.
+ * Queues appends and writes them in one transaction per batch, one batch in flight at a time, for
+ * both stores. The first append after a quiet spell waits one setImmediate, i.e. until every append
+ * issued in the current round of callbacks and microtasks (typically: all the awaiting writers the
+ * previous batch just resumed) has queued, so concurrent callers share a commit. Appends issued
+ * while a batch is written form the next one; between oversized batches the loop yields to I/O
+ * instead of writing them back to back.
  */
-export class PgGroupCommit {
+export class GroupCommit {
   private queue: Pending[] = [];
   private running: Promise<void> | null = null;
 
-  constructor(private readonly options: PgGroupCommitOptions) {}
+  constructor(private readonly options: GroupCommitOptions) {}
 
   enqueue(append: PreparedAppend): Promise<AppendResult> {
     return new Promise<AppendResult>((resolve, reject) => {
       this.queue.push({ append, resolve, reject });
-      if (this.running === null) {
-        this.running = new Promise<void>((started) => setImmediate(started)).then(() =>
-          this.flushAll(),
-        );
-      }
+      this.running ??= nextTurn().then(() => this.flushAll());
     });
   }
 
@@ -45,7 +50,10 @@ export class PgGroupCommit {
 
   private async flushAll(): Promise<void> {
     try {
-      while (this.queue.length > 0) await this.commitNext();
+      while (this.queue.length > 0) {
+        await this.commitNext();
+        if (this.queue.length > 0) await nextTurn();
+      }
     } finally {
       this.running = null;
     }

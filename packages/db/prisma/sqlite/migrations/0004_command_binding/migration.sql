@@ -1,0 +1,12 @@
+-- AlterTable
+ALTER TABLE "command_receipts" ADD COLUMN "procedure" TEXT NOT NULL DEFAULT '';
+ALTER TABLE "command_receipts" ADD COLUMN "payload_hash" TEXT NOT NULL DEFAULT '';
+
+-- CreateTable
+CREATE TABLE "command_intents" (
+    "command_id" TEXT NOT NULL PRIMARY KEY,
+    "procedure" TEXT NOT NULL,
+    "payload_hash" TEXT NOT NULL,
+    "data" TEXT NOT NULL,
+    "created_at" TEXT NOT NULL
+);

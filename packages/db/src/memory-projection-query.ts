@@ -1,0 +1,116 @@
+import type {
+  ProjectionFilter,
+  ProjectionQuery,
+  ProjectionRow,
+  ThreadPageFilter,
+} from "./event-store.ts";
+import type { ProjectionTable } from "./projection-types.ts";
+
+/** Projection rows held in memory, keyed `table/id` (e.g. rebuilt from the log up to a sequence). */
+export type MemoryRows = ReadonlyMap<string, ProjectionRow & { table: ProjectionTable }>;
+
+export const memoryRowKey = (table: ProjectionTable, id: string): string => `${table}/${id}`;
+
+function matches(row: ProjectionRow, filter: Omit<ProjectionFilter, "limit">): boolean {
+  if (filter.threadId !== undefined && row.threadId !== filter.threadId) return false;
+  if (typeof filter.status === "string" && row.status !== filter.status) return false;
+  if (Array.isArray(filter.status) && !filter.status.includes(row.status ?? "")) return false;
+  if (filter.maxSortKey !== undefined && row.sortKey > filter.maxSortKey) return false;
+  if (
+    filter.maxRunOrdinal !== undefined &&
+    row.runOrdinal !== null &&
+    row.runOrdinal > filter.maxRunOrdinal
+  ) {
+    return false;
+  }
+  if (filter.minSortKey !== undefined && row.sortKey < filter.minSortKey) return false;
+  if (
+    filter.minRunOrdinal !== undefined &&
+    row.runOrdinal !== null &&
+    row.runOrdinal < filter.minRunOrdinal
+  ) {
+    return false;
+  }
+  if (filter.runOrdinal !== undefined && row.runOrdinal !== filter.runOrdinal) return false;
+  return true;
+}
+
+/** The listing columns the store derives from a `threads` row's JSON (migration 0005). */
+function listing(row: ProjectionRow) {
+  const data = row.data as {
+    projectId?: string;
+    title?: string;
+    lastActivityAt?: string;
+    archivedAt?: string | null;
+    deletedAt?: string | null;
+  };
+  const visibility = data.deletedAt ? "deleted" : data.archivedAt ? "archived" : "active";
+  return {
+    projectId: data.projectId,
+    title: data.title ?? "",
+    activeAt: data.lastActivityAt ?? "",
+    visibility,
+  };
+}
+
+function inPage(row: ProjectionRow, filter: ThreadPageFilter): boolean {
+  const columns = listing(row);
+  if (columns.visibility !== filter.visibility) return false;
+  if (filter.projectId !== undefined && columns.projectId !== filter.projectId) return false;
+  if (filter.query && !columns.title.toLowerCase().includes(filter.query.toLowerCase())) {
+    return false;
+  }
+  if (filter.after) {
+    const { activeAt, id } = filter.after;
+    if (!(columns.activeAt < activeAt || (columns.activeAt === activeAt && row.id < id))) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** The store's `ORDER BY sort_key, id` (binary comparison of ids). */
+function byKey(a: ProjectionRow, b: ProjectionRow): number {
+  if (a.sortKey !== b.sortKey) return a.sortKey - b.sortKey;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/**
+ * The store's ProjectionQuery over rows in memory, with the same filter and order semantics as
+ * the SQL readers, so every read model runs unchanged over a rebuilt past state.
+ */
+export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
+  const ofTable = (table: ProjectionTable, filter: Omit<ProjectionFilter, "limit">) => {
+    const found: ProjectionRow[] = [];
+    for (const { table: rowTable, ...row } of rows.values()) {
+      if (rowTable === table && matches(row, filter)) found.push(row);
+    }
+    return found;
+  };
+  return {
+    async get(table, id) {
+      const row = rows.get(memoryRowKey(table, id));
+      if (!row) return undefined;
+      const { table: _table, ...rest } = row;
+      return rest;
+    },
+    async list(table, filter = {}) {
+      const sorted = ofTable(table, filter).sort(byKey);
+      if (filter.descending) sorted.reverse();
+      return filter.limit === undefined ? sorted : sorted.slice(0, filter.limit);
+    },
+    async threadPage(filter) {
+      const page = ofTable("threads", {}).filter((row) => inPage(row, filter));
+      page.sort((a, b) => {
+        const x = listing(a).activeAt;
+        const y = listing(b).activeAt;
+        if (x !== y) return x < y ? 1 : -1;
+        return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+      });
+      return page.slice(0, filter.limit);
+    },
+    async count(table, filter = {}) {
+      return ofTable(table, filter).length;
+    },
+  };
+}

@@ -1,0 +1,131 @@
+import type { ThreadShell } from "@skein/domain";
+import { beforeEach, expect, it } from "vitest";
+import type { EventStore, ProjectionRow, ThreadPageFilter } from "../src/index.ts";
+import { idOf, metaSource } from "./support/execute-command.ts";
+import { describeStores } from "./support/store-factory.ts";
+import { ThreadDriver } from "./support/thread-driver.ts";
+
+let store: EventStore;
+
+/** 30 threads in two projects; every fifth title says "Alpha"; threads 3 and 8 archived. */
+async function seedThreads(): Promise<ThreadDriver[]> {
+  const meta = metaSource("page");
+  const threads: ThreadDriver[] = [];
+  for (let i = 0; i < 30; i += 1) {
+    const driver = new ThreadDriver(store, `t${i}`, meta);
+    driver.send({
+      type: "CreateThread",
+      data: {
+        threadId: driver.threadId,
+        projectId: idOf("project", i % 2 === 0 ? "even" : "odd"),
+        title: i % 5 === 0 ? `ALPHA release ${i}` : `note_${i} 100%`,
+        defaultProvider: "codex",
+      },
+    });
+    threads.push(driver);
+  }
+  // Activity out of creation order, so the page order is not the insertion order.
+  for (const i of [4, 17, 2]) threads[i]?.completedRun("bump");
+  for (const i of [3, 8]) {
+    const driver = threads[i] as ThreadDriver;
+    driver.send({ type: "ArchiveThread", data: { threadId: driver.threadId } });
+  }
+  await Promise.all(threads.map((driver) => driver.flush()));
+  return threads;
+}
+
+async function pageAll(filter: Omit<ThreadPageFilter, "limit" | "after">): Promise<ThreadShell[]> {
+  const out: ThreadShell[] = [];
+  let after: ThreadPageFilter["after"];
+  for (;;) {
+    const { data: rows } = await store.snapshot((q) =>
+      q.threadPage({ ...filter, limit: 7, ...(after ? { after } : {}) }),
+    );
+    const shells = rows.map((row: ProjectionRow) => row.data as ThreadShell);
+    out.push(...shells);
+    const last = shells.at(-1);
+    if (shells.length < 7 || last === undefined) return out;
+    after = { activeAt: last.lastActivityAt, id: last.id };
+  }
+}
+
+/** The order the sidebar promises: newest activity first, ties by id (descending). */
+function expected(all: ThreadShell[], keep: (shell: ThreadShell) => boolean): string[] {
+  return all
+    .filter(keep)
+    .sort((a, b) =>
+      a.lastActivityAt === b.lastActivityAt
+        ? b.id.localeCompare(a.id)
+        : b.lastActivityAt.localeCompare(a.lastActivityAt),
+    )
+    .map((shell) => shell.id);
+}
+
+describeStores("thread list pages through the listing index (B7)", (stores) => {
+  beforeEach(async () => {
+    store = await stores.fresh();
+  });
+
+  it("B7: pages cover every visible thread once, newest first, by project and archive state", async () => {
+    await seedThreads();
+    const { data } = await store.snapshot(async (q) =>
+      (await q.list("threads")).map((row) => row.data as ThreadShell),
+    );
+    expect(data.filter((s) => s.archivedAt === null)).toHaveLength(28);
+    const paged = await pageAll({ visibility: "active" });
+    expect(paged.map((s) => s.id)).toEqual(expected(data, (s) => s.archivedAt === null));
+    // The threads with a run were active last, the latest first.
+    expect(paged.slice(0, 3).map((s) => s.title)).toEqual([
+      "note_2 100%",
+      "note_17 100%",
+      "note_4 100%",
+    ]);
+    const even = await pageAll({ visibility: "active", projectId: idOf("project", "even") });
+    expect(even.map((s) => s.id)).toEqual(
+      expected(data, (s) => s.archivedAt === null && s.projectId === idOf("project", "even")),
+    );
+    const archived = await pageAll({ visibility: "archived" });
+    expect(archived.map((s) => s.title).sort()).toEqual(["note_3 100%", "note_8 100%"]);
+  });
+
+  it("B7: search matches a title substring case-insensitively; % and _ match themselves", async () => {
+    await seedThreads();
+    const alpha = await pageAll({ visibility: "active", query: "alpha" });
+    expect(alpha.map((s) => s.title).sort()).toEqual(
+      [0, 5, 10, 15, 20, 25].map((i) => `ALPHA release ${i}`).sort(),
+    );
+    const percent = await pageAll({ visibility: "active", query: "0%" });
+    expect(percent).toHaveLength(22);
+    // LIKE's wildcards in the query match only themselves.
+    expect(await pageAll({ visibility: "active", query: "1%" })).toEqual([]);
+    expect(await pageAll({ visibility: "active", query: "not_" })).toEqual([]);
+    expect((await pageAll({ visibility: "active", query: "NOTE_1" })).length).toBe(9);
+  });
+
+  it("B7: search follows renames (the title index is kept with the shell)", async () => {
+    const threads = await seedThreads();
+    const first = threads[0] as ThreadDriver;
+    const tenth = threads[10] as ThreadDriver;
+    first.send({
+      type: "UpdateThreadSettings",
+      data: { threadId: first.threadId, title: "Quarterly numbers" },
+    });
+    tenth.send({
+      type: "UpdateThreadSettings",
+      data: { threadId: tenth.threadId, title: "quarterly plan, ALPHA" },
+    });
+    await Promise.all([first.flush(), tenth.flush()]);
+    const alpha = await pageAll({ visibility: "active", query: "Alpha" });
+    expect(alpha.map((s) => s.title).sort()).toEqual(
+      [5, 15, 20, 25]
+        .map((i) => `ALPHA release ${i}`)
+        .concat("quarterly plan, ALPHA")
+        .sort(),
+    );
+    const quarterly = await pageAll({ visibility: "active", query: "QUARTERLY" });
+    expect(quarterly.map((s) => s.title).sort()).toEqual([
+      "Quarterly numbers",
+      "quarterly plan, ALPHA",
+    ]);
+  });
+});
