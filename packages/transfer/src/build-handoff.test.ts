@@ -49,6 +49,63 @@ describe("handoff rendering", () => {
     expect(preamble).not.toContain("omitted for length");
   });
 
+  it("says provider switch only when the conversation changes provider", () => {
+    const switched = buildHandoff(input(mixed, turnItemsFor(mixed))).summaryText;
+    expect(switched).toContain("source: provider switch, whole conversation");
+    const codexOnly = runs({ from: 1, to: 2, provider: "codex", providerThreadId: "pth_A" });
+    const rebuilt = buildHandoff(input(codexOnly, turnItemsFor(codexOnly))).summaryText;
+    expect(rebuilt).not.toContain("provider switch");
+    expect(rebuilt).toContain(
+      "source: whole conversation, carried to a new codex thread (the previous one could not be continued)",
+    );
+  });
+
+  it("T7: a same-provider rebuild after a failed resume says where and why, not provider switch", () => {
+    const codexOnly = runs({ from: 1, to: 2, provider: "codex", providerThreadId: "pth_A" });
+    const reason = "resume failed on instance api-b: thread not found";
+    const { summaryText, payload } = buildHandoff(
+      input(codexOnly, turnItemsFor(codexOnly), { rebuildReason: reason }),
+    );
+    expect(payload.rebuildReason).toBe(reason);
+    expect(summaryText).toContain(
+      `source: whole conversation, carried to a new codex thread (${reason})`,
+    );
+    expect(summaryText).not.toContain("provider switch");
+    expect(summaryText).not.toContain("could not be continued");
+  });
+
+  it("P6: a handoff built after a compaction says so on the run where the provider compacted", () => {
+    const items: TurnItem[] = [
+      ...turnItemsFor(mixed),
+      { id: "itm_compact", runId: mixed[1]?.id ?? null, type: "compaction", status: "completed" },
+    ];
+    const { summaryText, payload } = buildHandoff(input(mixed, items));
+    expect(payload.runs.map((run) => run.compacted ?? false)).toEqual([false, true, false]);
+    expect(summaryText).toContain(
+      "[run 2 · compaction] codex compacted its context here: from then on it knew the earlier runs only through its own summary",
+    );
+    // A compaction that did not complete changed nothing.
+    const failed = items.map((item) =>
+      item.id === "itm_compact" ? { ...item, status: "failed" } : item,
+    );
+    expect(buildHandoff(input(mixed, failed)).summaryText).not.toContain("compacted its context");
+  });
+
+  it("E16: a handoff carries a message's attachments by reference, not their bytes", () => {
+    const file = { name: "pixel.png", mimeType: "image/png", ref: `sha256:${"a".repeat(64)}` };
+    // As the log stores them: with their size, which a handoff leaves out.
+    const stored = [{ ...file, sizeBytes: 67 }];
+    const items: TurnItem[] = turnItemsFor(mixed).map((item) =>
+      item.type === "user_message" && item.runId === mixed[0]?.id
+        ? { ...item, attachments: stored }
+        : item,
+    );
+    const { summaryText, payload } = buildHandoff(input(mixed, items));
+    expect(payload.runs[0]?.attachments).toEqual([file]);
+    expect(payload.runs[1]?.attachments).toBeUndefined();
+    expect(summaryText).toContain(`[run 1 · attachment] pixel.png (image/png, ${file.ref})`);
+  });
+
   it("attributes every line to its run and role, with commands, exit codes and file changes", () => {
     const items: TurnItem[] = [
       ...turnItemsFor(mixed, { commands: 2 }),

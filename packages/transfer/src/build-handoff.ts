@@ -51,6 +51,8 @@ function entryFor(
     assistantReply: assistantLine !== undefined ? (kept.get(assistantLine) ?? null) : null,
     errors: keptOf("error", content.errors),
     omittedItems: selected === null ? 0 : omittedItems,
+    ...(content.compacted ? { compacted: true as const } : {}),
+    ...(content.attachments.length > 0 ? { attachments: content.attachments } : {}),
   };
 }
 
@@ -126,6 +128,8 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
       .filter((s) => s.ordinals.length > 0)
       .map((s) => ({ threadId: s.threadId, runs: toRanges(s.ordinals) })),
     manualText: null,
+    // Only present when known, so payloads built without one stay as they were.
+    ...(input.rebuildReason ? { rebuildReason: input.rebuildReason } : {}),
   } as const;
 
   const units = contents.map((content) => ({ content, lines: linesOf(content) }));

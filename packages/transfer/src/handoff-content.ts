@@ -1,5 +1,6 @@
 import type { HandoffCommand, HandoffFileChange } from "./handoff-types.ts";
 import type {
+  HandoffAttachment,
   ProviderKind,
   ProviderThreadId,
   Run,
@@ -25,6 +26,10 @@ export type RunContent = {
   readonly fileChanges: readonly HandoffFileChange[];
   readonly assistantReply: string | null;
   readonly errors: readonly string[];
+  /** A compaction of the provider's context completed in this run (P6). */
+  readonly compacted: boolean;
+  /** E16: files the user message carried, by reference. */
+  readonly attachments: readonly HandoffAttachment[];
 };
 
 // Per-item caps so one pathological command line or plan cannot crowd out the conversation.
@@ -102,6 +107,10 @@ function contentOf(run: Run, items: readonly TurnItem[]): RunContent {
     })),
     assistantReply: joinTexts(ofType("assistant_message")),
     errors,
+    compacted: ofType("compaction").some((item) => item.status === "completed"),
+    attachments: ofType("user_message").flatMap((item) =>
+      (item.attachments ?? []).map(({ name, mimeType, ref }) => ({ name, mimeType, ref })),
+    ),
   };
 }
 

@@ -5,7 +5,7 @@ import type {
   HandoffPayload,
   HandoffRunEntry,
 } from "./handoff-types.ts";
-import type { ProviderKind, RunStatus, ThreadId } from "./inputs.ts";
+import type { HandoffAttachment, ProviderKind, RunStatus, ThreadId } from "./inputs.ts";
 import { formatRunRanges, toRanges } from "./ordinal-ranges.ts";
 
 export type LinePart = "user" | "plan" | "command" | "file" | "assistant" | "error";
@@ -34,6 +34,16 @@ export function partLine(
 ): string {
   const role = part === "assistant" ? `${provider} assistant` : part;
   return `[${label} · ${role}] ${body}`;
+}
+
+/** E16: a file goes by reference (its name, type and stored ref), never inlined. */
+export function attachmentLine(label: string, file: HandoffAttachment): string {
+  return `[${label} · attachment] ${file.name} (${file.mimeType}, ${file.ref})`;
+}
+
+/** Said even when the run's items did not fit: what the provider knew changed here. */
+export function compactedLine(label: string, provider: ProviderKind): string {
+  return `[${label} · compaction] ${provider} compacted its context here: from then on it knew the earlier runs only through its own summary`;
 }
 
 export function omittedItemsLine(label: string, count: number): string {
@@ -68,7 +78,9 @@ function entryLines(entry: HandoffRunEntry, ctx: RenderContext): string[] {
   const label = runLabel(entry, ctx);
   const line = (part: LinePart, body: string) => partLine(label, part, entry.provider, body);
   const lines = [runHeader(entry, ctx)];
+  if (entry.compacted) lines.push(compactedLine(label, entry.provider));
   if (entry.userMessage !== null) lines.push(line("user", entry.userMessage));
+  for (const file of entry.attachments ?? []) lines.push(attachmentLine(label, file));
   for (const plan of entry.plans) lines.push(line("plan", plan));
   for (const command of entry.commands) lines.push(line("command", commandBody(command)));
   for (const change of entry.fileChanges) lines.push(line("file", fileBody(change)));
@@ -130,8 +142,16 @@ function sourceLine(payload: HandoffPayload): string {
     case "provider_handoff":
       return payload.kind === "delta_context"
         ? "source: runs this provider thread missed since it last took part"
-        : "source: provider switch, whole conversation";
+        : switchesProvider(payload)
+          ? "source: provider switch, whole conversation"
+          : `source: whole conversation, carried to a new ${payload.targetProvider} thread (${payload.rebuildReason ?? "the previous one could not be continued"})`;
   }
+}
+
+/** A same-provider rebuild (e.g. a resume that failed) is not a provider switch. */
+function switchesProvider(payload: HandoffPayload): boolean {
+  if (payload.targetProvider === null) return true;
+  return payload.runs.some((run) => run.provider !== payload.targetProvider);
 }
 
 const MAX_LISTED = 6;

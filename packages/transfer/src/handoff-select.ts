@@ -1,6 +1,8 @@
 import type { RunContent } from "./handoff-content.ts";
 import {
+  attachmentLine,
   commandBody,
+  compactedLine,
   fileBody,
   type LinePart,
   omittedItemsLine,
@@ -101,7 +103,16 @@ export function selectWithinBudget(input: SelectionInput): Selection {
     kept[run] = map;
   };
   const label = (run: number) => runLabel(unit(run).content, ctx);
-  const headerCost = (run: number) => tok(runHeader(unit(run).content, ctx));
+  // A compaction note goes with the header: it is said whenever the run is shown.
+  const headerCost = (run: number) => {
+    const { content } = unit(run);
+    const note = content.compacted ? tok(compactedLine(label(run), content.provider)) : 0;
+    const files = content.attachments.reduce(
+      (sum, file) => sum + tok(attachmentLine(label(run), file)),
+      0,
+    );
+    return tok(runHeader(content, ctx)) + note + files;
+  };
   const markerCost = (run: number) => tok(omittedItemsLine(label(run), unit(run).lines.length));
   const lineText = (run: number, line: number, body: string) => {
     const { content, lines } = unit(run);

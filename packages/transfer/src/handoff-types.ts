@@ -5,6 +5,7 @@ import type {
   ContextSourcePoint,
   ContextTransferId,
   ContextTransferType,
+  HandoffAttachment,
   ProviderKind,
   ProviderThreadId,
   Run,
@@ -48,6 +49,13 @@ export type HandoffRunEntry = {
   readonly assistantReply: string | null;
   readonly errors: readonly string[];
   readonly omittedItems: number;
+  /**
+   * P6: the provider compacted its context in this run, so what it knew of the runs before came
+   * from its own summary from then on (absent: no compaction).
+   */
+  readonly compacted?: true;
+  /** E16: files the run's user message carried, by reference (absent: none). */
+  readonly attachments?: readonly HandoffAttachment[];
 };
 
 export type HandoffFileTotal = {
@@ -88,6 +96,8 @@ export type HandoffPayload = {
   readonly runs: readonly HandoffRunEntry[];
   /** The user's text, for manual_context handoffs. */
   readonly manualText: string | null;
+  /** Why the provider thread was rebuilt rather than continued, when a resume failed. */
+  readonly rebuildReason?: string;
 };
 
 /** The transfer fields a handoff names (a domain ContextTransfer satisfies it). */
@@ -117,6 +127,8 @@ export type BuildHandoffInput = {
   /** The checkpoint a checkpoint_summary names. */
   readonly checkpoint?: Checkpoint | null;
   readonly budget?: TokenBudget;
+  /** Why the previous provider thread could not be continued (e.g. its resume failed). */
+  readonly rebuildReason?: string | null;
 };
 
 /** Everything a ContextHandoff (E14) needs besides ids, status and timestamps. */

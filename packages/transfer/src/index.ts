@@ -74,3 +74,14 @@ export {
   MIN_MAX_TOKENS,
   type TokenBudget,
 } from "./token-budget.ts";
+export * as runStart from "./run-start/index.ts";
+export {
+  buildPlannedHandoff,
+  gatherTransferInputs,
+  manualPreviewOf,
+  planPreview,
+  previewMismatch,
+  previewOf,
+  startContextHistory,
+  type TransferInputs,
+} from "./run-start/index.ts";

@@ -1,146 +1,95 @@
 /**
- * The slices of domain entities that transfer reads. Field names and enums follow SPEC (E3, E7,
- * E9, E11, E12, E14, P6) so `@skein/domain` entities satisfy these types structurally; the id
- * aliases are the single place to swap in branded domain ids. Fields are readonly and optional
- * fields accept `null` so both the SPEC (`runId?`) and the seed (`runId: … | null`) spellings fit.
+ * The slices of domain entities that transfer reads, derived from `@skein/domain` so a field the
+ * domain renames or an enum value it adds reaches transfer at compile time. Two deliberate
+ * differences: ids are plain strings (transfer builds and compares them; callers such as tests
+ * and the inspector need not brand them), and fields the domain keeps as `T | null` that only
+ * some callers have are optional, so the SPEC (`runId?`) and the seed (`runId: … | null`)
+ * spellings both fit. Fields are readonly.
  */
+import type * as D from "@skein/domain";
 
-export type ThreadId = string;
-export type RunId = string;
-export type ProviderThreadId = string;
-export type ContextTransferId = string;
-export type ContextHandoffId = string;
-export type CheckpointId = string;
-export type TurnItemId = string;
-export type NodeId = string;
+/** A domain id (a branded string) read as a plain string; enums and other values unchanged. */
+type Plain<T> = T extends string
+  ? // biome-ignore lint/complexity/noBannedTypes: `{}` is "no brand left after removing string's keys".
+    {} extends Omit<T, keyof string>
+    ? T
+    : string
+  : T extends readonly (infer U)[]
+    ? readonly Plain<U>[]
+    : T extends object
+      ? { readonly [K in keyof T]: Plain<T[K]> }
+      : T;
 
-export type ProviderKind = "codex" | "claude";
+/** `Required` fields as the domain has them; `Optional` ones may be left out by callers. */
+type Slice<T, Required extends keyof T, Optional extends keyof T = never> = Plain<
+  Pick<T, Required>
+> &
+  Partial<Plain<Pick<T, Optional>>>;
 
-export type RunStatus =
-  | "queued"
-  | "starting"
-  | "running"
-  | "waiting"
-  | "completed"
-  | "interrupted"
-  | "failed"
-  | "cancelled"
-  | "rolled_back";
+export type ThreadId = Plain<D.ThreadId>;
+export type RunId = Plain<D.RunId>;
+export type ProviderThreadId = Plain<D.ProviderThreadId>;
+export type ContextTransferId = Plain<D.ContextTransferId>;
+export type ContextHandoffId = Plain<D.ContextHandoffId>;
+export type CheckpointId = Plain<D.CheckpointId>;
+export type TurnItemId = Plain<D.TurnItemId>;
+export type NodeId = Plain<D.NodeId>;
+
+export type ProviderKind = D.ProviderKind;
+export type RunStatus = D.RunStatus;
+export type ProviderThreadStatus = D.ProviderThread["status"];
+export type ContextTransferType = D.ContextTransfer["type"];
+export type ContextTransferStatus = D.ContextTransfer["status"];
+export type ContextHandoffStrategy = D.ContextHandoff["strategy"];
+export type ContextHandoffKind = D.ContextHandoff["kind"];
+export type ContextHandoffStatus = D.ContextHandoff["status"];
+export type CheckpointStatus = D.Checkpoint["status"];
+export type TurnItemType = D.TurnItemType;
 
 /** E3 — only the fields transfer reads. */
-export type Run = {
-  readonly id: RunId;
-  readonly threadId: ThreadId;
-  readonly ordinal: number;
-  readonly provider: ProviderKind;
-  readonly providerThreadId: ProviderThreadId | null;
-  readonly status: RunStatus;
-  readonly checkpointId?: CheckpointId | null;
-};
-
-export type ProviderThreadStatus =
-  | "not_loaded"
-  | "idle"
-  | "active"
-  | "archived"
-  | "closed"
-  | "error";
+export type Run = Slice<
+  D.Run,
+  "id" | "threadId" | "ordinal" | "provider" | "providerThreadId" | "status",
+  "checkpointId"
+>;
 
 /** E9 — a provider-native conversation with its (possibly gapped) run coverage. */
-export type ProviderThread = {
-  readonly id: ProviderThreadId;
-  readonly provider: ProviderKind;
-  readonly appThreadId?: ThreadId | null;
-  readonly ownerNodeId?: NodeId | null;
-  readonly nativeThreadRef: string | null;
-  readonly status: ProviderThreadStatus;
-  readonly firstRunOrdinal: number | null;
-  readonly lastRunOrdinal: number | null;
-  readonly handoffIds: readonly ContextHandoffId[];
-};
+export type ProviderThread = Slice<
+  D.ProviderThread,
+  | "id"
+  | "provider"
+  | "nativeThreadRef"
+  | "status"
+  | "firstRunOrdinal"
+  | "lastRunOrdinal"
+  | "handoffIds",
+  "appThreadId" | "ownerNodeId"
+>;
 
 /** E12 */
-export type ContextSourcePoint = {
-  readonly threadId: ThreadId;
-  readonly runId?: RunId | null;
-  readonly checkpointId?: CheckpointId | null;
-  readonly turnItemId?: TurnItemId | null;
-  readonly providerThreadRef?: string | null;
-  readonly providerTurnRef?: string | null;
-};
-
-export type ContextTransferType =
-  | "fork"
-  | "provider_handoff"
-  | "merge_back"
-  | "subagent_spawn"
-  | "subagent_result";
-
-export type ContextTransferStatus =
-  | "pending"
-  | "resolved_native"
-  | "resolved_portable"
-  | "failed"
-  | "consumed"
-  | "superseded";
+export type ContextSourcePoint = Slice<
+  D.ContextSourcePoint,
+  "threadId",
+  "runId" | "checkpointId" | "turnItemId" | "providerThreadRef" | "providerTurnRef"
+>;
 
 /** E11 — only the fields transfer reads. */
-export type ContextTransfer = {
-  readonly id: ContextTransferId;
-  readonly type: ContextTransferType;
-  readonly sourceThreadId: ThreadId;
-  readonly targetThreadId: ThreadId;
+export type ContextTransfer = Slice<
+  D.ContextTransfer,
+  "id" | "type" | "sourceThreadId" | "targetThreadId" | "status",
+  "sourceProvider" | "targetProvider"
+> & {
   readonly sourcePoint: ContextSourcePoint;
   readonly basePoint?: ContextSourcePoint | null;
-  readonly sourceProvider?: ProviderKind | null;
-  readonly targetProvider?: ProviderKind | null;
-  readonly status: ContextTransferStatus;
 };
-
-export type ContextHandoffStrategy =
-  | "delta_since_target_last_seen"
-  | "full_thread_summary"
-  | "checkpoint_summary"
-  | "manual_context";
-
-export type ContextHandoffKind = "portable_context" | "delta_context" | "checkpoint_context";
-
-export type ContextHandoffStatus = "pending" | "ready" | "failed" | "superseded";
 
 /** E14 — the coverage slice, used to verify that a provider thread's gaps were bridged. */
-export type ContextHandoff = {
-  readonly id: ContextHandoffId;
-  readonly toProviderThreadId: ProviderThreadId | null;
+export type ContextHandoff = Slice<D.ContextHandoff, "id" | "toProviderThreadId" | "status"> & {
   readonly coveredRunOrdinals: { readonly from: number; readonly to: number } | null;
-  readonly status: ContextHandoffStatus;
 };
-
-export type CheckpointStatus = "ready" | "missing" | "error" | "stale";
 
 /** E7 — enough to locate a checkpoint source point and name it in a checkpoint summary. */
-export type Checkpoint = {
-  readonly id: CheckpointId;
-  readonly runId: RunId | null;
-  readonly appRunOrdinal: number | null;
-  readonly ref: string;
-  readonly status: CheckpointStatus;
-};
-
-export type TurnItemType =
-  | "user_message"
-  | "assistant_message"
-  | "reasoning"
-  | "plan"
-  | "file_change"
-  | "command_execution"
-  | "file_search"
-  | "web_search"
-  | "approval_request"
-  | "checkpoint"
-  | "compaction"
-  | "handoff"
-  | "fork"
-  | "dynamic_tool";
+export type Checkpoint = Slice<D.Checkpoint, "id" | "runId" | "appRunOrdinal" | "ref" | "status">;
 
 /**
  * P6 turn item, flattened: every variant field is optional so each member of the domain's
@@ -163,14 +112,17 @@ export type TurnItem = {
   readonly output?: unknown;
   readonly exitCode?: number | null;
   readonly toolName?: string | null;
+  /** E16: files a user message carried (by reference to the stored bytes). */
+  readonly attachments?: readonly HandoffAttachment[];
+};
+
+export type HandoffAttachment = {
+  readonly name: string;
+  readonly mimeType: string;
+  readonly ref: string;
 };
 
 /** The provider adapter capabilities that decide between native and portable transfer. */
-export type TransferCapabilities = {
-  /** The adapter can fork a provider thread natively. */
-  readonly nativeFork: boolean;
-  /** The native fork can stop at a given turn (needs a native turn ref). */
-  readonly forkAtTurn: boolean;
-  /** The adapter can reload a provider thread that is not in memory from its persisted ref. */
-  readonly resume: boolean;
-};
+export type TransferCapabilities = Readonly<
+  Pick<D.ProviderCapabilities, "nativeFork" | "forkAtTurn" | "resume">
+>;

@@ -1,0 +1,95 @@
+import type {
+  Checkpoint,
+  ContextTransfer,
+  Run,
+  ThreadId,
+  ThreadState,
+  TurnItem,
+} from "@skein/domain";
+
+/** Everything transfer resolution and handoff building read, gathered from thread states. */
+export type TransferInputs = {
+  runs: Run[];
+  turnItems: TurnItem[];
+  checkpoints: Checkpoint[];
+  lineage: ContextTransfer[];
+  pendingTransfers: ContextTransfer[];
+  /** Every thread state read (the target first): a native fork reads its source's turns. */
+  threads: Map<ThreadId, ThreadState>;
+};
+
+function orderedItems(state: ThreadState): TurnItem[] {
+  return [...state.turnItems.values()].sort((a, b) => a.sortKey - b.sortKey).map((e) => e.item);
+}
+
+function orderedRuns(state: ThreadState): Run[] {
+  const runs: Run[] = [];
+  for (const id of state.runOrder) {
+    const run = state.runs.get(id);
+    if (run) runs.push(run);
+  }
+  return runs;
+}
+
+const isLineage = (transfer: ContextTransfer) =>
+  (transfer.type === "fork" || transfer.type === "subagent_spawn") && transfer.status !== "pending";
+
+/**
+ * Collects the target thread's history plus that of every thread its pending transfers or its
+ * fork/subagent lineage read from (a fork's full summary includes what it inherited). `load`
+ * reads one thread's committed state; the walk itself decides nothing.
+ */
+export async function gatherTransferInputs(
+  target: ThreadState,
+  load: (threadId: ThreadId) => Promise<ThreadState>,
+): Promise<TransferInputs> {
+  const inputs: TransferInputs = {
+    runs: [],
+    turnItems: [],
+    checkpoints: [],
+    lineage: [],
+    pendingTransfers: [],
+    threads: new Map(),
+  };
+  const add = (state: ThreadState) => {
+    if (!state.thread || inputs.threads.has(state.thread.id)) return false;
+    inputs.threads.set(state.thread.id, state);
+    inputs.runs.push(...orderedRuns(state));
+    inputs.turnItems.push(...orderedItems(state));
+    inputs.checkpoints.push(...state.checkpoints.values());
+    return true;
+  };
+  add(target);
+  const queue: ThreadId[] = [];
+  for (const transfer of target.transfers.values()) {
+    if (transfer.status === "pending") inputs.pendingTransfers.push(transfer);
+    if (transfer.sourceThreadId !== target.thread?.id) queue.push(transfer.sourceThreadId);
+    if (isLineage(transfer)) inputs.lineage.push(transfer);
+  }
+  while (queue.length > 0) {
+    const id = queue.shift()!;
+    if (inputs.threads.has(id)) continue;
+    const state = await load(id);
+    if (!add(state)) continue;
+    for (const transfer of state.transfers.values()) {
+      if (isLineage(transfer)) {
+        inputs.lineage.push(transfer);
+        queue.push(transfer.sourceThreadId);
+      }
+    }
+  }
+  return inputs;
+}
+
+/** The history part of `resolveStartContext`'s input, the same for a run start and a preview. */
+export function startContextHistory(state: ThreadState, inputs: TransferInputs) {
+  return {
+    pendingTransfers: inputs.pendingTransfers,
+    providerThreads: [...state.providerThreads.values()],
+    runs: inputs.runs,
+    lineage: inputs.lineage,
+    checkpoints: inputs.checkpoints,
+    turnItems: inputs.turnItems,
+    handoffs: [...state.handoffs.values()],
+  };
+}
