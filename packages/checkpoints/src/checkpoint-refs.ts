@@ -1,0 +1,91 @@
+import { CheckpointError, CheckpointMissingError, GitCommandError } from "./errors.ts";
+import type { GitContext } from "./git-context.ts";
+import { runGit } from "./git-runner.ts";
+
+export const CHECKPOINT_REF_PREFIX = "refs/skein/checkpoints/";
+
+/** Ids end up as ref path segments, so only characters git accepts everywhere are allowed. */
+const SEGMENT = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+const REF_PATTERN =
+  /^refs\/skein\/checkpoints\/[A-Za-z0-9][A-Za-z0-9_-]{0,127}\/[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+export function checkpointRef(threadId: string, runId: string): string {
+  for (const [label, value] of [
+    ["threadId", threadId],
+    ["runId", runId],
+  ] as const) {
+    if (!SEGMENT.test(value)) {
+      throw new CheckpointError(`Invalid ${label} "${value}": use letters, digits, "_" and "-"`);
+    }
+  }
+  return `${CHECKPOINT_REF_PREFIX}${threadId}/${runId}`;
+}
+
+/** Guards every ref taken from callers: only Skein's own hidden refs are ever read or restored. */
+export function assertCheckpointRef(ref: string): void {
+  if (!REF_PATTERN.test(ref)) {
+    throw new CheckpointError(
+      `"${ref}" is not a Skein checkpoint ref (${CHECKPOINT_REF_PREFIX}<thread>/<run>)`,
+    );
+  }
+}
+
+/** The thread base travels in each commit message so diffs "from the thread start" need no store. */
+const BASE_TRAILER = "Skein-Base";
+
+export function checkpointMessage(threadId: string, runId: string, base: string | null): string {
+  return [
+    `skein checkpoint ${threadId}/${runId}`,
+    "",
+    `Skein-Thread: ${threadId}`,
+    `Skein-Run: ${runId}`,
+    `${BASE_TRAILER}: ${base ?? "none"}`,
+    "",
+  ].join("\n");
+}
+
+export type ResolvedCheckpoint = {
+  ref: string;
+  commit: string;
+  tree: string;
+  /** Commit the thread started from (repo HEAD at first capture), or null for an empty tree. */
+  base: string | null;
+};
+
+/** One git call: ref → commit, tree and base; a vanished ref or object becomes a typed error. */
+export async function resolveCheckpoint(ctx: GitContext, ref: string): Promise<ResolvedCheckpoint> {
+  assertCheckpointRef(ref);
+  let stdout: Buffer;
+  try {
+    ({ stdout } = await runGit(
+      [
+        "for-each-ref",
+        "--count=1",
+        "--format=%(objecttype)%00%(objectname)%00%(tree)%00%(contents)",
+        ref,
+      ],
+      { cwd: ctx.workspaceRoot, env: ctx.env },
+    ));
+  } catch (error) {
+    // A ref whose commit object was pruned or lost reads as "missing object".
+    if (error instanceof GitCommandError && /missing object|bad object/i.test(error.stderr)) {
+      throw new CheckpointMissingError(ref);
+    }
+    throw error;
+  }
+  const [type, commit, tree, message = ""] = stdout.toString("utf8").split("\0");
+  if (type !== "commit" || !commit || !tree) throw new CheckpointMissingError(ref);
+  const match = new RegExp(`^${BASE_TRAILER}: ([0-9a-f]{40,64}|none)$`, "m").exec(message);
+  const base = match?.[1] && match[1] !== "none" ? match[1] : null;
+  return { ref, commit, tree, base };
+}
+
+export async function checkpointExists(ctx: GitContext, ref: string): Promise<boolean> {
+  try {
+    await resolveCheckpoint(ctx, ref);
+    return true;
+  } catch (error) {
+    if (error instanceof CheckpointMissingError) return false;
+    throw error;
+  }
+}

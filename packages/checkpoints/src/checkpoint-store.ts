@@ -1,0 +1,86 @@
+import { captureCheckpoint } from "./capture.ts";
+import { checkpointExists, resolveCheckpoint } from "./checkpoint-refs.ts";
+import { diffCheckpoints } from "./diff.ts";
+import { type CheckpointStoreOptions, openGitContext } from "./git-context.ts";
+import { changedFiles, checkpointTree, mergeTrees, snapshotTree } from "./merge.ts";
+import { restoreCheckpoint, restoreTree } from "./restore.ts";
+import { summarizeCheckpointFiles } from "./summary.ts";
+import { sweepAbandonedTempIndexes } from "./temp-index.ts";
+import type {
+  CaptureInput,
+  CaptureResult,
+  CheckpointFileSummary,
+  CheckpointStatus,
+  FileChange,
+  FileDiff,
+  IsolatedWorktree,
+  IsolatedWorktreeInput,
+  RemoveWorktreeInput,
+  RestoreResult,
+  TreeMerge,
+  WorktreeEntry,
+} from "./types.ts";
+import {
+  branchCommit,
+  createIsolatedWorktree,
+  listWorktrees,
+  pruneWorktrees,
+  removeWorktree,
+} from "./worktree.ts";
+
+export type CheckpointStore = {
+  /** `repo`: the workspace's own repository; `shadow`: a private git dir for a plain folder. */
+  readonly mode: "repo" | "shadow";
+  readonly workspaceRoot: string;
+  capture(input: CaptureInput): Promise<CaptureResult>;
+  diff(fromRef: string | null, toRef: string, paths?: readonly string[]): Promise<FileDiff[]>;
+  status(ref: string): Promise<CheckpointStatus>;
+  restore(ref: string): Promise<RestoreResult>;
+  summarizeCheckpointFiles(ref: string): Promise<CheckpointFileSummary>;
+  createIsolatedWorktree(input: IsolatedWorktreeInput): Promise<IsolatedWorktree>;
+  removeWorktree(input: RemoveWorktreeInput): Promise<void>;
+  listWorktrees(): Promise<WorktreeEntry[]>;
+  branchCommit(branch: string): Promise<string | null>;
+  pruneWorktrees(): Promise<void>;
+  /** The workspace right now as a tree object; nothing is recorded (see merge.ts). */
+  snapshotTree(seed: string | null): Promise<string>;
+  checkpointTree(ref: string): Promise<string>;
+  checkpointCommit(ref: string): Promise<string>;
+  changedFiles(from: string, to: string): Promise<FileChange[]>;
+  /** Three-way merge of trees in the object database only; conflicts listed, nothing applied. */
+  mergeTrees(input: { base: string; ours: string; theirs: string }): Promise<TreeMerge>;
+  /** Makes the workspace equal to a tree (as restore does); `current`: its snapshot just taken. */
+  restoreTree(tree: string, current?: string): Promise<FileChange[]>;
+};
+
+/**
+ * Opens checkpoint storage for one workspace. Detects whether the workspace is (inside) a git
+ * repository; otherwise creates/opens a shadow git dir at `<shadowDir>/git`. `shadowDir` also holds
+ * temporary indexes and a stat cache in both modes, so give each workspace its own.
+ */
+export async function createCheckpointStore(
+  options: CheckpointStoreOptions,
+): Promise<CheckpointStore> {
+  const ctx = await openGitContext(options);
+  await sweepAbandonedTempIndexes(ctx).catch(() => undefined);
+  return {
+    mode: ctx.mode,
+    workspaceRoot: ctx.workspaceRoot,
+    capture: (input) => captureCheckpoint(ctx, input),
+    diff: (fromRef, toRef, paths) => diffCheckpoints(ctx, fromRef, toRef, paths),
+    status: async (ref) => ((await checkpointExists(ctx, ref)) ? "ready" : "missing"),
+    restore: (ref) => restoreCheckpoint(ctx, ref),
+    summarizeCheckpointFiles: (ref) => summarizeCheckpointFiles(ctx, ref),
+    createIsolatedWorktree: (input) => createIsolatedWorktree(ctx, input),
+    removeWorktree: (input) => removeWorktree(ctx, input),
+    listWorktrees: () => listWorktrees(ctx),
+    branchCommit: (branch) => branchCommit(ctx, branch),
+    pruneWorktrees: () => pruneWorktrees(ctx),
+    snapshotTree: (seed) => snapshotTree(ctx, seed),
+    checkpointTree: (ref) => checkpointTree(ctx, ref),
+    checkpointCommit: async (ref) => (await resolveCheckpoint(ctx, ref)).commit,
+    changedFiles: (from, to) => changedFiles(ctx, from, to),
+    mergeTrees: (input) => mergeTrees(ctx, input),
+    restoreTree: (tree, current) => restoreTree(ctx, tree, current),
+  };
+}

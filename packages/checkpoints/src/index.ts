@@ -1,0 +1,27 @@
+export { checkpointRef } from "./checkpoint-refs.ts";
+export { type CheckpointStore, createCheckpointStore } from "./checkpoint-store.ts";
+export {
+  CheckpointCaptureError,
+  CheckpointError,
+  CheckpointMissingError,
+  GitCommandError,
+  NotAGitRepositoryError,
+} from "./errors.ts";
+export type { CheckpointStoreOptions } from "./git-context.ts";
+export type {
+  CaptureInput,
+  CaptureResult,
+  CheckpointFileSummary,
+  CheckpointStatus,
+  FileChange,
+  FileChangeStatus,
+  FileDiff,
+  IsolatedWorktree,
+  IsolatedWorktreeInput,
+  RemoveWorktreeInput,
+  RestoreResult,
+  SummarizedFile,
+  TreeMerge,
+  WorktreeEntry,
+} from "./types.ts";
+export { worktreeHasChanges } from "./worktree.ts";

@@ -1,0 +1,80 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createCheckpointStore, CheckpointError, CheckpointMissingError } from "../src/index.ts";
+import {
+  cleanupTempDirs,
+  git,
+  hashTree,
+  initRepo,
+  tempDir,
+  userRepoState,
+  writeFiles,
+} from "./support/test-workspace.ts";
+
+afterAll(cleanupTempDirs);
+
+describe("isolated worktree at a checkpoint", () => {
+  it("checks out the checkpoint on a new branch; edits there leave the source alone", async () => {
+    const repo = tempDir("src");
+    initRepo(repo, { "app.ts": "v1\n", "lib/x.ts": "x\n" });
+    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    writeFiles(repo, { "app.ts": "v2\n", "draft.md": "untracked but captured\n" });
+    const checkpoint = await store.capture({ threadId: "thr_f", runId: "run_1" });
+    const sourceHashes = hashTree(repo);
+    const sourceState = userRepoState(repo);
+
+    const forkPath = path.join(tempDir("forks"), "thr_fork");
+    const fork = await store.createIsolatedWorktree({
+      ref: checkpoint.ref,
+      branch: "skein/thr_fork",
+      path: forkPath,
+    });
+    expect(fork).toMatchObject({ branch: "skein/thr_fork", commit: checkpoint.commit });
+    expect(fork.workspacePath).toBe(fork.worktreePath);
+    expect(hashTree(fork.worktreePath)).toEqual(sourceHashes);
+    expect(git(fork.worktreePath, "rev-parse", "HEAD")).toBe(checkpoint.commit);
+    expect(git(fork.worktreePath, "status", "--porcelain")).toBe("");
+
+    // The fork's run edits files and gets checkpoints of its own.
+    writeFiles(fork.worktreePath, { "app.ts": "fork edit\n", "fork-only.ts": "f\n" });
+    const forkStore = await createCheckpointStore({
+      workspaceRoot: fork.worktreePath,
+      shadowDir: tempDir("fork-data"),
+    });
+    const forkRun = await forkStore.capture({
+      threadId: "thr_fork",
+      runId: "run_1",
+      parentRef: checkpoint.ref,
+    });
+    expect(forkRun.files.map((f) => `${f.status} ${f.path}`).sort()).toEqual([
+      "added fork-only.ts",
+      "modified app.ts",
+    ]);
+
+    expect(hashTree(repo)).toEqual(sourceHashes);
+    const after = userRepoState(repo);
+    expect({ ...after, branches: "" }).toEqual({ ...sourceState, branches: "" });
+
+    await store.removeWorktree({ worktreePath: fork.worktreePath, deleteBranch: fork.branch });
+    expect(existsSync(fork.worktreePath)).toBe(false);
+    expect(git(repo, "branch", "--list", "skein/*")).toBe("");
+    expect(await store.status(forkRun.ref)).toBe("ready"); // checkpoints outlive the fork
+  });
+
+  it("refuses missing checkpoints and bad branch names", async () => {
+    const repo = tempDir("src");
+    initRepo(repo, { "a.txt": "a\n" });
+    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    const { ref } = await store.capture({ threadId: "thr_g", runId: "run_1" });
+    const target = path.join(tempDir("forks"), "f");
+    await expect(
+      store.createIsolatedWorktree({ ref, branch: "bad..name", path: target }),
+    ).rejects.toBeInstanceOf(CheckpointError);
+    git(repo, "update-ref", "-d", ref);
+    await expect(
+      store.createIsolatedWorktree({ ref, branch: "ok", path: target }),
+    ).rejects.toBeInstanceOf(CheckpointMissingError);
+    expect(existsSync(target)).toBe(false);
+  });
+});
