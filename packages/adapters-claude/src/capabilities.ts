@@ -18,4 +18,7 @@ export const CLAUDE_CAPABILITIES: ProviderCapabilityFlags = {
   approvals: true,
   // Parsed from the transcript under the configured config dir (transcript-history.ts).
   readHistory: true,
+  planMode: true,
+  effort: true,
+  adoptSessions: true,
 };

@@ -1,15 +1,11 @@
-import {
-  PROVIDER_ADAPTER_VERSION,
-  type ProviderAdapter,
-  type RawEventSink,
-} from "@skein/domain/provider";
+import { PROVIDER_ADAPTER_VERSION, type ProviderAdapter } from "@skein/domain/provider";
 import { CLAUDE_CAPABILITIES } from "./capabilities.ts";
+import { CLAUDE_ATTACHMENT_TYPES } from "./user-content.ts";
 import { ClaudeProviderSession } from "./claude-provider-session.ts";
 import type { ClaudeConfig } from "./config.ts";
 import { claudeVersion, resolveClaudeExecutable } from "./executable.ts";
-
-/** Drops frames when the caller has no raw log (E18 logging is then off). */
-const discardRawLog: RawEventSink = { record: () => "" };
+import { listClaudeModels } from "./list-models.ts";
+import { listClaudeSessions, readClaudeSession } from "./native-sessions.ts";
 
 /** The Skein provider adapter for Claude Code, driven through the Claude Agent SDK. */
 export function createClaudeAdapter(config: ClaudeConfig = {}): ProviderAdapter {
@@ -17,10 +13,14 @@ export function createClaudeAdapter(config: ClaudeConfig = {}): ProviderAdapter 
     version: PROVIDER_ADAPTER_VERSION,
     provider: "claude",
     capabilities: CLAUDE_CAPABILITIES,
+    attachmentTypes: CLAUDE_ATTACHMENT_TYPES,
     async openSession({ providerSessionId, model, rawLog }) {
       const sessionConfig = model ? { ...config, model } : config;
-      return new ClaudeProviderSession(providerSessionId, sessionConfig, rawLog ?? discardRawLog);
+      return new ClaudeProviderSession(providerSessionId, sessionConfig, rawLog);
     },
+    listModels: () => listClaudeModels(config),
+    listSessions: (input) => listClaudeSessions(config, input),
+    readSession: (sessionId) => readClaudeSession(config, sessionId),
     async status() {
       const executable = resolveClaudeExecutable(config);
       if (!executable) {

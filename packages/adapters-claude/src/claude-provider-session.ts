@@ -1,5 +1,6 @@
 import { randomUUID, type UUID } from "node:crypto";
-import type { SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { readFile } from "node:fs/promises";
+import type { EffortLevel, PermissionMode } from "@anthropic-ai/claude-agent-sdk";
 import {
   type AppToolHandler,
   CapabilityUnsupportedError,
@@ -30,10 +31,13 @@ import {
   type ToolPermissionRequest,
 } from "./permissions.ts";
 import type { TrackedProcess } from "./process-tracker.ts";
-import { readTranscriptHistory } from "./transcript-history.ts";
+import { SteeredTurn } from "./steered-turn.ts";
+import { isExitPlanTool } from "./tool-kinds.ts";
+import { failedPromptCut, readTranscriptHistory } from "./transcript-history.ts";
 import { transcriptExists, transcriptPath } from "./transcripts.ts";
 import { TurnCuts } from "./turn-cuts.ts";
 import { TurnEventMapper } from "./turn-event-mapper.ts";
+import { userContent } from "./user-content.ts";
 
 /**
  * How a native thread must be opened by its next turn. Claude writes a fork or a rewind only when
@@ -49,13 +53,28 @@ function errorText(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function userContent(input: TurnInput): SDKUserMessage["message"]["content"] {
-  if (!input.context) return input.text;
-  // The handoff goes ahead of the message as its own block, so it stays inspectable (E14).
-  return [
-    { type: "text", text: input.context.text },
-    { type: "text", text: input.text },
-  ];
+/** What Claude is told when it asks to leave plan mode: the plan waits for the person. */
+export const PLAN_RECORDED =
+  "The plan was recorded for the user to review. Do not start implementing it: stop here and " +
+  "wait for the user's next message.";
+
+/** The permission mode of the runtime mode (E1); plan mode is set per turn on top of it. */
+function basePermissionMode(settings: ThreadSettings): PermissionMode {
+  return settings.runtimeMode === "full-access" ? "bypassPermissions" : "default";
+}
+
+const CLAUDE_EFFORTS: readonly EffortLevel[] = ["low", "medium", "high", "xhigh", "max"];
+
+/** Claude's effort levels; another provider's level (e.g. Codex `minimal`) is refused in words. */
+function claudeEffort(effort: string | null): EffortLevel | null {
+  if (effort === null) return null;
+  const level = CLAUDE_EFFORTS.find((known) => known === effort);
+  if (!level) {
+    throw new Error(
+      `Claude has no reasoning effort "${effort}" (it takes ${CLAUDE_EFFORTS.join(", ")})`,
+    );
+  }
+  return level;
 }
 
 /** The Skein `ProviderSessionHandle` over a ClaudeRuntime: native thread ref = Claude session id. */
@@ -66,9 +85,18 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
   private readonly broker = new PermissionBroker();
   private readonly next = new Map<string, NextOpen>();
   private readonly mappers = new Map<string, TurnEventMapper>();
+  /** Per CLI process: the `total_cost_usd` already reported as some turn's cost. */
+  private readonly spentUsd = new WeakMap<ClaudeSession, number>();
   private readonly requestThreads = new Map<string, string>();
   /** The running turn's app-tool handler per native thread (the MCP server outlives turns). */
   private readonly appToolHandlers = new Map<string, AppToolHandler>();
+  /** The running turn per native thread, which steers join (R1). */
+  private readonly running = new Map<string, SteeredTurn>();
+  /**
+   * Threads whose last turn the model refused before answering anything: the live process holds
+   * that prompt, so the next turn reopens the conversation without it (see `failedPromptCut`).
+   */
+  private readonly refused = new Set<string>();
   private readonly cuts: TurnCuts;
   private version: string | null = null;
   private closed = false;
@@ -76,7 +104,7 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
   constructor(
     readonly providerSessionId: string,
     private readonly config: ClaudeConfig,
-    rawLog: RawEventSink,
+    rawLog: RawEventSink | undefined,
   ) {
     this.runtime = new ClaudeRuntime({ config, rawLog, providerSessionId });
     this.cuts = new TurnCuts(config);
@@ -107,7 +135,7 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     return {
       cwd: settings.cwd,
       ...(settings.model ? { model: settings.model } : {}),
-      permissionMode: settings.runtimeMode === "full-access" ? "bypassPermissions" : "default",
+      permissionMode: basePermissionMode(settings),
       permissions: (request) => this.onPermission(ref, request),
       sdkOptions: {
         // Child agents' text and thinking become child items in the execution graph (T9).
@@ -143,10 +171,22 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     // App-owned tools are Skein's own (the delegate tool asks for approvals in its child
     // thread). Allowed here rather than through `allowedTools`, which would shadow canUseTool.
     if (appToolNameOf(request.toolName) !== null) return Promise.resolve({ behavior: "allow" });
+    if (isExitPlanTool(request.toolName)) return Promise.resolve(this.onExitPlan(ref, request));
     this.requestThreads.set(request.requestId, ref);
     const decision = this.broker.handler(request);
     this.mappers.get(ref)?.requestOpened(request);
     return decision;
+  }
+
+  /**
+   * B5: Claude asks to leave plan mode with its plan. Skein records the plan for the person to
+   * accept or not (`sourcePlanRef` later), so the request is not put to anyone: it is declined
+   * with words that tell Claude to stop here, and the session stays in plan mode.
+   */
+  private onExitPlan(ref: string, request: ToolPermissionRequest): ToolPermissionDecision {
+    const plan = request.input.plan;
+    if (typeof plan === "string") this.mappers.get(ref)?.proposedPlan(request.toolUseId, plan);
+    return { behavior: "deny", message: PLAN_RECORDED };
   }
 
   async startThread(_settings: ThreadSettings) {
@@ -178,7 +218,17 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
       return { nativeThreadRef };
     }
     const at = await this.cuts.cutAt(source.nativeThreadRef, source.at, "forkAtTurn", "forkThread");
-    this.next.set(nativeThreadRef, { kind: "fork", fromSessionId: source.nativeThreadRef, at });
+    // Forking the latest state leaves out prompts the model refused, as resuming does.
+    const refused = at === null ? await this.refusedCut(source.nativeThreadRef) : null;
+    if (refused && refused.at === null) {
+      this.next.set(nativeThreadRef, { kind: "new" });
+      return { nativeThreadRef };
+    }
+    this.next.set(nativeThreadRef, {
+      kind: "fork",
+      fromSessionId: source.nativeThreadRef,
+      at: refused?.at ?? at,
+    });
     return { nativeThreadRef };
   }
 
@@ -222,8 +272,37 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
       case "rewind":
         return this.runtime.rewindSession(ref, next.at, session);
       case "resume":
-        return this.runtime.session(ref, session);
+        return this.resume(ref, session);
     }
+  }
+
+  /**
+   * The live process, or a new one resuming the conversation. A conversation that ends on prompts
+   * the model refused resumes from before them: Claude Code would merge them into the next
+   * message, and a prompt the model always refuses would then fail every message after it.
+   */
+  private async resume(ref: string, settings: ClaudeSessionSettings): Promise<ClaudeSession> {
+    const live = this.runtime.liveSession(ref);
+    const usable = live?.state === "idle" || live?.state === "running";
+    if (usable && !this.refused.has(ref)) return this.runtime.session(ref, settings);
+    // A first turn that never reached Claude Code (its binary failed to spawn, say) left no
+    // conversation behind: resuming it would fail every later message, so it starts afresh.
+    if (!usable && !transcriptExists(this.config, ref)) {
+      return this.runtime.startSession(settings, ref);
+    }
+    // The transcript is complete once the process that wrote it has exited.
+    if (usable) await live?.close();
+    this.refused.delete(ref);
+    const cut = await this.refusedCut(ref);
+    if (!cut) return this.runtime.session(ref, settings);
+    if (cut.at) return this.runtime.rewindSession(ref, cut.at, settings);
+    return this.runtime.restartSession(ref, settings);
+  }
+
+  /** Where the conversation must resume to leave out prompts the model refused, if it ends so. */
+  private async refusedCut(ref: string): Promise<{ at: string | null } | null> {
+    const path = transcriptPath(this.config, ref);
+    return path ? failedPromptCut(await readFile(path, "utf8")) : null;
   }
 
   startTurn(
@@ -250,21 +329,32 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
   ): Promise<void> {
     try {
       if (this.closed) throw new Error("Claude provider session is closed");
+      // Checked before a process is opened for the turn.
+      const effort = claudeEffort(input.effort ?? null);
       const session = await this.open(ref, settings);
-      const turn = session.send(userContent(input), { uuid: turnRef });
-      turn.onMessage((envelope) => {
+      await session.configureTurn({
+        permissionMode: input.interactionMode === "plan" ? "plan" : basePermissionMode(settings),
+        effort,
+      });
+      const steered = new SteeredTurn((envelope) => {
         const message = envelope.message;
         if (message.type === "system" && message.subtype === "init") {
           this.version = message.claude_code_version;
         }
-        mapper.handle(envelope);
+        mapper.handle(
+          envelope,
+          message.type === "result" ? this.resultCost(session, message.total_cost_usd) : undefined,
+        );
       });
-      const outcome = await turn.outcome;
+      steered.add(session.send(await userContent(input), { uuid: turnRef }));
+      this.running.set(ref, steered);
+      const outcome = await steered.settle();
       // A turn without a result (its process died) may not have reached the transcript in full;
       // cuts for it are looked up there instead.
       if (outcome.result) {
         this.cuts.record(turnRef, outcome.lastEntryUuid ?? outcome.lastAssistantUuid);
       }
+      if (steered.endedRefused) this.refused.add(ref);
       mapper.finish(outcome);
     } catch (error) {
       mapper.finish({
@@ -278,15 +368,25 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
       if (this.mappers.get(ref) === mapper) {
         this.mappers.delete(ref);
         this.appToolHandlers.delete(ref);
+        this.running.delete(ref);
       }
     }
   }
 
+  /** One result's cost: the SDK reports what its process has spent so far (it restarts at 0). */
+  private resultCost(session: ClaudeSession, totalCostUsd: number): number {
+    const before = this.spentUsd.get(session) ?? 0;
+    this.spentUsd.set(session, Math.max(before, totalCostUsd));
+    return Math.max(0, totalCostUsd - before);
+  }
+
   async steerTurn(nativeThreadRef: string, _nativeTurnRef: string | null, text: string) {
+    const steered = this.running.get(nativeThreadRef);
     const live = this.runtime.liveSession(nativeThreadRef);
-    if (live?.state !== "running") throw new Error(`No running turn on ${nativeThreadRef}`);
-    // Claude Code folds a message queued mid-turn into the running turn (between tool rounds).
-    live.send(text);
+    if (!steered?.isOpen || !live) throw new Error(`No running turn on ${nativeThreadRef}`);
+    // Sent into the live process: Claude Code folds it into the running turn between tool rounds,
+    // or answers it right after the current answer; the running turn ends on its reply either way.
+    steered.add(live.send(text));
   }
 
   async interruptTurn(nativeThreadRef: string, _nativeTurnRef: string | null) {

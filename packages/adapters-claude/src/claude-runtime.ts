@@ -4,11 +4,13 @@ import type { ClaudeSessionStart } from "./session-start.ts";
 import type { ClaudeConfig } from "./config.ts";
 import type { PermissionHandler } from "./permissions.ts";
 import { createProcessTracker, type ProcessTracker } from "./process-tracker.ts";
-import type { RawEventSink } from "./raw-log.ts";
+import type { RawEventSink } from "@skein/domain/provider";
+import { setTranscriptAside } from "./transcripts.ts";
 
 export type ClaudeRuntimeOptions = {
   config?: ClaudeConfig;
-  rawLog: RawEventSink;
+  /** The raw provider log (E18); without one, frames are not logged. */
+  rawLog: RawEventSink | undefined;
   /** The app's ProviderSession id this runtime serves (written on raw frames). */
   providerSessionId: string;
 };
@@ -108,6 +110,16 @@ export class ClaudeRuntime {
   ): Promise<ClaudeSession> {
     await this.live.get(sessionId)?.close();
     return this.open({ kind: "resume", sessionId, rewindTo: at }, settings);
+  }
+
+  /**
+   * Starts a conversation over under the same id: closes its live process and sets its transcript
+   * aside. For a conversation whose only prompt the model refused (nothing else to keep).
+   */
+  async restartSession(sessionId: string, settings: ClaudeSessionSettings): Promise<ClaudeSession> {
+    await this.live.get(sessionId)?.close();
+    setTranscriptAside(this.config, sessionId);
+    return this.open({ kind: "new", sessionId }, settings);
   }
 
   /** Closes sessions idle (no running turn) for at least `idleMs`. Returns how many it closed. */

@@ -1,6 +1,7 @@
 import { randomUUID, type UUID } from "node:crypto";
 import {
   type CanUseTool,
+  type EffortLevel,
   type Options,
   type PermissionMode,
   type Query,
@@ -8,7 +9,7 @@ import {
   type SDKMessage,
   type SDKUserMessage,
 } from "@anthropic-ai/claude-agent-sdk";
-import { AsyncChannel } from "./async-channel.ts";
+import { AsyncQueue } from "@skein/adapter-kit";
 import { ClaudeTurn, type SdkEnvelope } from "./claude-turn.ts";
 import { buildChildEnv, type ClaudeConfig } from "./config.ts";
 import {
@@ -22,9 +23,10 @@ import {
   type ProcessTracker,
   type TrackedProcess,
 } from "./process-tracker.ts";
-import { createRawLogger, type RawEventSink, type RawLogger } from "./raw-log.ts";
+import type { RawEventSink } from "@skein/domain/provider";
+import { createRawLogger, type RawLogger } from "./raw-log.ts";
 import { type ClaudeSessionStart, startOptions } from "./session-start.ts";
-import { consumedUserUuids, isResultMessage } from "./turn-outcome.ts";
+import { commandLifecycle, consumedUserUuids, isResultMessage } from "./turn-outcome.ts";
 
 export type ClaudeSessionOptions = {
   config?: ClaudeConfig;
@@ -34,7 +36,8 @@ export type ClaudeSessionOptions = {
   model?: string;
   /** Overrides `config.permissionMode`. */
   permissionMode?: PermissionMode;
-  rawLog: RawEventSink;
+  /** The raw provider log (E18); without one, frames are not logged. */
+  rawLog: RawEventSink | undefined;
   /** The app's ProviderSession id, written on every raw frame. */
   providerSessionId: string;
   /** Answers `canUseTool`; without one, every tool that needs approval is denied. */
@@ -81,7 +84,7 @@ export class ClaudeSession {
   /** The native session id (known up front: Skein assigns it for new sessions and forks). */
   readonly sessionId: string;
   readonly ended: Promise<ClaudeSessionEnd>;
-  private readonly input = new AsyncChannel<SDKUserMessage>();
+  private readonly input = new AsyncQueue<SDKUserMessage>();
   private readonly query: Query;
   private readonly log: RawLogger;
   private readonly turns: ClaudeTurn[] = [];
@@ -91,10 +94,17 @@ export class ClaudeSession {
   private markEnded!: (end: ClaudeSessionEnd) => void;
   private trackedProcess: TrackedProcess | null = null;
   private activityAt = Date.now();
+  /** User messages the CLI has started answering (a result will settle them). */
+  private readonly startedCommands = new Set<string>();
+  /** The permission mode in force (set at start, changed per turn by `configureTurn`). */
+  private permissionMode: PermissionMode;
+  /** The effort level this session was last given (undefined: never set, the model's default). */
+  private effortLevel: EffortLevel | null | undefined;
 
   constructor(options: ClaudeSessionOptions) {
     const config = options.config ?? {};
     const permissionMode = options.permissionMode ?? config.permissionMode ?? "default";
+    this.permissionMode = permissionMode;
     const processes = options.processes ?? createProcessTracker();
     const permissions = options.permissions ?? denyAll;
     this.log = createRawLogger(options.rawLog, options.providerSessionId);
@@ -200,11 +210,36 @@ export class ClaudeSession {
   }
 
   /**
+   * Puts the next message under a permission mode (`plan` for plan mode, B5) and effort level,
+   * through the live process's control requests; nothing is sent when both are already in force.
+   */
+  async configureTurn(next: {
+    permissionMode: PermissionMode;
+    effort: EffortLevel | null;
+  }): Promise<void> {
+    if (this.endedWith) throw new ClaudeSessionEndedError(this.sessionId, this.endedWith);
+    if (next.permissionMode !== this.permissionMode) {
+      this.log.outgoing("set_permission_mode", { mode: next.permissionMode });
+      const answer = await this.query.setPermissionMode(next.permissionMode);
+      this.permissionMode = answer?.mode ?? next.permissionMode;
+    }
+    if (next.effort !== (this.effortLevel ?? null)) {
+      this.log.outgoing("apply_flag_settings", { effortLevel: next.effort });
+      await this.query.applyFlagSettings({ effortLevel: next.effort });
+      this.effortLevel = next.effort;
+    }
+  }
+
+  /**
    * Sends a user message. While another turn runs, Claude Code queues it (and may fold it into
    * the running turn: both turns then settle with that turn's result).
    */
   send(content: SDKUserMessage["message"]["content"], options: { uuid?: UUID } = {}): ClaudeTurn {
     if (this.endedWith) throw new ClaudeSessionEndedError(this.sessionId, this.endedWith);
+    // Input is closed while the session winds down: a message now would never be read.
+    if (this.input.isEnded) {
+      throw new ClaudeSessionEndedError(this.sessionId, { reason: "closed", error: null });
+    }
     const uuid = options.uuid ?? randomUUID();
     const message: SDKUserMessage = {
       type: "user",
@@ -220,11 +255,18 @@ export class ClaudeSession {
     return turn;
   }
 
-  /** Stops the running turn; it settles `interrupted`. No-op when idle. */
+  /**
+   * Stops the running turn and every message queued behind it (steering): all settle
+   * `interrupted`. The CLI keeps queued messages through an interrupt and answers them next, so
+   * each is interrupted again as it starts. No-op when idle.
+   */
   async interrupt(): Promise<void> {
-    const turn = this.activeTurn;
-    if (!turn || this.endedWith) return;
-    turn.markInterruptRequested();
+    if (!this.activeTurn || this.endedWith) return;
+    for (const turn of this.turns) turn.markInterruptRequested();
+    await this.sendInterrupt();
+  }
+
+  private async sendInterrupt(): Promise<void> {
     this.log.outgoing("interrupt", {});
     await this.query.interrupt();
   }
@@ -234,7 +276,7 @@ export class ClaudeSession {
     if (this.endedWith) return;
     this.closing = true;
     if (this.activeTurn) await this.interrupt().catch(() => undefined);
-    this.input.close();
+    this.input.end();
     const timer = setTimeout(() => this.query.close(), CLOSE_GRACE_MS);
     await this.ended;
     clearTimeout(timer);
@@ -260,14 +302,34 @@ export class ClaudeSession {
     this.turns[0]?.deliver(envelope);
     for (const listener of this.listeners) listener(envelope);
     if (isResultMessage(message)) this.settleTurns(message);
+    const lifecycle = commandLifecycle(message);
+    if (lifecycle) this.onLifecycle(lifecycle.uuid, lifecycle.state);
+  }
+
+  private onLifecycle(uuid: string, state: string): void {
+    const turn = this.turns.find((t) => t.userMessageUuid === uuid);
+    if (!turn) return;
+    if (state === "started") this.startedCommands.add(uuid);
+    if (state === "started" && turn.isInterruptRequested) {
+      // A message queued behind an interrupted turn: the person asked for everything to stop.
+      this.sendInterrupt().catch((error: unknown) => {
+        this.log.error("interrupt_failed", { message: errorText(error) });
+      });
+    } else if (state === "cancelled" && !this.startedCommands.has(uuid)) {
+      // Dropped from the CLI's queue before it ran: no result will ever answer it.
+      this.turns.splice(this.turns.indexOf(turn), 1);
+      turn.abort("interrupted", null);
+    }
   }
 
   private settleTurns(result: Extract<SDKMessage, { type: "result" }>): void {
     const consumed = new Set(consumedUserUuids(result));
     const settled = this.turns.filter((t) => consumed.has(t.userMessageUuid));
-    // Without an echo (older CLIs), a result answers the oldest waiting turn.
-    const targets = settled.length > 0 ? settled : this.turns.slice(0, 1);
+    // Without an echo (older CLIs), a result answers the oldest waiting turn. A result that
+    // names only turns already settled (cancelled from the queue) answers none.
+    const targets = consumed.size > 0 ? settled : this.turns.slice(0, 1);
     for (const turn of targets) {
+      this.startedCommands.delete(turn.userMessageUuid);
       turn.complete(result);
       this.turns.splice(this.turns.indexOf(turn), 1);
     }
@@ -276,7 +338,7 @@ export class ClaudeSession {
   private end(reason: ClaudeSessionEnd["reason"], error: string | null): void {
     if (this.endedWith) return;
     this.endedWith = { reason, error };
-    this.input.close();
+    this.input.end();
     for (const turn of this.turns.splice(0)) {
       turn.abort(reason === "closed" ? "interrupted" : "failed", error);
     }

@@ -1,5 +1,5 @@
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
-import { AsyncChannel } from "./async-channel.ts";
+import { AsyncQueue } from "@skein/adapter-kit";
 import {
   type ClaudeTurnOutcome,
   type ClaudeTurnStatus,
@@ -8,7 +8,11 @@ import {
 } from "./turn-outcome.ts";
 
 /** An SDK message with the raw-log id it was recorded under. */
-export type SdkEnvelope = { message: SDKMessage; rawEventId: string; receivedAt: number };
+export type SdkEnvelope = {
+  message: SDKMessage;
+  rawEventId: string | undefined;
+  receivedAt: number;
+};
 
 /**
  * One user message sent into a live session and everything Claude did in answer, up to its
@@ -17,7 +21,7 @@ export type SdkEnvelope = { message: SDKMessage; rawEventId: string; receivedAt:
 export class ClaudeTurn {
   /** The uuid sent with the user message; the CLI echoes it in `user_message_uuids`. */
   readonly userMessageUuid: string;
-  private readonly channel = new AsyncChannel<SdkEnvelope>();
+  private readonly channel = new AsyncQueue<SdkEnvelope>();
   private settle!: (outcome: ClaudeTurnOutcome) => void;
   readonly outcome: Promise<ClaudeTurnOutcome>;
   private settled = false;
@@ -61,6 +65,10 @@ export class ClaudeTurn {
     this.interruptRequested = true;
   }
 
+  get isInterruptRequested(): boolean {
+    return this.interruptRequested;
+  }
+
   /** @internal Routed here by the session while this turn is current. */
   deliver(envelope: SdkEnvelope): void {
     if (this.settled) return;
@@ -90,7 +98,7 @@ export class ClaudeTurn {
   private finish(status: ClaudeTurnStatus, error: string | null, result: SDKResultMessage | null) {
     if (this.settled) return;
     this.settled = true;
-    this.channel.close();
+    this.channel.end();
     this.settle({
       status,
       error,

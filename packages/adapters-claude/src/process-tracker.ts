@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import type { SpawnedProcess, SpawnOptions } from "@anthropic-ai/claude-agent-sdk";
+import { withParentDeathSignal } from "@skein/adapter-kit";
 
 export type ProcessExit = { code: number | null; signal: NodeJS.Signals | null };
 
@@ -70,7 +71,8 @@ export function createProcessTracker(): ProcessTracker {
   const live = new Set<TrackedProcess>();
   return {
     spawn(options, hooks = {}) {
-      const child = spawn(options.command, options.args, {
+      const run = withParentDeathSignal(options.command, options.args);
+      const child = spawn(run.command, run.args, {
         cwd: options.cwd,
         env: options.env,
         // The SDK forwards an abort signal that fires only after its graceful stdin-EOF window.

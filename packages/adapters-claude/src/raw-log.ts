@@ -1,7 +1,6 @@
 import type { SDKMessage } from "@anthropic-ai/claude-agent-sdk";
-import type { RawEventSink, RawFrame } from "@skein/domain/provider";
-
-export type { RawEventSink, RawFrame };
+import { bindRawLog } from "@skein/adapter-kit";
+import type { RawEventSink } from "@skein/domain/provider";
 
 function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null
@@ -24,16 +23,18 @@ export function sdkMessageMethod(message: SDKMessage): string {
 
 /** Binds a sink to one provider session so callers only pass what varies per frame. */
 export type RawLogger = {
-  incoming(message: SDKMessage): string;
-  outgoing(method: string, payload: unknown, jsonRpcId?: string | null): string;
-  controlRequest(method: string, requestId: string, payload: unknown): string;
-  controlResponse(method: string, requestId: string, payload: unknown): string;
-  error(method: string, payload: unknown): string;
+  incoming(message: SDKMessage): string | undefined;
+  outgoing(method: string, payload: unknown, jsonRpcId?: string | null): string | undefined;
+  controlRequest(method: string, requestId: string, payload: unknown): string | undefined;
+  controlResponse(method: string, requestId: string, payload: unknown): string | undefined;
+  error(method: string, payload: unknown): string | undefined;
 };
 
-export function createRawLogger(sink: RawEventSink, providerSessionId: string): RawLogger {
-  const record = (frame: Omit<RawFrame, "provider" | "providerSessionId">) =>
-    sink.record({ provider: "claude", providerSessionId, ...frame });
+export function createRawLogger(
+  sink: RawEventSink | undefined,
+  providerSessionId: string,
+): RawLogger {
+  const record = bindRawLog(sink, "claude", providerSessionId);
   return {
     incoming: (message) =>
       record({
@@ -63,22 +64,5 @@ export function createRawLogger(sink: RawEventSink, providerSessionId: string): 
       }),
     error: (method, payload) =>
       record({ direction: "incoming", messageKind: "error", method, jsonRpcId: null, payload }),
-  };
-}
-
-export type MemoryRawEventSink = RawEventSink & {
-  readonly frames: Array<RawFrame & { rawEventId: string }>;
-};
-
-/** Keeps frames in memory (tests, short-lived tools); the real sink writes rotating files. */
-export function createMemoryRawEventSink(): MemoryRawEventSink {
-  const frames: Array<RawFrame & { rawEventId: string }> = [];
-  return {
-    frames,
-    record(frame) {
-      const rawEventId = `mem:${frames.length + 1}`;
-      frames.push({ ...frame, rawEventId });
-      return rawEventId;
-    },
   };
 }

@@ -17,6 +17,11 @@ export function isTodoTool(toolName: string): boolean {
   return toolName === "TodoWrite";
 }
 
+/** Claude Code's tool for leaving plan mode: its call carries the proposed plan (B5). */
+export function isExitPlanTool(toolName: string): boolean {
+  return toolName === "ExitPlanMode";
+}
+
 export function itemKindForTool(toolName: string): RuntimeItemKind {
   if (toolName === "Bash") return "command_execution";
   if (FILE_CHANGE_TOOLS.has(toolName)) return "file_change";

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { cutEntryInTranscript, historyFromTranscript } from "./transcript-history.ts";
+import {
+  cutEntryInTranscript,
+  failedPromptCut,
+  historyFromTranscript,
+} from "./transcript-history.ts";
 
 type Line = Record<string, unknown>;
 const user = (uuid: string, parentUuid: string | null, content: unknown, extra: Line = {}) => ({
@@ -62,5 +66,44 @@ describe("transcript history", () => {
     // An entry uuid is its own cut; entries off the live branch are unknown.
     expect(cutEntryInTranscript(transcript, "a2")).toBe("a2");
     expect(cutEntryInTranscript(transcript, "p3")).toBeNull();
+  });
+
+  it("finds prompts the model refused at the end of the live branch, and where to resume without them", () => {
+    const refused = (uuid: string, parent: string) =>
+      assistant(uuid, parent, [{ type: "text", text: "API Error: 400" }], {
+        isApiErrorMessage: true,
+      });
+    const good = [
+      user("p1", null, "one"),
+      { type: "attachment", uuid: "att1", parentUuid: "p1" },
+      assistant("a1", "att1", [{ type: "text", text: "A1" }]),
+      { type: "attachment", uuid: "snap1", parentUuid: "a1" },
+    ];
+    // The interrupted turn of `transcript` does not count: it ends on a marker, not an error.
+    expect(failedPromptCut(transcript)).toBeNull();
+    expect(failedPromptCut(jsonl(good))).toBeNull();
+    const once = [...good, user("p2", "snap1", "bad"), refused("e2", "p2")];
+    expect(failedPromptCut(jsonl(once))).toEqual({ at: "snap1" });
+    // Two in a row (each retried: two errors): both go.
+    const twice = [
+      ...once,
+      user("p3", "e2", "bad again"),
+      refused("e3", "p3"),
+      refused("e3b", "e3"),
+    ];
+    expect(failedPromptCut(jsonl(twice))).toEqual({ at: "snap1" });
+    // The first prompt of the conversation: nothing to resume at.
+    expect(failedPromptCut(jsonl([user("p1", null, "bad"), refused("e1", "p1")]))).toEqual({
+      at: null,
+    });
+    // A turn that had answered before failing keeps its work.
+    const worked = [
+      ...good,
+      user("p2", "snap1", "work"),
+      assistant("a2", "p2", [{ type: "tool_use", id: "t1", name: "Bash", input: {} }]),
+      user("r2", "a2", [{ type: "tool_result", tool_use_id: "t1", content: "done" }]),
+      refused("e2", "r2"),
+    ];
+    expect(failedPromptCut(jsonl(worked))).toBeNull();
   });
 });

@@ -92,11 +92,7 @@ type ChainTurn = {
 };
 
 function chainTurns(text: string): { turns: ChainTurn[]; entryUuids: Set<string> } {
-  const entries = text
-    .split("\n")
-    .filter((line) => line.trim().length > 0)
-    .map(toEntry)
-    .filter((e): e is TranscriptEntry => e !== null);
+  const entries = parseEntries(text);
   const turns: ChainTurn[] = [];
   const entryUuids = new Set<string>();
   for (const entry of activeChain(entries)) {
@@ -148,6 +144,41 @@ export function cutEntryInTranscript(text: string, ref: string): string | null {
   const turn = turns.find((t) => t.promptUuid === ref);
   if (turn) return turn.lastEntryUuid;
   return entryUuids.has(ref) ? ref : null;
+}
+
+function parseEntries(text: string): TranscriptEntry[] {
+  return text
+    .split("\n")
+    .filter((line) => line.trim().length > 0)
+    .map(toEntry)
+    .filter((e): e is TranscriptEntry => e !== null);
+}
+
+/**
+ * Where to resume a conversation so that prompts the model refused are left out. Claude Code keeps
+ * a prompt whose request failed (an API error answered it) and merges it into the next user
+ * message, so a prompt the model always refuses would fail every later message too. When the live
+ * branch ends on such prompts (each answered only by API errors), this names the entry just before
+ * the first of them: `{ at }` to resume there, `{ at: null }` when nothing precedes it (the
+ * conversation must start afresh). Null when the branch does not end on a refused prompt.
+ */
+export function failedPromptCut(text: string): { at: string | null } | null {
+  const chain = activeChain(parseEntries(text)).filter(
+    (e) => (e.type === "user" || e.type === "assistant") && !e.isSidechain,
+  );
+  let cut: { at: string | null } | null = null;
+  let i = chain.length - 1;
+  for (;;) {
+    let errors = 0;
+    while (i >= 0 && chain[i]?.type === "assistant" && chain[i]?.isApiError) {
+      errors++;
+      i--;
+    }
+    const prompt = chain[i];
+    if (errors === 0 || !prompt || !isPrompt(prompt)) return cut;
+    cut = { at: prompt.parentUuid };
+    i--;
+  }
 }
 
 /** Reads a transcript file's turns; a missing file has none. */

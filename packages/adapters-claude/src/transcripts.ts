@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, renameSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { ClaudeConfig } from "./config.ts";
@@ -34,4 +34,16 @@ export function transcriptPath(config: ClaudeConfig, sessionId: string): string 
 /** Whether a session transcript exists. */
 export function transcriptExists(config: ClaudeConfig, sessionId: string): boolean {
   return transcriptPath(config, sessionId) !== null;
+}
+
+/**
+ * Moves a session's transcript out of the way (kept beside it, as evidence), so the session id can
+ * start a new conversation. Returns where it went, or null when there was none.
+ */
+export function setTranscriptAside(config: ClaudeConfig, sessionId: string): string | null {
+  const path = transcriptPath(config, sessionId);
+  if (!path) return null;
+  const aside = `${path}.set-aside-${Date.now()}`;
+  renameSync(path, aside);
+  return aside;
 }

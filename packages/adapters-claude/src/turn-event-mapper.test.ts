@@ -97,4 +97,50 @@ describe("TurnEventMapper", () => {
       status: "interrupted",
     });
   });
+
+  it("completes a streamed reply when its stream ends, or interrupted when the interrupt marker comes first", async () => {
+    const stream = (id: string, event: Record<string, unknown>) =>
+      envelope({ type: "stream_event", parent_tool_use_id: null, event, uuid: `s-${id}` });
+    const text = (id: string, value: string) =>
+      envelope({
+        type: "assistant",
+        uuid: `u-${id}`,
+        parent_tool_use_id: null,
+        message: { id, content: [{ type: "text", text: value }] },
+      });
+    const streamed = (id: string) => [
+      stream(id, { type: "message_start", message: { id } }),
+      stream(id, { type: "content_block_start", index: 0, content_block: { type: "text" } }),
+      stream(id, {
+        type: "content_block_delta",
+        index: 0,
+        delta: { type: "text_delta", text: "ab" },
+      }),
+    ];
+    const mapper = new TurnEventMapper("/cwd");
+    for (const e of streamed("m1")) mapper.handle(e);
+    mapper.handle(text("m1", "abc"));
+    mapper.handle(stream("m1", { type: "content_block_stop", index: 0 }));
+    for (const e of streamed("m2")) mapper.handle(e);
+    mapper.handle(text("m2", "ab"));
+    mapper.handle(
+      envelope({
+        type: "user",
+        parent_tool_use_id: null,
+        message: {
+          role: "user",
+          content: [{ type: "text", text: "[Request interrupted by user]" }],
+        },
+      }),
+    );
+    mapper.handle(stream("m2", { type: "content_block_stop", index: 0 }));
+    mapper.finish({ ...done, status: "interrupted" });
+    const closed = (await drain(mapper)).flatMap((e) =>
+      e.type === "item.completed" ? [[e.itemRef, e.status, e.fields.text]] : [],
+    );
+    expect(closed).toEqual([
+      ["m1:0", "completed", "abc"],
+      ["m2:0", "interrupted", "ab"],
+    ]);
+  });
 });

@@ -4,9 +4,9 @@ import type {
   SDKUserMessage,
 } from "@anthropic-ai/claude-agent-sdk";
 import type { RuntimeEvent, RuntimeItemFields, RuntimeItemKind } from "@skein/domain/provider";
-import { AsyncChannel } from "./async-channel.ts";
+import { AsyncQueue } from "@skein/adapter-kit";
 import type { SdkEnvelope } from "./claude-turn.ts";
-import { DeltaCoalescer } from "./delta-coalescer.ts";
+import { DeltaCoalescer } from "@skein/adapter-kit";
 import type { ToolPermissionRequest } from "./permissions.ts";
 import {
   completionFields,
@@ -16,6 +16,7 @@ import {
   questionsOf,
   requestKindForTool,
   startFields,
+  isExitPlanTool,
   todoSteps,
 } from "./tool-kinds.ts";
 import type { ClaudeTurnOutcome } from "./turn-outcome.ts";
@@ -30,7 +31,17 @@ type OpenItem = {
   toolName: string | null;
 };
 
+const COMPACTION_ITEM: OpenItem = {
+  kind: "compaction",
+  parentItemRef: null,
+  fields: {},
+  toolName: null,
+};
+
 type StreamEvent = Extract<SDKMessage, { type: "stream_event" }>["event"];
+
+/** The user message Claude Code adds when a turn is interrupted. */
+const INTERRUPT_MARKER = /^\[Request interrupted/;
 
 function textOf(content: unknown): string {
   if (typeof content === "string") return content;
@@ -44,24 +55,43 @@ function textOf(content: unknown): string {
     .join("");
 }
 
+/** How long text deltas are merged before they go out (one event per frame, not per token). */
+const DELTA_WINDOW_MS = 50;
+
 /**
  * Turns one Claude turn's SDK messages into normalized runtime events. Item refs are native:
  * `<api message id>:<block index>` for text and thinking, the `tool_use` id for tool calls, so
  * child (subagent) items point at their Agent call through `parentItemRef`.
  */
 export class TurnEventMapper {
-  private readonly channel = new AsyncChannel<RuntimeEvent>();
-  private readonly out = new DeltaCoalescer((event) => this.channel.push(event));
+  private readonly channel = new AsyncQueue<RuntimeEvent>();
+  private readonly out = new DeltaCoalescer((event) => this.channel.push(event), DELTA_WINDOW_MS);
   private readonly open = new Map<string, OpenItem>();
   private readonly blockCounts = new Map<string, number>();
   private readonly declined = new Set<string>();
   private readonly plans = new Set<string>();
+  private readonly proposedPlans = new Set<string>();
   private readonly deferred = new Map<
     string,
     { request: ToolPermissionRequest; timer: NodeJS.Timeout }
   >();
+  /** T9: Agent/Task calls whose sub-agent is followed as a child (all of them, ever). */
+  private readonly followed = new Set<string>();
+  /** Those whose sub-agent has not reported back yet. */
+  private readonly runningSubagents = new Set<string>();
+  /** Those running in the background: their call returns at once, their end comes as a task. */
+  private readonly backgrounded = new Set<string>();
+  /** The sub-agent that asked each open request, if one did. */
+  private readonly requestScopes = new Map<string, string>();
   private streamMessageId: string | null = null;
+  /** Streamed text/thinking blocks whose assistant message came but whose stream has not ended. */
+  private readonly awaitingStop = new Set<string>();
+  /** Streamed blocks whose `content_block_stop` came before their assistant message. */
+  private readonly stopped = new Set<string>();
+  private readonly usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 };
   private isStarted = false;
+  /** The compaction item Claude is working on ("compacting" status seen, no boundary yet). */
+  private compacting: string | null = null;
   private resolveStarted!: (value: { nativeTurnRef: string | null }) => void;
   readonly started = new Promise<{ nativeTurnRef: string | null }>((resolve) => {
     this.resolveStarted = resolve;
@@ -80,7 +110,11 @@ export class TurnEventMapper {
     return this.channel;
   }
 
-  handle(envelope: SdkEnvelope): void {
+  /**
+   * @param resultCostUsd for a result message: what this result cost. The SDK's `total_cost_usd`
+   *   counts from the start of its process, so the session works the difference out.
+   */
+  handle(envelope: SdkEnvelope, resultCostUsd?: number): void {
     const { message, rawEventId } = envelope;
     this.markStarted(rawEventId);
     if (message.type === "stream_event") {
@@ -89,15 +123,50 @@ export class TurnEventMapper {
       this.onAssistant(message, rawEventId);
     } else if (message.type === "user") {
       this.onUser(message, rawEventId);
+    } else if (message.type === "system") {
+      this.onSystem(message, rawEventId);
     } else if (message.type === "result") {
+      // A steered turn gets one result per CLI turn: the turn's usage is their sum.
       const usage = message.usage;
-      this.out.event({
-        type: "usage",
-        inputTokens: usage.input_tokens,
-        outputTokens: usage.output_tokens,
-        cachedInputTokens: usage.cache_read_input_tokens ?? 0,
-        rawEventId,
-      });
+      this.usage.inputTokens += usage.input_tokens;
+      this.usage.outputTokens += usage.output_tokens;
+      this.usage.cachedInputTokens += usage.cache_read_input_tokens ?? 0;
+      this.usage.costUsd += resultCostUsd ?? 0;
+      this.out.emit({ type: "usage", ...this.usage, rawEventId });
+    }
+  }
+
+  /**
+   * P6: a compaction is one item, running from Claude's "compacting" status until its compact
+   * boundary (or a failed compact result). An automatic compaction may come as a boundary alone.
+   */
+  private onSystem(
+    message: SdkEnvelope["message"] & { type: "system" },
+    rawEventId: string | undefined,
+  ): void {
+    if (message.subtype === "task_started") {
+      if (message.tool_use_id && message.is_backgrounded) {
+        this.backgrounded.add(message.tool_use_id);
+      }
+    } else if (message.subtype === "task_notification") {
+      const ref = message.tool_use_id;
+      if (ref && this.backgrounded.has(ref) && this.runningSubagents.delete(ref)) {
+        const status = message.status === "stopped" ? "interrupted" : message.status;
+        this.subagentEnded(ref, status, rawEventId);
+      }
+    } else if (message.subtype === "status") {
+      if (message.status === "compacting" && this.compacting === null) {
+        this.compacting = `compaction:${message.uuid}`;
+        this.startItem(this.compacting, COMPACTION_ITEM, rawEventId);
+      } else if (message.compact_result === "failed" && this.compacting !== null) {
+        this.completeItem(this.compacting, "failed", {}, rawEventId);
+        this.compacting = null;
+      }
+    } else if (message.subtype === "compact_boundary") {
+      const itemRef = this.compacting ?? `compaction:${message.uuid}`;
+      this.compacting = null;
+      this.startItem(itemRef, COMPACTION_ITEM, rawEventId);
+      this.completeItem(itemRef, "completed", {}, rawEventId);
     }
   }
 
@@ -127,7 +196,10 @@ export class TurnEventMapper {
   private emitRequest(request: ToolPermissionRequest): void {
     const { toolName, input } = request;
     const kind = requestKindForTool(toolName);
-    this.out.event({
+    const scope = this.scope(this.open.get(request.toolUseId)?.parentItemRef ?? null);
+    if (scope.childThreadRef) this.requestScopes.set(request.requestId, scope.childThreadRef);
+    this.out.emit({
+      ...scope,
       type: "request.opened",
       requestRef: request.requestId,
       kind,
@@ -144,13 +216,38 @@ export class TurnEventMapper {
   }
 
   /** The app declined the call: its tool result (an error) completes the item as `declined`. */
+  /**
+   * A proposed plan (B5), from the `ExitPlanMode` call or, where Claude Code keeps the plan in a
+   * file and only hands it to the permission callback, from there; reported once per call.
+   */
+  proposedPlan(toolUseId: string, markdown: string, rawEventId?: string): void {
+    if (this.proposedPlans.has(toolUseId)) return;
+    this.proposedPlans.add(toolUseId);
+    this.plans.add(toolUseId);
+    this.markStarted(undefined);
+    this.out.emit({
+      type: "plan.updated",
+      planRef: toolUseId,
+      kind: "proposed_plan",
+      markdown,
+      ...(rawEventId === undefined ? {} : { rawEventId }),
+    });
+  }
+
   requestDeclined(toolUseId: string): void {
     this.declined.add(toolUseId);
   }
 
   requestClosed(request: ToolPermissionRequest, reason: string): void {
     this.releaseRequest(request.toolUseId);
-    this.out.event({ type: "request.closed", requestRef: request.requestId, reason });
+    const childThreadRef = this.requestScopes.get(request.requestId);
+    this.requestScopes.delete(request.requestId);
+    this.out.emit({
+      type: "request.closed",
+      requestRef: request.requestId,
+      reason,
+      ...(childThreadRef === undefined ? {} : { childThreadRef }),
+    });
   }
 
   /** Ends the stream: closes items left open, then `turn.completed`. */
@@ -163,24 +260,28 @@ export class TurnEventMapper {
         : outcome.status === "failed"
           ? "failed"
           : "interrupted";
-    for (const [itemRef, item] of this.open) {
-      const { kind, parentItemRef, fields } = item;
-      this.out.event({ type: "item.completed", itemRef, kind, parentItemRef, status, fields });
+    for (const [itemRef, item] of [...this.open]) {
+      this.completeItem(itemRef, status, item.fields, undefined);
     }
-    this.open.clear();
-    this.out.event({
+    // Background sub-agents still working are no longer followed once the turn is over.
+    for (const ref of [...this.runningSubagents]) {
+      this.runningSubagents.delete(ref);
+      const ended = status === "completed" ? "interrupted" : status;
+      this.subagentEnded(ref, ended, undefined, "the parent turn ended before the sub-agent did");
+    }
+    this.out.emit({
       type: "turn.completed",
       nativeTurnRef: this.turnRef ?? outcome.lastEntryUuid ?? outcome.lastAssistantUuid,
       status: outcome.status,
       ...(outcome.error ? { error: outcome.error } : {}),
     });
-    this.channel.close();
+    this.channel.end();
   }
 
   private markStarted(rawEventId: string | undefined): void {
     if (this.isStarted) return;
     this.isStarted = true;
-    this.out.event({
+    this.out.emit({
       type: "turn.started",
       nativeTurnRef: this.turnRef,
       ...(rawEventId ? { rawEventId } : {}),
@@ -188,25 +289,55 @@ export class TurnEventMapper {
     this.resolveStarted({ nativeTurnRef: this.turnRef });
   }
 
-  private startItem(itemRef: string, item: OpenItem, rawEventId: string): void {
+  private startItem(itemRef: string, item: OpenItem, rawEventId: string | undefined): void {
     if (this.open.has(itemRef)) return;
     this.open.set(itemRef, item);
     const { kind, parentItemRef, fields } = item;
-    this.out.event({ type: "item.started", itemRef, kind, parentItemRef, fields, rawEventId });
+    this.out.emit({
+      ...this.scope(parentItemRef),
+      type: "item.started",
+      itemRef,
+      kind,
+      parentItemRef,
+      fields,
+      rawEventId,
+    });
+    if (kind === "subagent") {
+      // T9: the sub-agent's own messages (`parent_tool_use_id` = this call) go to a child.
+      this.followed.add(itemRef);
+      this.runningSubagents.add(itemRef);
+      this.out.emit({
+        type: "subagent.started",
+        childThreadRef: itemRef,
+        nativeTurnRef: null,
+        parentItemRef: itemRef,
+        ...(fields.description ? { description: fields.description } : {}),
+        resumable: false,
+        rawEventId,
+      });
+    }
     this.releaseRequest(itemRef);
+  }
+
+  /** Items inside a followed sub-agent name it as their `childThreadRef` (T9). */
+  private scope(parentItemRef: string | null): { childThreadRef?: string } {
+    return parentItemRef !== null && this.followed.has(parentItemRef)
+      ? { childThreadRef: parentItemRef }
+      : {};
   }
 
   private completeItem(
     itemRef: string,
-    status: "completed" | "failed" | "declined",
+    status: "completed" | "failed" | "declined" | "interrupted",
     fields: RuntimeItemFields,
-    rawEventId: string,
+    rawEventId: string | undefined,
   ): void {
     const item = this.open.get(itemRef);
     if (!item) return;
     this.open.delete(itemRef);
     const { kind, parentItemRef } = item;
-    this.out.event({
+    this.out.emit({
+      ...this.scope(parentItemRef),
       type: "item.completed",
       itemRef,
       kind,
@@ -215,9 +346,30 @@ export class TurnEventMapper {
       fields,
       rawEventId,
     });
+    // A background sub-agent's call returns when it is launched; it ends with its task.
+    if (!this.backgrounded.has(itemRef) && this.runningSubagents.delete(itemRef)) {
+      const ended = status === "completed" || status === "interrupted" ? status : "failed";
+      this.subagentEnded(itemRef, ended, rawEventId);
+    }
   }
 
-  private onStreamEvent(event: StreamEvent, rawEventId: string): void {
+  private subagentEnded(
+    childThreadRef: string,
+    status: "completed" | "interrupted" | "failed",
+    rawEventId: string | undefined,
+    error?: string,
+  ): void {
+    this.out.emit({
+      type: "subagent.completed",
+      childThreadRef,
+      nativeTurnRef: null,
+      status,
+      ...(error === undefined ? {} : { error }),
+      ...(rawEventId === undefined ? {} : { rawEventId }),
+    });
+  }
+
+  private onStreamEvent(event: StreamEvent, rawEventId: string | undefined): void {
     if (event.type === "message_start") {
       this.streamMessageId = event.message.id;
       return;
@@ -225,6 +377,15 @@ export class TurnEventMapper {
     const ref =
       this.streamMessageId && "index" in event ? `${this.streamMessageId}:${event.index}` : null;
     if (!ref) return;
+    if (event.type === "content_block_stop") {
+      const item = this.open.get(ref);
+      if (item && this.awaitingStop.delete(ref)) {
+        this.completeItem(ref, "completed", item.fields, rawEventId);
+      } else {
+        this.stopped.add(ref);
+      }
+      return;
+    }
     if (event.type === "content_block_start") {
       const block = event.content_block.type;
       if (block !== "text" && block !== "thinking") return;
@@ -249,7 +410,7 @@ export class TurnEventMapper {
     }
   }
 
-  private onAssistant(message: SDKAssistantMessage, rawEventId: string): void {
+  private onAssistant(message: SDKAssistantMessage, rawEventId: string | undefined): void {
     // A synthetic message carrying an API error: the turn's result reports it.
     if (message.error !== undefined) return;
     const parentItemRef = message.parent_tool_use_id;
@@ -262,7 +423,17 @@ export class TurnEventMapper {
         const kind = block.type === "text" ? "assistant_message" : "reasoning";
         const text = block.type === "text" ? block.text : block.thinking;
         this.startItem(ref, { kind, parentItemRef, fields: {}, toolName: null }, rawEventId);
-        this.completeItem(ref, "completed", { text }, rawEventId);
+        const item = this.open.get(ref);
+        // The CLI sends a streamed block's assistant message before the block's stream ends; on
+        // an interrupt that message holds only what had streamed. So the item completes with the
+        // stream's end, or ends `interrupted` when the interrupt marker comes first.
+        const streamed = parentItemRef === null && this.streamMessageId === apiId;
+        if (item && streamed && !this.stopped.has(ref)) {
+          item.fields = { text };
+          this.awaitingStop.add(ref);
+        } else {
+          this.completeItem(ref, "completed", { text }, rawEventId);
+        }
       } else if (block.type === "tool_use") {
         const input =
           typeof block.input === "object" && block.input !== null
@@ -270,13 +441,20 @@ export class TurnEventMapper {
             : {};
         if (isTodoTool(block.name)) {
           this.plans.add(block.id);
-          this.out.event({
+          this.out.emit({
             type: "plan.updated",
             planRef: block.id,
             kind: "todo_list",
             steps: todoSteps(input),
             rawEventId,
           });
+          continue;
+        }
+        if (isExitPlanTool(block.name)) {
+          // B5: the plan Claude proposes in plan mode; the tool call itself is no item.
+          this.plans.add(block.id);
+          const plan = input.plan;
+          if (typeof plan === "string") this.proposedPlan(block.id, plan, rawEventId);
           continue;
         }
         const item: OpenItem = {
@@ -290,8 +468,16 @@ export class TurnEventMapper {
     }
   }
 
-  private onUser(message: SDKUserMessage, rawEventId: string): void {
+  private onUser(message: SDKUserMessage, rawEventId: string | undefined): void {
     const content = message.message.content;
+    if (message.parent_tool_use_id === null && INTERRUPT_MARKER.test(textOf(content))) {
+      for (const ref of this.awaitingStop) {
+        const item = this.open.get(ref);
+        if (item) this.completeItem(ref, "interrupted", item.fields, rawEventId);
+      }
+      this.awaitingStop.clear();
+      return;
+    }
     if (typeof content === "string") return;
     for (const block of content) {
       if (block.type !== "tool_result") continue;

@@ -48,9 +48,25 @@ export function consumedUserUuids(message: SDKMessage): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 }
 
-/** Main-thread transcript entries (not subagent traffic, not stream events or system notices). */
+/**
+ * Main-thread transcript entries (not subagent traffic, not stream events or system notices, not
+ * the synthetic assistant message that carries an API error: it is never sent to the model, so a
+ * turn that only has one has nothing worth keeping).
+ */
 export function mainThreadEntryUuid(message: SDKMessage): string | null {
   if (message.type !== "assistant" && message.type !== "user") return null;
   if (message.parent_tool_use_id !== null) return null;
+  if (message.type === "assistant" && message.error !== undefined) return null;
   return typeof message.uuid === "string" ? message.uuid : null;
+}
+
+/**
+ * A `command_lifecycle` message (missing from the SDK's `SDKMessage` union): where a user
+ * message sent with a uuid is in the CLI's queue (`queued`, `started`, `completed`, `cancelled`).
+ */
+export function commandLifecycle(message: SDKMessage): { uuid: string; state: string } | null {
+  const raw = message as { type: string; command_uuid?: unknown; state?: unknown };
+  if (raw.type !== "command_lifecycle") return null;
+  if (typeof raw.command_uuid !== "string" || typeof raw.state !== "string") return null;
+  return { uuid: raw.command_uuid, state: raw.state };
 }

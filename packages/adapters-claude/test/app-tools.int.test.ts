@@ -5,20 +5,10 @@ import {
   anthropicToolResults,
   anthropicToolUseReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type AdapterHarness,
-  collect,
-  completed,
-  createAdapterHarness,
-  itemsOf,
-} from "./support/adapter-harness.ts";
+import { describe, expect, it } from "vitest";
+import { collect, completed, useAdapterHarness, itemsOf } from "./support/adapter-harness.ts";
 
-let h: AdapterHarness | undefined;
-afterEach(async () => {
-  await h?.dispose();
-  h = undefined;
-});
+const openHarness = useAdapterHarness();
 
 const echoTool = {
   name: "skein_echo",
@@ -33,7 +23,7 @@ const echoTool = {
 
 describe("app-owned tools over the in-process MCP server", () => {
   it("offers the tool, routes the call to onAppToolCall without asking, and returns its output to the model", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicToolUseReply("mcp__skein__skein_echo", { text: "ping" }, { id: "toolu_echo_1" }),
         anthropicTextReply("got it"),
@@ -69,7 +59,7 @@ describe("app-owned tools over the in-process MCP server", () => {
   });
 
   it("reports a handler failure to the model as an error result; the turn still completes", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicToolUseReply("mcp__skein__skein_echo", { text: "x" }, { id: "toolu_echo_2" }),
         anthropicTextReply("it failed"),

@@ -175,7 +175,11 @@ describe("createClaudeAdapter: runtime events", () => {
       h.session.startTurn(nativeThreadRef, { text: "again" }, { settings: h.settings }),
     );
     expect(completed(next).status).toBe("completed");
-    expect(h.session.spawnCount).toBe(1);
+    // The failed prompt is cut from the conversation: a new process resumes before it.
+    expect(h.session.spawnCount).toBe(2);
+    expect(
+      anthropicUserTexts(h.server.conversationRequests().at(-1)!).map((t) => t.trim()),
+    ).toEqual(["slow", "[Request interrupted by user]", "again"]);
   });
 
   it("shows a native subagent as a subagent item with child items beneath it", async () => {

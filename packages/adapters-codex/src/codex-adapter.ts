@@ -5,13 +5,15 @@ import {
   type ProviderCapabilityFlags,
 } from "@skein/domain/provider";
 import { type CodexConfig, resolveCodexConfig } from "./config/codex-config.ts";
+import { listCodexModels } from "./list-models.ts";
+import { listCodexSessions, readCodexSession } from "./native-sessions.ts";
 import { CodexAppServerClient } from "./rpc/app-server-client.ts";
 import { CodexSession } from "./session/codex-session.ts";
 
 /**
  * What Codex 0.171 does natively (see PROTOCOL-NOTES.md). Rollback is native for paginated
- * threads only; legacy threads fail it explicitly per call. Codex's own sub-agents are not mapped
- * yet, so `nativeSubagents` stays off.
+ * threads only; legacy threads fail it explicitly per call. Codex's own sub-agents (multi-agent
+ * collaboration) are followed as child turns of the turn that spawned them (T9).
  */
 export const CODEX_CAPABILITIES: ProviderCapabilityFlags = {
   nativeFork: true,
@@ -21,11 +23,14 @@ export const CODEX_CAPABILITIES: ProviderCapabilityFlags = {
   interrupt: true,
   resume: true,
   strongTurnIds: true,
-  nativeSubagents: false,
+  nativeSubagents: true,
   appOwnedTools: true,
   historyInjection: true,
   approvals: true,
   readHistory: true,
+  planMode: true,
+  effort: true,
+  adoptSessions: true,
 };
 
 export type CodexAdapterOptions = CodexConfig & {
@@ -40,6 +45,8 @@ export function createCodexAdapter(options: CodexAdapterOptions = {}): ProviderA
     version: PROVIDER_ADAPTER_VERSION,
     provider: "codex",
     capabilities: CODEX_CAPABILITIES,
+    // Codex reads images from local paths (`localImage`); it takes no documents.
+    attachmentTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
     async openSession(input) {
       const resolved = resolveCodexConfig(config);
       const client = await CodexAppServerClient.start({
@@ -56,6 +63,9 @@ export function createCodexAdapter(options: CodexAdapterOptions = {}): ProviderA
         coalesceMs,
       });
     },
+    listModels: () => listCodexModels(config),
+    listSessions: (input) => listCodexSessions(config, input),
+    readSession: (nativeThreadRef) => readCodexSession(config, nativeThreadRef),
     async status() {
       let binaryPath: string;
       try {

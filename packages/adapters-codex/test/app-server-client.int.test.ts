@@ -1,10 +1,7 @@
 import { afterEach, describe, expect, test } from "vitest";
-import {
-  CodexAppServerClient,
-  CodexProcessExitedError,
-  CodexRpcError,
-  resolveCodexConfig,
-} from "../src/index.ts";
+import { CodexAppServerClient } from "../src/rpc/app-server-client.ts";
+import { CodexProcessExitedError, CodexRpcError } from "../src/rpc/errors.ts";
+import { resolveCodexConfig } from "../src/config/codex-config.ts";
 import { CodexHarness } from "./support/codex-harness.ts";
 import { messageTexts, responsesSlowTextReply, responsesTextReply } from "@skein/fake-models";
 

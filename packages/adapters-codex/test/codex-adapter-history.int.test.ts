@@ -1,7 +1,9 @@
 import type { NativeTurnRecord, ThreadSettings } from "@skein/domain/provider";
 import { isCapabilityUnsupported } from "@skein/domain/provider";
 import { afterEach, describe, expect, test } from "vitest";
-import { CodexAppServerClient, type CodexSession, resolveCodexConfig } from "../src/index.ts";
+import { CodexAppServerClient } from "../src/rpc/app-server-client.ts";
+import type { CodexSession } from "../src/session/codex-session.ts";
+import { resolveCodexConfig } from "../src/config/codex-config.ts";
 import { AdapterHarness, collect, completion } from "./support/adapter-harness.ts";
 import {
   conversationText,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, test } from "vitest";
-import { CodexRpcError } from "../src/index.ts";
+import { CodexRpcError } from "../src/rpc/errors.ts";
 import { CodexHarness } from "./support/codex-harness.ts";
 import {
   conversationText,

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, test } from "vitest";
-import type { NotificationEnvelope, ThreadItem } from "../src/index.ts";
+import type { NotificationEnvelope } from "../src/rpc/app-server-client.ts";
+import type { ThreadItem } from "../src/protocol/index.ts";
 import { CodexHarness } from "./support/codex-harness.ts";
 import {
   conversationText,

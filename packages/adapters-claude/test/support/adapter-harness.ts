@@ -7,9 +7,10 @@ import type {
   ThreadSettings,
   TurnHandle,
 } from "@skein/domain/provider";
+import { afterEach } from "vitest";
 import { createClaudeAdapter } from "../../src/claude-adapter.ts";
 import { ClaudeProviderSession } from "../../src/claude-provider-session.ts";
-import { createMemoryRawEventSink, type MemoryRawEventSink } from "../../src/raw-log.ts";
+import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
 import {
   type FakeMessagesServer,
   type FakeMessagesServerOptions,
@@ -69,4 +70,19 @@ export function itemsOf(events: RuntimeEvent[], kind: string) {
     (e): e is Extract<RuntimeEvent, { type: "item.completed" }> =>
       e.type === "item.completed" && e.kind === kind,
   );
+}
+
+/** For a test file: a function that opens a harness, disposed of after each test. */
+export function useAdapterHarness(): (
+  options?: FakeMessagesServerOptions,
+) => Promise<AdapterHarness> {
+  let current: AdapterHarness | undefined;
+  afterEach(async () => {
+    await current?.dispose();
+    current = undefined;
+  });
+  return async (options) => {
+    current = await createAdapterHarness(options);
+    return current;
+  };
 }

@@ -9,7 +9,7 @@ import {
 import { ClaudeRuntime, type ClaudeSessionSettings } from "../../src/claude-runtime.ts";
 import type { ClaudeTurn, SdkEnvelope } from "../../src/claude-turn.ts";
 import type { ClaudeConfig } from "../../src/config.ts";
-import { createMemoryRawEventSink, type MemoryRawEventSink } from "../../src/raw-log.ts";
+import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
 import type { ClaudeTurnOutcome } from "../../src/turn-outcome.ts";
 
 export type Harness = {

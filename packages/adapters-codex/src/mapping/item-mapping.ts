@@ -59,7 +59,31 @@ export function mapItem(item: ThreadItem): MappedItem | null {
     case "contextCompaction":
       return { kind: "compaction", fields: {} };
     case "collabAgentToolCall":
-      return { kind: "subagent", fields: withDefined({ description: item.prompt ?? undefined }) };
+      // Only a spawn is a sub-agent (T9); waiting on, messaging or closing agents are tool calls.
+      if (item.tool === "spawnAgent") {
+        return {
+          kind: "subagent",
+          fields: withDefined({
+            description: item.prompt ?? undefined,
+            agentThreadRefs: item.receiverThreadIds.length ? item.receiverThreadIds : undefined,
+          }),
+        };
+      }
+      return {
+        kind: "dynamic_tool",
+        fields: withDefined({
+          toolName: `agents/${item.tool}`,
+          input: { receiverThreadIds: item.receiverThreadIds, prompt: item.prompt },
+          result: item.status === "inProgress" ? undefined : item.agentsStates,
+        }),
+      };
+    case "subAgentActivity":
+      // multi_agent_v2 reports a spawn as a `started` activity; the other kinds are notices.
+      if (item.kind !== "started") return null;
+      return {
+        kind: "subagent",
+        fields: { description: item.agentPath, agentThreadRefs: [item.agentThreadId] },
+      };
     default:
       return null;
   }

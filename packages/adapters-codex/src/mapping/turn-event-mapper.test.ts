@@ -148,7 +148,7 @@ describe("TurnEventMapper", () => {
       cachedInputTokens: 2,
       cacheWriteInputTokens: 0,
       outputTokens: 5,
-      reasoningOutputTokens: 0,
+      reasoningOutputTokens: 3,
     };
     const usageUpdate = n({
       method: "thread/tokenUsage/updated",
@@ -176,6 +176,7 @@ describe("TurnEventMapper", () => {
         inputTokens: 10,
         outputTokens: 5,
         cachedInputTokens: 2,
+        reasoningTokens: 3,
         rawEventId: "raw_x",
       },
       {
@@ -183,6 +184,7 @@ describe("TurnEventMapper", () => {
         inputTokens: 20,
         outputTokens: 10,
         cachedInputTokens: 4,
+        reasoningTokens: 6,
         rawEventId: "raw_x",
       },
     ]);

@@ -1,7 +1,7 @@
 import type { RuntimeEvent, RuntimeItemKind, RuntimeTurnStatus } from "@skein/domain/provider";
 import type { ThreadItem } from "../protocol/index.ts";
 import type { NotificationEnvelope } from "../rpc/app-server-client.ts";
-import { DeltaCoalescer } from "./delta-coalescer.ts";
+import { DeltaCoalescer } from "@skein/adapter-kit";
 import { itemEndStatus, mapItem } from "./item-mapping.ts";
 
 const PLAN_STATUS = { pending: "pending", inProgress: "running", completed: "completed" } as const;
@@ -16,7 +16,12 @@ export class TurnEventMapper {
   private readonly openItems = new Map<string, RuntimeItemKind>();
   private nativeTurnRef: string | null = null;
   private lastError: string | null = null;
-  private readonly usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0 };
+  private readonly usage = {
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    reasoningTokens: 0,
+  };
   private ended = false;
 
   /** `beforeFinish` runs just before `turn.completed`, while events can still be emitted. */
@@ -83,6 +88,7 @@ export class TurnEventMapper {
         usage.inputTokens += last.inputTokens;
         usage.outputTokens += last.outputTokens;
         usage.cachedInputTokens += last.cachedInputTokens;
+        usage.reasoningTokens += last.reasoningOutputTokens;
         this.out.emit({ type: "usage", ...usage, ...raw });
         return;
       }

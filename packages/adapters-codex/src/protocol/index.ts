@@ -32,11 +32,14 @@ export type {
   SandboxMode,
   SandboxPolicy,
   ServerRequestResolvedNotification,
+  ModelListResponse,
   Thread,
   ThreadForkParams,
   ThreadForkResponse,
   ThreadHistoryMode,
   ThreadItem,
+  ThreadListParams,
+  ThreadListResponse,
   ThreadReadParams,
   ThreadReadResponse,
   ThreadResumeParams,
@@ -76,3 +79,4 @@ export type {
   ServerRequestResult,
   ServerRequestResultMap,
 } from "./methods.ts";
+export type { CollaborationMode } from "./generated/CollaborationMode.ts";

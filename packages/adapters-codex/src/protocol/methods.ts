@@ -18,10 +18,12 @@ export type ClientResultMap = {
   "thread/fork": v2.ThreadForkResponse;
   "thread/revert": v2.ThreadRevertResponse;
   "thread/read": v2.ThreadReadResponse;
+  "thread/list": v2.ThreadListResponse;
   "thread/turns/list": v2.ThreadTurnsListResponse;
   "thread/archive": v2.ThreadArchiveResponse;
   "thread/unsubscribe": v2.ThreadUnsubscribeResponse;
   "thread/loaded/list": v2.ThreadLoadedListResponse;
+  "thread/compact/start": v2.ThreadCompactStartResponse;
   "turn/start": v2.TurnStartResponse;
   "turn/steer": v2.TurnSteerResponse;
   "turn/interrupt": v2.TurnInterruptResponse;

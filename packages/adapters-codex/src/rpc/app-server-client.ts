@@ -10,7 +10,7 @@ import type {
   ServerNotification,
 } from "../protocol/index.ts";
 import { AppServerProcess } from "./app-server-process.ts";
-import { AsyncQueue } from "./async-queue.ts";
+import { AsyncQueue } from "@skein/adapter-kit";
 import {
   CodexProcessExitedError,
   CodexRequestTimeoutError,

@@ -1,6 +1,7 @@
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { ProcessExit } from "./errors.ts";
+import { withParentDeathSignal } from "@skein/adapter-kit";
 
 export type AppServerProcessOptions = {
   binaryPath: string;
@@ -27,7 +28,8 @@ export class AppServerProcess {
   readonly exited: Promise<ProcessExit>;
 
   constructor(options: AppServerProcessOptions) {
-    this.child = spawn(options.binaryPath, ["app-server", ...(options.args ?? [])], {
+    const run = withParentDeathSignal(options.binaryPath, ["app-server", ...(options.args ?? [])]);
+    this.child = spawn(run.command, run.args, {
       cwd: options.cwd,
       env: options.env,
       stdio: ["pipe", "pipe", "pipe"],

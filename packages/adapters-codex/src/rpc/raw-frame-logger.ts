@@ -1,13 +1,15 @@
 import type { RequestId } from "../protocol/index.ts";
 import type { IncomingFrame } from "./frames.ts";
+import { bindRawLog, type SessionRawLog } from "@skein/adapter-kit";
 import type { RawEventSink, RawFrame } from "./raw-event-sink.ts";
 
 /** Turns JSON-RPC frames into raw-log records; every frame in both directions passes here. */
 export class RawFrameLogger {
-  constructor(
-    private readonly sink: RawEventSink | undefined,
-    private readonly providerSessionId: string,
-  ) {}
+  private readonly log: SessionRawLog;
+
+  constructor(sink: RawEventSink | undefined, providerSessionId: string) {
+    this.log = bindRawLog(sink, "codex", providerSessionId);
+  }
 
   outgoing(frame: { id?: RequestId; method?: string } & Record<string, unknown>): string | null {
     const kind: RawFrame["messageKind"] =
@@ -46,20 +48,6 @@ export class RawFrameLogger {
     jsonRpcId: RequestId | null,
     payload: unknown,
   ): string | null {
-    if (!this.sink) return null;
-    try {
-      return this.sink.record({
-        provider: "codex",
-        providerSessionId: this.providerSessionId,
-        direction,
-        messageKind,
-        method,
-        jsonRpcId,
-        payload,
-      });
-    } catch {
-      // Diagnostics must never take down the session.
-      return null;
-    }
+    return this.log({ direction, messageKind, method, jsonRpcId, payload }) ?? null;
   }
 }

@@ -1,6 +1,7 @@
 import {
   type AppToolHandler,
   CapabilityUnsupportedError,
+  NativeThreadHeldError,
   type NativeTurnBoundary,
   type ProviderCapabilityFlags,
   type ProviderSessionHandle,
@@ -12,6 +13,7 @@ import {
 import { notificationThreadId } from "../mapping/notification-routing.ts";
 import { answerRequest } from "../mapping/request-mapping.ts";
 import { dynamicTools, runtimePolicy, threadParams } from "../mapping/runtime-policy.ts";
+import { turnModeParams } from "../mapping/turn-mode.ts";
 import type { Thread, ThreadHistoryMode, UserInput } from "../protocol/index.ts";
 import type { CodexAppServerClient } from "../rpc/app-server-client.ts";
 import type { ProcessExit } from "../rpc/errors.ts";
@@ -19,6 +21,7 @@ import type { IncomingServerRequest } from "../rpc/server-requests.ts";
 import { CodexTurn } from "./codex-turn.ts";
 import { keptTurnCount, listNativeTurns, toHistoryTurn } from "./native-history.ts";
 import { ServerRequestRouter } from "./server-request-router.ts";
+import { SubAgentLineage } from "./sub-agent-lineage.ts";
 
 export type CodexSessionOptions = {
   providerSessionId: string;
@@ -38,7 +41,10 @@ export class CodexSession implements ProviderSessionHandle {
   private readonly client: CodexAppServerClient;
   private readonly running = new Map<string, CodexTurn>();
   private readonly historyModes = new Map<string, ThreadHistoryMode>();
+  /** The model each loaded thread runs on (Codex says on start/resume/fork), for plan mode. */
+  private readonly threadModels = new Map<string, string>();
   private readonly requests: ServerRequestRouter;
+  private readonly lineage = new SubAgentLineage();
 
   constructor(private readonly options: CodexSessionOptions) {
     this.client = options.client;
@@ -46,32 +52,46 @@ export class CodexSession implements ProviderSessionHandle {
     this.capabilities = options.capabilities;
     this.runtimeVersion =
       /\/(\d+\.\d+\.\d+\S*)/.exec(this.client.initialized.userAgent)?.[1] ?? null;
-    this.requests = new ServerRequestRouter((threadId) => this.running.get(threadId));
+    this.requests = new ServerRequestRouter(
+      (threadId) => this.turnOf(threadId),
+      (threadId) => this.readParent(threadId),
+    );
     this.client.setServerRequestHandler((request) => this.onServerRequest(request));
     this.client.onNotification((n) => {
+      this.lineage.observe(n);
       if (n.method === "serverRequest/resolved") this.requests.resolved(n.params.requestId);
       const threadId = notificationThreadId(n);
-      if (threadId !== null) this.running.get(threadId)?.notify(n);
+      if (threadId === null) return;
+      const own = this.running.get(threadId);
+      if (own) own.notify(n);
+      else this.ancestorTurn(threadId)?.notifyChild(threadId, n);
     });
     this.client.onExit((exit) => this.onExit(exit));
   }
 
   async startThread(settings: ThreadSettings) {
     const tools = dynamicTools(settings);
-    const { thread } = await this.client.request("thread/start", {
+    const started = await this.client.request("thread/start", {
       ...threadParams(settings, this.options.defaultModel),
       ...(tools ? { dynamicTools: tools } : {}),
     });
-    return { nativeThreadRef: this.remember(thread) };
+    return { nativeThreadRef: this.rememberLoaded(started) };
   }
 
   async resumeThread(nativeThreadRef: string, settings: ThreadSettings) {
-    const { thread } = await this.client.request("thread/resume", {
-      threadId: nativeThreadRef,
-      ...threadParams(settings, this.options.defaultModel),
-      excludeTurns: true,
-    });
-    return { nativeThreadRef: this.remember(thread) };
+    try {
+      const resumed = await this.client.request("thread/resume", {
+        threadId: nativeThreadRef,
+        ...threadParams(settings, this.options.defaultModel),
+        excludeTurns: true,
+      });
+      return { nativeThreadRef: this.rememberLoaded(resumed) };
+    } catch (error) {
+      // Codex refuses a thread another app-server has loaded (one writer per thread).
+      const text = error instanceof Error ? error.message : String(error);
+      if (/active writer/i.test(text)) throw new NativeThreadHeldError(nativeThreadRef, text);
+      throw error;
+    }
   }
 
   async forkThread(
@@ -85,8 +105,9 @@ export class CodexSession implements ProviderSessionHandle {
     };
     const at = source.at;
     if (!at) {
-      const { thread } = await this.client.request("thread/fork", base);
-      return { nativeThreadRef: this.remember(thread) };
+      return {
+        nativeThreadRef: this.rememberLoaded(await this.client.request("thread/fork", base)),
+      };
     }
     if (at.turn.status === "running" || at.turn.status === "pending") {
       throw new Error(`cannot fork at turn ${at.turn.ordinal}: it has not finished (T2)`);
@@ -100,15 +121,12 @@ export class CodexSession implements ProviderSessionHandle {
       if (lastTurnId === null) {
         const first = native[0]?.id;
         if (!first) throw new Error("forkThread: the native thread has no turns to fork before");
-        const { thread } = await this.client.request("thread/fork", {
-          ...base,
-          beforeTurnId: first,
-        });
-        return { nativeThreadRef: this.remember(thread) };
+        const forked = await this.client.request("thread/fork", { ...base, beforeTurnId: first });
+        return { nativeThreadRef: this.rememberLoaded(forked) };
       }
     }
-    const { thread } = await this.client.request("thread/fork", { ...base, lastTurnId });
-    return { nativeThreadRef: this.remember(thread) };
+    const forked = await this.client.request("thread/fork", { ...base, lastTurnId });
+    return { nativeThreadRef: this.rememberLoaded(forked) };
   }
 
   /**
@@ -149,6 +167,11 @@ export class CodexSession implements ProviderSessionHandle {
     input: TurnInput,
     options: { settings: ThreadSettings; onAppToolCall?: AppToolHandler },
   ): TurnHandle {
+    // Checked before anything is sent or recorded: a mode without a known model is refused.
+    const mode = turnModeParams(
+      input,
+      options.settings.model || this.threadModels.get(nativeThreadRef) || this.options.defaultModel,
+    );
     if (this.running.has(nativeThreadRef)) {
       // `turn/start` on a busy thread would silently steer the running turn instead.
       throw new Error(`thread ${nativeThreadRef} already has a running turn`);
@@ -167,6 +190,13 @@ export class CodexSession implements ProviderSessionHandle {
       turn.abort("failed", `codex app-server is not running (${describeExit(exit)})`);
       return turn.handle;
     }
+    if (input.compact) {
+      // Codex answers with nothing: the compaction turn's id comes with its `turn/started`.
+      this.client
+        .request("thread/compact/start", { threadId: nativeThreadRef })
+        .catch((error: unknown) => turn.abort("failed", errorText(error)));
+      return turn.handle;
+    }
     const policy = runtimePolicy(options.settings.runtimeMode);
     this.client
       .request("turn/start", {
@@ -175,6 +205,7 @@ export class CodexSession implements ProviderSessionHandle {
         approvalPolicy: policy.approvalPolicy,
         sandboxPolicy: policy.sandboxPolicy,
         ...(options.settings.model ? { model: options.settings.model } : {}),
+        ...mode,
       })
       .then(
         (response) => turn.markStarted(response.turn.id),
@@ -196,7 +227,16 @@ export class CodexSession implements ProviderSessionHandle {
     const running = this.running.get(nativeThreadRef);
     if (!running && nativeTurnRef === null) return;
     const turnId = await this.activeTurnId(nativeThreadRef, nativeTurnRef, "interruptTurn");
+    // T9: the sub-agents working under the turn stop with it (Codex leaves them running).
+    const children = running?.runningChildren() ?? [];
     await this.client.request("turn/interrupt", { threadId: nativeThreadRef, turnId });
+    await Promise.all(
+      children.map((child) =>
+        this.client
+          .request("turn/interrupt", { threadId: child.threadRef, turnId: child.turnRef })
+          .catch(() => undefined),
+      ),
+    );
   }
 
   async respondToRequest(requestRef: string, answer: RuntimeRequestAnswer) {
@@ -232,6 +272,31 @@ export class CodexSession implements ProviderSessionHandle {
     this.requests.clear();
   }
 
+  /** The running turn of the nearest thread that spawned this one (T9), not its own. */
+  private ancestorTurn(threadId: string): CodexTurn | undefined {
+    for (const id of this.lineage.ancestry(threadId)) {
+      if (id === threadId) continue;
+      const turn = this.running.get(id);
+      if (turn) return turn;
+    }
+    return undefined;
+  }
+
+  /** The running turn of the thread, or of the nearest thread that spawned it (sub-agents). */
+  private turnOf(threadId: string): CodexTurn | undefined {
+    for (const id of this.lineage.ancestry(threadId)) {
+      const turn = this.running.get(id);
+      if (turn) return turn;
+    }
+    return undefined;
+  }
+
+  private async readParent(threadId: string): Promise<string | null> {
+    const { thread } = await this.client.request("thread/read", { threadId });
+    if (thread.parentThreadId) this.lineage.link(thread.id, thread.parentThreadId);
+    return thread.parentThreadId;
+  }
+
   private async activeTurnId(threadId: string, turnRef: string | null, operation: string) {
     if (turnRef !== null) return turnRef;
     const running = this.running.get(threadId);
@@ -248,6 +313,11 @@ export class CodexSession implements ProviderSessionHandle {
     return this.historyModes.get(this.remember(thread)) ?? thread.historyMode;
   }
 
+  private rememberLoaded(loaded: { thread: Thread; model: string }): string {
+    this.threadModels.set(loaded.thread.id, loaded.model);
+    return this.remember(loaded.thread);
+  }
+
   private remember(thread: Thread): string {
     this.historyModes.set(thread.id, thread.historyMode);
     return thread.id;
@@ -256,9 +326,13 @@ export class CodexSession implements ProviderSessionHandle {
 
 function turnInput(input: TurnInput): UserInput[] {
   // A handoff goes in as its own text part ahead of the message, so it stays distinguishable.
-  return input.context
+  const text = input.context
     ? [textInput(input.context.text), textInput(input.text)]
     : [textInput(input.text)];
+  const images = (input.attachments ?? []).map(
+    (file): UserInput => ({ type: "localImage", path: file.path }),
+  );
+  return [...text, ...images];
 }
 
 function textInput(text: string): UserInput {

@@ -17,8 +17,8 @@ const usage = (turnId: string, inputTokens: number) =>
       threadId: "th",
       turnId,
       tokenUsage: {
-        total: { inputTokens, outputTokens: 1, cachedInputTokens: 0 },
-        last: { inputTokens, outputTokens: 1, cachedInputTokens: 0 },
+        total: { inputTokens, outputTokens: 1, cachedInputTokens: 0, reasoningOutputTokens: 0 },
+        last: { inputTokens, outputTokens: 1, cachedInputTokens: 0, reasoningOutputTokens: 0 },
         modelContextWindow: null,
       },
     },

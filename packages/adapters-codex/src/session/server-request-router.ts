@@ -8,13 +8,18 @@ type Open = { request: IncomingServerRequest; turn: CodexTurn };
 /**
  * Routes Codex's server→client requests: app-owned tool calls go to the turn's tool handler and
  * are answered automatically; approvals and questions become runtime requests on the turn, kept
- * answerable by `requestRef` until Codex reports them resolved.
+ * answerable by `requestRef` until Codex reports them resolved. A sub-agent's request (its own
+ * native thread) is asked on the running turn of the thread that spawned it: `turnFor` walks the
+ * known lineage, and `parentOf` asks Codex about a thread not seen spawning yet.
  */
 export class ServerRequestRouter {
   private readonly open = new Map<string, Open>();
   private readonly refByRpcId = new Map<string, string>();
 
-  constructor(private readonly turnFor: (threadId: string) => CodexTurn | undefined) {}
+  constructor(
+    private readonly turnFor: (threadId: string) => CodexTurn | undefined,
+    private readonly parentOf: (threadId: string) => Promise<string | null> = async () => null,
+  ) {}
 
   route(request: IncomingServerRequest, requestRef: string): void {
     const params: unknown = request.params;
@@ -28,13 +33,56 @@ export class ServerRequestRouter {
       return;
     }
     const kind = requestKind(request);
-    if (kind === null || !turn) {
-      request.fail(`Skein has no running turn to ask about ${request.method}`);
+    if (kind === null) {
+      request.fail(`Skein does not answer ${request.method}`);
       return;
     }
+    if (turn) {
+      this.openOn(turn, request, requestRef, kind);
+      return;
+    }
+    if (threadId === null) {
+      request.fail(`Skein cannot tell which thread asks ${request.method}`);
+      return;
+    }
+    void this.openViaAncestor(threadId, request, requestRef, kind);
+  }
+
+  private openOn(
+    turn: CodexTurn,
+    request: IncomingServerRequest,
+    requestRef: string,
+    kind: NonNullable<ReturnType<typeof requestKind>>,
+  ): void {
     this.open.set(requestRef, { request, turn });
     this.refByRpcId.set(rpcKey(request.id), requestRef);
     turn.openRequest(request, requestRef, kind);
+  }
+
+  /** A thread not known as a sub-agent yet: ask Codex for its parent chain, then the turn. */
+  private async openViaAncestor(
+    threadId: string,
+    request: IncomingServerRequest,
+    requestRef: string,
+    kind: NonNullable<ReturnType<typeof requestKind>>,
+  ): Promise<void> {
+    let turn: CodexTurn | undefined;
+    let current: string | null = threadId;
+    const seen = new Set<string>();
+    while (!turn && current !== null && !seen.has(current) && seen.size < 16) {
+      seen.add(current);
+      current = await this.parentOf(current).catch(() => null);
+      if (current !== null) turn = this.turnFor(current);
+    }
+    // Codex may have withdrawn it (or the process died) while the lineage was looked up.
+    if (request.state !== "pending") return;
+    if (!turn) {
+      request.fail(
+        `Skein has no running turn on thread ${threadId} or a thread that spawned it to ask about ${request.method}`,
+      );
+      return;
+    }
+    this.openOn(turn, request, requestRef, kind);
   }
 
   get(requestRef: string): IncomingServerRequest | undefined {

@@ -8,7 +8,8 @@ import type {
   ThreadSettings,
   TurnHandle,
 } from "@skein/domain/provider";
-import { type CodexSession, createCodexAdapter } from "../../src/index.ts";
+import type { CodexSession } from "../../src/session/codex-session.ts";
+import { createCodexAdapter } from "../../src/codex-adapter.ts";
 import {
   type CodexTestHome,
   createCodexTestHome,
@@ -16,7 +17,7 @@ import {
   type FakeResponsesServer,
   startFakeResponsesServer,
 } from "@skein/fake-models";
-import { createMemoryRawSink, type MemoryRawSink } from "./memory-raw-sink.ts";
+import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
 
 /** The adapter as the orchestrator uses it, against the real binary and the fake model. */
 export class AdapterHarness {
@@ -26,7 +27,7 @@ export class AdapterHarness {
     readonly server: FakeResponsesServer,
     readonly home: CodexTestHome,
     readonly workdir: string,
-    readonly sink: MemoryRawSink,
+    readonly sink: MemoryRawEventSink,
     readonly adapter: ProviderAdapter,
   ) {}
 
@@ -35,7 +36,7 @@ export class AdapterHarness {
     const home = await createCodexTestHome({ baseUrl: server.url, model: "gpt-5.5" });
     const workdir = await mkdtemp(path.join(tmpdir(), "skein-codex-adapter-"));
     const adapter = createCodexAdapter({ codexHome: home.dir, env: { RUST_LOG: "error" } });
-    return new AdapterHarness(server, home, workdir, createMemoryRawSink(), adapter);
+    return new AdapterHarness(server, home, workdir, createMemoryRawEventSink(), adapter);
   }
 
   settings(overrides: Partial<ThreadSettings> = {}): ThreadSettings {

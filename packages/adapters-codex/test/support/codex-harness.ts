@@ -3,13 +3,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import {
   CodexAppServerClient,
-  type IncomingServerRequest,
   type NotificationEnvelope,
-  resolveCodexConfig,
-  type ThreadStartParams,
-  type Turn,
-  type TurnStartParams,
-} from "../../src/index.ts";
+} from "../../src/rpc/app-server-client.ts";
+import type { IncomingServerRequest } from "../../src/rpc/server-requests.ts";
+import { resolveCodexConfig } from "../../src/config/codex-config.ts";
+import type { ThreadStartParams, Turn, TurnStartParams } from "../../src/protocol/index.ts";
 import {
   type CodexTestHome,
   createCodexTestHome,
@@ -17,7 +15,7 @@ import {
   type FakeResponsesServer,
   startFakeResponsesServer,
 } from "@skein/fake-models";
-import { createMemoryRawSink, type MemoryRawSink } from "./memory-raw-sink.ts";
+import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
 import { NotificationLog } from "./notification-log.ts";
 
 export type TurnResult = {
@@ -42,14 +40,20 @@ export class CodexHarness {
     readonly server: FakeResponsesServer,
     readonly home: CodexTestHome,
     readonly workdir: string,
-    readonly sink: MemoryRawSink,
+    readonly sink: MemoryRawEventSink,
   ) {}
 
-  static async start(options: { script?: FakeReply[] } = {}): Promise<CodexHarness> {
+  static async start(
+    options: { script?: FakeReply[]; features?: Record<string, boolean> } = {},
+  ): Promise<CodexHarness> {
     const server = await startFakeResponsesServer({ script: options.script ?? [] });
-    const home = await createCodexTestHome({ baseUrl: server.url, model: "gpt-5.5" });
+    const home = await createCodexTestHome({
+      baseUrl: server.url,
+      model: "gpt-5.5",
+      ...(options.features ? { features: options.features } : {}),
+    });
     const workdir = await mkdtemp(path.join(tmpdir(), "skein-codex-work-"));
-    const harness = new CodexHarness(server, home, workdir, createMemoryRawSink());
+    const harness = new CodexHarness(server, home, workdir, createMemoryRawEventSink());
     await harness.restart();
     return harness;
   }

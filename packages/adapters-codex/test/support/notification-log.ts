@@ -1,4 +1,7 @@
-import type { CodexAppServerClient, NotificationEnvelope } from "../../src/index.ts";
+import type {
+  CodexAppServerClient,
+  NotificationEnvelope,
+} from "../../src/rpc/app-server-client.ts";
 
 /**
  * Every notification from every client a test started, in arrival order, with awaitable
