@@ -119,6 +119,42 @@ describe("fake Anthropic Messages server", () => {
     expect(JSON.stringify(fallback)).toContain('"text":"OK"');
   });
 
+  it("answers a routed prompt every time, ahead of the queue, judged by the latest user message", async () => {
+    server = await startFakeMessagesServer({ script: [anthropicTextReply("queued")] });
+    server.answerPrompt("POISON", anthropicErrorReply(400, "refused", { shouldRetry: false }));
+    server.answerPrompt(/^fixed$/, anthropicTextReply("routed"));
+    for (let i = 0; i < 2; i++) {
+      expect((await conversation("a POISON prompt")).status).toBe(400);
+    }
+    // Merged into one user message (as Claude Code does with a failed prompt), it still fails.
+    const merged = await conversation("x", {
+      messages: [
+        { role: "user", content: "hello" },
+        { role: "assistant", content: "hi" },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "<system-reminder>ignored</system-reminder>" },
+            { type: "text", text: "a POISON prompt" },
+            { type: "text", text: "next" },
+          ],
+        },
+      ],
+    });
+    expect(merged.status).toBe(400);
+    // An earlier message holding it does not: only the prompt being answered counts.
+    const later = await conversation("x", {
+      messages: [
+        { role: "user", content: "a POISON prompt" },
+        { role: "assistant", content: "hi" },
+        { role: "user", content: "next" },
+      ],
+    });
+    expect(JSON.stringify(await sseEvents(later))).toContain('"text":"queued"');
+    expect(JSON.stringify(await sseEvents(await conversation("fixed")))).toContain("routed");
+    expect(server.pending()).toBe(0);
+  });
+
   it("keeps auxiliary calls and token counts off the queue", async () => {
     server = await startFakeMessagesServer({ script: [anthropicTextReply("queued")] });
     const aux = await post("/v1/messages", {

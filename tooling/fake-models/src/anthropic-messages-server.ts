@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import {
   anthropicAgentOf,
+  anthropicLatestUserText,
   classifyAnthropicRequest,
   type AnthropicRecordedRequest,
 } from "./anthropic-requests.ts";
@@ -49,6 +50,13 @@ export type FakeMessagesServer = {
   /** The `conversation` requests only. */
   conversationRequests(): AnthropicRecordedRequest[];
   enqueue(...replies: AnthropicReply[]): void;
+  /**
+   * Answers every main-loop request whose latest user message contains `match` (a string) or
+   * matches it (a RegExp) with `reply`, ahead of the queue and without consuming it, for as long
+   * as the server runs: a prompt the model always refuses, or a reply tied to a prompt rather
+   * than to the order of requests. Later routes win over earlier ones.
+   */
+  answerPrompt(match: string | RegExp, reply: AnthropicReply): void;
   enqueueSubagent(...replies: AnthropicReply[]): void;
   /** Replies still queued for the main loop. */
   pending(): number;
@@ -61,6 +69,12 @@ export type FakeMessagesServer = {
   waitForConversationRequests(count: number, timeoutMs?: number): Promise<AnthropicRecordedRequest>;
   close(): Promise<void>;
 };
+
+type PromptRoute = { match: string | RegExp; reply: AnthropicReply };
+
+function routeMatches(route: PromptRoute, text: string): boolean {
+  return typeof route.match === "string" ? text.includes(route.match) : route.match.test(text);
+}
 
 type Waiter = {
   predicate: (r: AnthropicRecordedRequest) => boolean;
@@ -156,6 +170,7 @@ export async function startFakeMessagesServer(
     subagent: [...(options.subagentScript ?? [])],
   };
   const requests: AnthropicRecordedRequest[] = [];
+  const promptRoutes: PromptRoute[] = [];
   const waiters = new Set<Waiter>();
   const fallbackModel = options.model ?? "claude-fake-1";
   const defaultReply = options.defaultReply ?? anthropicTextReply("OK");
@@ -164,6 +179,11 @@ export async function startFakeMessagesServer(
   function nextConversationReply(record: AnthropicRecordedRequest): AnthropicReply {
     const routed = options.respond?.(record);
     if (routed) return routed;
+    if (record.agent === "main") {
+      const latest = anthropicLatestUserText(record);
+      const route = promptRoutes.findLast((r) => routeMatches(r, latest));
+      if (route) return route.reply;
+    }
     const queue = queues[record.agent];
     const head = queue[0];
     if (!head) return defaultReply;
@@ -262,6 +282,9 @@ export async function startFakeMessagesServer(
     conversationRequests: () => requests.filter((r) => r.kind === "conversation"),
     enqueue: (...replies) => {
       queues.main.push(...replies);
+    },
+    answerPrompt: (match, reply) => {
+      promptRoutes.push({ match, reply });
     },
     enqueueSubagent: (...replies) => {
       queues.subagent.push(...replies);

@@ -105,6 +105,19 @@ export function anthropicUserTexts(request: AnthropicRecordedRequest): string[] 
     .map((b) => String(b.text));
 }
 
+/**
+ * The text of the request's last user message (its text blocks, CLI reminders left out, joined
+ * with newlines): the prompt the request answers. Claude Code merges consecutive user messages,
+ * so a prompt kept from a failed turn shows up here next to the new one.
+ */
+export function anthropicLatestUserText(request: AnthropicRecordedRequest): string {
+  const last = anthropicMessages(request).findLast((m) => m.role === "user");
+  return (last?.content ?? [])
+    .filter((b) => b.type === "text" && typeof b.text === "string" && !SYSTEM_REMINDER.test(b.text))
+    .map((b) => String(b.text))
+    .join("\n");
+}
+
 /** Assistant text blocks, in order. */
 export function anthropicAssistantTexts(request: AnthropicRecordedRequest): string[] {
   return anthropicMessages(request)

@@ -85,6 +85,14 @@ export function anthropicToolUseReply(
   return { kind: "message", blocks, ...rest };
 }
 
+/** In plan mode, Claude proposes its plan by asking to leave plan mode (`ExitPlanMode`). */
+export function anthropicExitPlanModeReply(
+  plan: string,
+  options: AnthropicReplyOptions & { id?: string; text?: string } = {},
+): AnthropicMessageReply {
+  return anthropicToolUseReply("ExitPlanMode", { plan }, options);
+}
+
 export function anthropicBashReply(
   command: string,
   options: AnthropicReplyOptions & { id?: string } = {},

@@ -8,6 +8,8 @@ export type CodexTestHomeOptions = {
   model?: string;
   /** Extra top-level TOML lines appended verbatim (e.g. `approval_policy = "never"`). */
   extraToml?: string;
+  /** Extra `[features]` flags (e.g. `{ multi_agent_v2: true }` for sub-agents). */
+  features?: Record<string, boolean>;
 };
 
 export type CodexTestHome = {
@@ -40,6 +42,7 @@ export async function createCodexTestHome(options: CodexTestHomeOptions): Promis
     "plugins = false",
     "remote_plugin = false",
     "apps = false",
+    ...Object.entries(options.features ?? {}).map(([name, on]) => `${name} = ${on}`),
     "",
     "[analytics]",
     "enabled = false",

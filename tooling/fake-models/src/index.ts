@@ -5,16 +5,22 @@ export {
 } from "./codex-test-home.ts";
 export {
   applyPatchReply,
+  collaborationModes,
   type ExecCommandOptions,
   execCommandReply,
   type FakeOutputItem,
   type FakeReply,
   type FakeUsage,
+  forAgent,
   functionCallReply,
   httpErrorReply,
+  notForAgent,
+  proposedPlanReply,
+  type ReplyMatcher,
   reasoningReply,
   responsesSlowTextReply,
   responsesTextReply,
+  spawnAgentReply,
   type TextReplyOptions,
 } from "./openai-responses-replies.ts";
 export {
@@ -49,6 +55,7 @@ export {
   type AnthropicToolResult,
   anthropicAgentOf,
   anthropicAssistantTexts,
+  anthropicLatestUserText,
   anthropicMessages,
   anthropicRequestText,
   anthropicToolNames,
@@ -65,6 +72,7 @@ export {
   anthropicBashReply,
   anthropicEditReply,
   anthropicErrorReply,
+  anthropicExitPlanModeReply,
   anthropicSlowTextReply,
   anthropicTaskReply,
   anthropicTextReply,
@@ -79,3 +87,10 @@ export {
   anthropicStreamEvents,
   encodeAnthropicSse,
 } from "./anthropic-sse.ts";
+export {
+  type FaultProxy,
+  type FaultProxyOptions,
+  type FaultProxyRequest,
+  type ModelFault,
+  startFaultProxy,
+} from "./fault-proxy.ts";

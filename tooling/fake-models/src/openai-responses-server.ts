@@ -9,7 +9,7 @@ import {
 import { encodeSseEvent, responseEvents } from "./openai-responses-sse.ts";
 
 export type FakeResponsesServerOptions = {
-  /** Replies served in order to successive `POST /v1/responses`. */
+  /** Replies served in order to successive `POST /v1/responses` (see `FakeReply.when`). */
   script?: readonly FakeReply[];
   /** Served when the script queue is empty. */
   defaultReply?: FakeReply;
@@ -65,7 +65,8 @@ export async function startFakeResponsesServer(
     requests.push(body);
     for (const wake of waiters) wake();
 
-    const reply = queue.shift() ?? defaultReply;
+    const index = queue.findIndex((queued) => queued.when === undefined || queued.when(body));
+    const reply = index < 0 ? defaultReply : (queue.splice(index, 1)[0] ?? defaultReply);
     if (reply.kind === "http_error") {
       sendJson(res, reply.status, {
         error: { message: reply.message, type: "fake_error", code: String(reply.status) },

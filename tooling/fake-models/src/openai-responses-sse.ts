@@ -84,6 +84,7 @@ function itemEvents(item: FakeOutputItem, id: string, outputIndex: number): Resp
         id,
         call_id: item.callId ?? `call_${id}`,
         name: item.name,
+        ...(item.namespace ? { namespace: item.namespace } : {}),
         arguments: JSON.stringify(item.arguments),
         status: "completed",
       };

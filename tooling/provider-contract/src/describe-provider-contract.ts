@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe } from "vitest";
 import { ContractContext } from "./contract-context.ts";
 import type { ProviderContractHarnessFactory } from "./harness.ts";
+import { describeSteerContract } from "./steer-contract.ts";
 import { describeThreadContract } from "./thread-contract.ts";
 import { describeTurnContract } from "./turn-contract.ts";
 
@@ -20,5 +21,6 @@ export function describeProviderContract(
     afterEach(() => ctx.tearDown());
     describeTurnContract(ctx);
     describeThreadContract(ctx);
+    describeSteerContract(ctx);
   });
 }

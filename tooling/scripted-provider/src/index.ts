@@ -1,4 +1,3 @@
-export { AsyncQueue } from "./async-queue.ts";
 export { type NativeThread, type NativeTurn, NativeStore } from "./native-store.ts";
 export { echoReply, type ReplyFn, type ScriptContext, type ScriptStep } from "./script.ts";
 export {

@@ -21,6 +21,9 @@ export const FULL_CAPABILITIES: ProviderCapabilityFlags = {
   historyInjection: true,
   approvals: true,
   readHistory: true,
+  planMode: true,
+  effort: true,
+  adoptSessions: true,
 };
 
 export type ScriptedCall = { op: string; args: unknown };

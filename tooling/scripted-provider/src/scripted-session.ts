@@ -11,7 +11,7 @@ import {
   type TurnHandle,
   type TurnInput,
 } from "@skein/domain/provider";
-import { AsyncQueue } from "./async-queue.ts";
+import { AsyncQueue } from "@skein/adapter-kit";
 import type { NativeStore } from "./native-store.ts";
 import type { ReplyFn, ScriptStep } from "./script.ts";
 import { type PendingRequest, runTurn, type TurnRun } from "./turn-runner.ts";

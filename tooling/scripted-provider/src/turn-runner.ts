@@ -6,7 +6,7 @@ import type {
   RuntimeRequestAnswer,
   ThreadSettings,
 } from "@skein/domain/provider";
-import type { AsyncQueue } from "./async-queue.ts";
+import type { AsyncQueue } from "@skein/adapter-kit";
 import type { NativeStore, NativeTurn } from "./native-store.ts";
 import type { ScriptStep } from "./script.ts";
 

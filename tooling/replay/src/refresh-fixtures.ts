@@ -1,0 +1,32 @@
+import { writeFileSync } from "node:fs";
+import { isDeepStrictEqual } from "node:util";
+import { FIXTURES_DIR, fixtureFileName } from "./fixture-files.ts";
+import { type Provider, recordSession } from "./record-session.ts";
+import { replaySlice } from "./replay-slice.ts";
+import { SCENARIOS } from "./scenarios.ts";
+
+/**
+ * `pnpm fixtures:refresh`: records every scenario on both real runtimes against the fake models
+ * and rewrites the fixtures. Run it after upgrading a runtime, then read the diff: the fixture
+ * tests say whether the new wire still maps to what the scenarios need. Fails (writing nothing
+ * for it) when a session's replay does not give what the adapter emitted live, since the replay
+ * would then not stand for the adapter.
+ */
+const providers: Provider[] = ["codex", "claude"];
+let failed = false;
+for (const provider of providers) {
+  for (const scenario of SCENARIOS) {
+    const fixture = await recordSession(provider, scenario);
+    const [replayed] = await replaySlice(fixture.frames, { provider });
+    const name = fixtureFileName(fixture);
+    if (!isDeepStrictEqual(replayed?.events, fixture.events)) {
+      failed = true;
+      console.error(`✗ ${name}: replay differs from the live events; not written`);
+      console.error(JSON.stringify({ live: fixture.events, replayed: replayed?.events }, null, 1));
+      continue;
+    }
+    writeFileSync(`${FIXTURES_DIR}${name}`, `${JSON.stringify(fixture, null, 2)}\n`);
+    console.log(`✓ ${name}: ${fixture.frames.length} frames, ${fixture.events.length} events`);
+  }
+}
+if (failed) process.exitCode = 1;
