@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createCheckpointStore } from "../src/checkpoints/index.ts";
+import { createCheckpointStore } from "@skein/checkpoints";
 
 const FILES = 5_000;
 const PER_DIR = 100;

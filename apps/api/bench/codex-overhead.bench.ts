@@ -10,7 +10,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { CodexAppServerClient, resolveCodexConfig, runtimePolicy } from "@skein/adapters-codex";
+import {
+  CodexAppServerClient,
+  resolveCodexConfig,
+  runtimePolicy,
+} from "@skein/adapters-codex/testing";
 import type { StoredEvent } from "@skein/db";
 import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
 import { DELEGATE_TOOL } from "../src/orchestrator/index.ts";

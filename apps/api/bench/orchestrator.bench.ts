@@ -3,13 +3,13 @@
  * memory after 1,000 threads / 15,000 messages through the scripted provider (rss_mib).
  * Everything runs through the real orchestrator and a real SQLite store in a temp dir.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { openSqliteEventStore } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import { createScriptedProvider } from "@skein/scripted-provider";
+import { writeBenchRows } from "./bench-rows.ts";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -90,14 +90,7 @@ async function main() {
         pass: rssMib <= 300,
       },
     ];
-    const rowsDir = path.resolve(
-      path.dirname(fileURLToPath(import.meta.url)),
-      "../../../bench/.rows",
-    );
-    mkdirSync(rowsDir, { recursive: true });
-    writeFileSync(path.join(rowsDir, "orchestrator.json"), `${JSON.stringify(rows, null, 2)}\n`);
-    for (const row of rows)
-      console.log(`${row.name} ${row.value} ${row.unit} (target ${row.target})`);
+    writeBenchRows("orchestrator.json", rows);
   } finally {
     await o.shutdown();
     await store.close();

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { AttachmentStore } from "./attachments/attachment-store.ts";
 import {
   createRotatingLog,
   DEFAULT_SQLITE_FILENAME,
@@ -7,8 +8,12 @@ import {
 } from "@skein/db";
 import type { ProviderKind } from "@skein/domain";
 import type { ProviderAdapter } from "@skein/domain/provider";
+import packageJson from "../package.json" with { type: "json" };
 import type { ServerConfig } from "./env.ts";
+import { createHttpRuntimeRemote } from "./http/runtime-remote.ts";
 import type { Logger } from "./logger.ts";
+import { createSkeinMetrics } from "./metrics/skein-metrics.ts";
+import { startTracing, type Tracing } from "./tracing/start-tracing.ts";
 import { createOrchestrator } from "./orchestrator/index.ts";
 import { type SkeinServer, startServer } from "./server.ts";
 
@@ -46,23 +51,40 @@ export async function startSkein(
   log: Logger,
   adapters: Partial<Record<ProviderKind, ProviderAdapter>>,
 ): Promise<SkeinServer> {
+  const tracing: Tracing | null = config.otlpTracesUrl
+    ? startTracing({
+        endpoint: config.otlpTracesUrl,
+        instanceId: config.instanceId,
+        version: packageJson.version,
+      })
+    : null;
   const store = await openStore(config);
   log.info(
     { database: describeDatabase(config), head: await store.headSequence() },
     "event store open",
   );
+  const metrics = createSkeinMetrics({ store, instanceId: config.instanceId });
+  const timed = Object.fromEntries(
+    Object.entries(adapters).map(([kind, adapter]) => [kind, metrics.instrument(adapter)]),
+  ) as typeof adapters;
   const rawLog = createRotatingLog({ dir: path.join(config.dataDir, "raw"), ...RAW_LOG });
   let orchestrator: Awaited<ReturnType<typeof createOrchestrator>> | null = null;
   try {
     orchestrator = await createOrchestrator({
       store,
-      adapters,
+      adapters: timed,
       dataDir: config.dataDir,
       log,
       rawLog,
       instanceId: config.instanceId,
       leaseTtlMs: config.leaseTtlMs,
-      apiToken: config.apiToken,
+      remote: createHttpRuntimeRemote({
+        instanceId: config.instanceId,
+        apiToken: config.apiToken,
+      }),
+      attempts: { maxRetries: config.runRetries, idleTimeoutMs: config.turnIdleTimeoutMs },
+      fanOutConcurrency: config.fanOutConcurrency,
+      worktreeGraceMs: config.worktreeGraceMs,
     });
     await orchestrator.recover();
     const server = await startServer({
@@ -72,7 +94,13 @@ export async function startSkein(
       port: config.apiPort,
       webOrigins: config.webOrigins,
       apiToken: config.apiToken,
+      // No workspace may be or lie inside the data dir (B4); a database file elsewhere may
+      // share its folder with anything, so only the data dir itself is guarded.
+      dataDirs: [config.dataDir],
+      attachments: AttachmentStore.inDataDir(config.dataDir),
       log,
+      metrics,
+      rawLog,
     });
     // Other instances forward runtime commands for threads this one runs to this address.
     await orchestrator.advertise(config.advertiseUrl ?? server.url);
@@ -81,14 +109,19 @@ export async function startSkein(
       url: server.url,
       port: server.port,
       close: () => {
-        closing ??= server.close().finally(() => rawLog.close());
+        closing ??= server.close().finally(async () => {
+          rawLog.close();
+          await tracing?.shutdown();
+        });
         return closing;
       },
     };
   } catch (error) {
     await orchestrator?.shutdown().catch(() => undefined);
+    metrics.close();
     await store.close();
     rawLog.close();
+    await tracing?.shutdown();
     throw error;
   }
 }

@@ -23,17 +23,20 @@ function bearerOf(headers: IncomingHttpHeaders): string | null {
 }
 
 /**
- * Accepts `Authorization: Bearer <token>` on any request, and, for SSE subscriptions from
- * browsers (whose EventSource cannot set headers), `connectionParams={"token":"<token>"}` in the
- * query string, which tRPC's httpSubscriptionLink sends when given `connectionParams`.
+ * Accepts `Authorization: Bearer <token>` on any request. The token in the URL
+ * (`connectionParams={"token":"<token>"}`, which tRPC's httpSubscriptionLink sends when given
+ * `connectionParams`) counts only for subscriptions: it exists for browsers' EventSource, which
+ * cannot set headers, and URLs end up in logs and histories, so it must not open anything else.
  */
 export function authenticate(
   expectedToken: string | null,
   headers: IncomingHttpHeaders,
   connectionParams: Readonly<Record<string, string | undefined>> | null,
+  isSubscription: boolean,
 ): AuthState {
   if (expectedToken === null) return { required: false, authenticated: true };
-  const presented = bearerOf(headers) ?? connectionParams?.token ?? null;
+  const fromUrl = isSubscription ? (connectionParams?.token ?? null) : null;
+  const presented = bearerOf(headers) ?? fromUrl;
   return {
     required: true,
     authenticated: presented !== null && sameToken(presented, expectedToken),

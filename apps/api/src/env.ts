@@ -45,6 +45,32 @@ const EnvSchema = z.object({
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.coerce.number().int().min(500).default(30_000),
   ),
+  SKEIN_RUN_RETRIES: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().int().min(0).max(10).default(2),
+  ),
+  SKEIN_TURN_IDLE_TIMEOUT_MS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce
+      .number()
+      .int()
+      .refine((ms) => ms === 0 || ms >= 1_000, "must be 0 (off) or at least 1000")
+      .default(600_000),
+  ),
+  /** B9: fan-out fork runs running at once. */
+  SKEIN_FANOUT_CONCURRENCY: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().int().min(1).max(64).default(4),
+  ),
+  /** B9: archived, merged and orphaned fork worktrees are removed this long after. */
+  SKEIN_WORKTREE_GRACE_MS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce
+      .number()
+      .int()
+      .min(0)
+      .default(24 * 60 * 60_000),
+  ),
   SKEIN_ADVERTISE_URL: optionalText.refine(
     (url) => url === undefined || isHttpBaseUrl(url),
     "must be an http:// or https:// URL without query or fragment, e.g. http://10.0.0.5:4317",
@@ -52,6 +78,15 @@ const EnvSchema = z.object({
   SKEIN_API_TOKEN: optionalText.refine(
     (token) => token === undefined || token.length >= MIN_TOKEN_LENGTH,
     `must be at least ${MIN_TOKEN_LENGTH} characters (try \`openssl rand -hex 32\`)`,
+  ),
+  // The standard OpenTelemetry names: a traces URL, or a collector base URL (+ /v1/traces).
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalText.refine(
+    (url) => url === undefined || isHttpUrl(url),
+    "must be an http:// or https:// URL, e.g. http://127.0.0.1:4318/v1/traces",
+  ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalText.refine(
+    (url) => url === undefined || isHttpBaseUrl(url),
+    "must be an http:// or https:// URL without query or fragment, e.g. http://127.0.0.1:4318",
   ),
   SKEIN_LOG_LEVEL: z.preprocess(
     (value) => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined),
@@ -86,8 +121,16 @@ export type ServerConfig = {
    * own URL is used once it listens.
    */
   advertiseUrl: string | null;
+  /** B2: new attempts of a run after provider failures mid-turn. */
+  runRetries: number;
+  /** B2: a turn silent this long is stopped and retried (0: never). */
+  turnIdleTimeoutMs: number;
+  fanOutConcurrency: number;
+  worktreeGraceMs: number;
   apiToken: string | null;
   logLevel: LogLevel;
+  /** B11: where OpenTelemetry spans are exported (OTLP/HTTP); null: tracing off. */
+  otlpTracesUrl: string | null;
 };
 
 /** A configuration the server must not start with; the message says what to change. */
@@ -128,6 +171,25 @@ function databaseFrom(url: string | undefined, dataDir: string): DatabaseConfig 
   return { kind: "sqlite", dataDir: path.dirname(absolute), filename: path.basename(absolute) };
 }
 
+function isHttpUrl(text: string): boolean {
+  try {
+    const url = new URL(text.trim());
+    return url.protocol === "http:" || url.protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+function otlpTracesUrl(env: {
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?: string | undefined;
+  OTEL_EXPORTER_OTLP_ENDPOINT?: string | undefined;
+}): string | null {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim().replace(/\/+$/, "");
+  return base ? `${base}/v1/traces` : null;
+}
+
 /** Host and port; a random port (0) is not stable, so the process id stands in for it. */
 function defaultInstanceId(apiPort: number): string {
   return `${os.hostname()}:${apiPort === 0 ? `pid${process.pid}` : apiPort}`;
@@ -165,8 +227,13 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
     advertiseUrl:
       env.SKEIN_ADVERTISE_URL?.trim().replace(/\/+$/, "") ??
       (env.SKEIN_API_PORT === 0 ? null : `http://${formatHostForUrl(host)}:${env.SKEIN_API_PORT}`),
+    runRetries: env.SKEIN_RUN_RETRIES,
+    turnIdleTimeoutMs: env.SKEIN_TURN_IDLE_TIMEOUT_MS,
+    fanOutConcurrency: env.SKEIN_FANOUT_CONCURRENCY,
+    worktreeGraceMs: env.SKEIN_WORKTREE_GRACE_MS,
     apiToken,
     logLevel: env.SKEIN_LOG_LEVEL,
+    otlpTracesUrl: otlpTracesUrl(env),
   };
 }
 

@@ -1,4 +1,9 @@
-import { ConcurrencyError, StoreClosedError, SubscriberOverflow } from "@skein/db";
+import {
+  ConcurrencyError,
+  ReceiptConflictError,
+  StoreClosedError,
+  SubscriberOverflow,
+} from "@skein/db";
 import { type DomainErrorCode, isDomainError, type ValidationIssue } from "@skein/domain";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
@@ -35,6 +40,9 @@ export function toTRPCError(error: unknown): TRPCError | null {
       message: error.message,
       cause: error,
     });
+  }
+  if (error instanceof ReceiptConflictError) {
+    return new TRPCError({ code: "CONFLICT", message: error.message, cause: error });
   }
   if (error instanceof ConcurrencyError) {
     return new TRPCError({

@@ -10,6 +10,11 @@ export type {
   ThreadShells,
   TransferView,
 } from "./read-models/index.ts";
+export type { CodeBroughtBack } from "./orchestrator/bring-back-code.ts";
+export type { CheckResult } from "./orchestrator/check-command.ts";
+export type { FanOutAnswer, FanOutFork } from "./orchestrator/fan-out.ts";
+export type { ForkComparison, ForkFileChange, ForkSummary } from "./orchestrator/fork-compare.ts";
+export type { SweepResult } from "./orchestrator/worktree-hygiene.ts";
 export type { WatchMessage } from "./subscriptions/watch-stream.ts";
 export type { LogPosition } from "./subscriptions/watches.ts";
 

@@ -6,6 +6,9 @@ export const MAX_TEXT_BYTES = 256 * 1024;
 /** One HTTP request body (a batch of calls); larger bodies get 413 before they are parsed. */
 export const MAX_BODY_BYTES = 1024 * 1024;
 
+/** `thread.import` alone (a whole thread's history in one document) may send this much. */
+export const MAX_IMPORT_BODY_BYTES = 256 * 1024 * 1024;
+
 /**
  * A resume whose cursor lags the log by more than this gets a fresh snapshot instead of a replay:
  * re-reading a snapshot is cheaper than streaming thousands of events the client then folds.

@@ -5,7 +5,12 @@ import { createCodexAdapter } from "@skein/adapters-codex";
 import { startSkein } from "./app.ts";
 import { ConfigError, loadEnv, type ServerConfig } from "./env.ts";
 import { createLogger } from "./logger.ts";
+import { startOrphanWatchdog } from "./runtime/orphan-watchdog.ts";
+import { sweepStaleProviderProcesses } from "./runtime/provider-processes.ts";
 import type { SkeinServer } from "./server.ts";
+
+/** The longest a SIGINT/SIGTERM shutdown may take (in-flight calls get most of it). */
+const SHUTDOWN_DEADLINE_MS = 15_000;
 
 /** Human-readable lines go to stderr; stdout carries only the JSON logs. */
 function say(line: string): void {
@@ -39,6 +44,11 @@ function stopOnSignals(server: SkeinServer, log: ReturnType<typeof createLogger>
     }
     stopping = true;
     log.info({ signal }, "shutting down");
+    // Graceful has a limit: whatever still holds the process after it, the process ends anyway.
+    setTimeout(() => {
+      say(`skein: shutdown did not finish within ${SHUTDOWN_DEADLINE_MS / 1000} s; exiting now`);
+      process.exit(1);
+    }, SHUTDOWN_DEADLINE_MS).unref();
     server.close().then(
       () => {
         log.info("stopped");
@@ -57,6 +67,10 @@ function stopOnSignals(server: SkeinServer, log: ReturnType<typeof createLogger>
 const config = configOrExit();
 const log = createLogger(config.logLevel);
 let server: SkeinServer;
+// Before any adapter starts a process: they inherit the owner mark set here.
+const swept = sweepStaleProviderProcesses(config.dataDir);
+if (swept.length > 0) log.warn({ pids: swept }, "ended provider processes left by a previous run");
+startOrphanWatchdog();
 try {
   // The adapters run the user's own Codex / Claude Code setup: provider processes inherit this
   // process's environment (CODEX_HOME, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CONFIG_DIR…)

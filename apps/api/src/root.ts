@@ -4,6 +4,8 @@ import { healthRouter } from "./router/health.ts";
 import { projectRouter } from "./router/project.ts";
 import { providerRouter } from "./router/provider.ts";
 import { requestRouter } from "./router/request.ts";
+import { reviewRouter } from "./router/review.ts";
+import { runtimeRouter } from "./router/runtime.ts";
 import { threadRouter } from "./router/thread.ts";
 import { transferRouter } from "./router/transfer.ts";
 import { createTRPCRouter } from "./trpc.ts";
@@ -15,8 +17,10 @@ export const appRouter = createTRPCRouter({
   request: requestRouter,
   transfer: transferRouter,
   handoff: handoffRouter,
+  review: reviewRouter,
   provider: providerRouter,
   events: eventsRouter,
+  runtime: runtimeRouter,
 });
 
 export type AppRouter = typeof appRouter;

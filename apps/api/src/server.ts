@@ -1,23 +1,29 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { EventStore } from "@skein/db";
+import type { EventStore, RawLogReader } from "@skein/db";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
+import type { AttachmentStore } from "./attachments/attachment-store.ts";
 import { authenticate } from "./auth.ts";
 import type { ApiContext } from "./context.ts";
 import { isLoopbackHost } from "./env.ts";
 import { ConnectionTracker } from "./http/connection-tracker.ts";
 import { applyOriginPolicy } from "./http/origin-policy.ts";
+import { ATTACHMENTS_PATH, serveAttachmentUpload } from "./http/attachment-upload.ts";
 import { type LeanSseOptions, serveLeanSse } from "./http/lean-sse.ts";
+import { refuseUnauthenticatedSubscription, subscriptionPaths } from "./http/subscription-auth.ts";
 import {
   MAX_BODY_BYTES,
+  MAX_IMPORT_BODY_BYTES,
   MAX_REPLAY_EVENTS,
   SSE_PING_MS,
   SSE_RECONNECT_AFTER_INACTIVITY_MS,
 } from "./limits.ts";
 import type { Logger } from "./logger.ts";
+import type { SkeinMetrics } from "./metrics/skein-metrics.ts";
+import { serveMetrics } from "./metrics/serve-metrics.ts";
 import type { OrchestratorCommands } from "./orchestrator/service-types.ts";
-import { FORWARDED_HEADER } from "./orchestrator/runtime-forwarding.ts";
+import { FORWARDED_HEADER } from "./http/runtime-remote.ts";
 import { createReadModels } from "./read-models/index.ts";
 import { appRouter } from "./root.ts";
 
@@ -30,8 +36,16 @@ export type SkeinServerOptions = {
   /** Browser origins allowed to call (the web UI's). */
   webOrigins: readonly string[];
   apiToken: string | null;
+  /** Skein's own folders (its data dir): no workspace may be or lie inside one (B4). */
+  dataDirs?: readonly string[];
+  /** Where uploads are stored (E16); without it, `/attachments` is not served. */
+  attachments?: AttachmentStore;
   log: Logger;
   maxReplayEvents?: number;
+  /** Prometheus metrics served at `/metrics` (B11); none when left out. */
+  metrics?: SkeinMetrics;
+  /** The raw provider log (E18) the adapters write, for `events.raw` (B8); none when left out. */
+  rawLog?: RawLogReader;
   /** How long shutdown waits for in-flight calls before cutting them; default 10 s. */
   shutdownGraceMs?: number;
 };
@@ -79,15 +93,21 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     loopbackOnly: isLoopbackHost(options.host),
   };
 
+  const subscriptions = subscriptionPaths(appRouter);
+  const dataDirs = options.dataDirs ?? [];
+
   const contextFor = (
     req: http.IncomingMessage,
     connectionParams: Record<string, string | undefined> | null,
+    isSubscription: boolean,
   ): ApiContext => ({
     orchestrator,
     store,
     readModels,
-    auth: authenticate(options.apiToken, req.headers, connectionParams),
+    auth: authenticate(options.apiToken, req.headers, connectionParams, isSubscription),
+    dataDirs,
     watch,
+    rawLog: options.rawLog ?? null,
     forwardedBy: forwardedBy(req),
   });
   const onError = ({ error, path, type }: { error: TRPCError; path?: string; type: string }) => {
@@ -97,17 +117,22 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
       log.debug({ code: error.code, path, type, message: error.message }, "procedure refused");
     }
   };
-  const trpc = createHTTPHandler({
-    router: appRouter,
-    basePath: "/trpc/",
-    maxBodySize: MAX_BODY_BYTES,
-    createContext: ({ req, info }) => contextFor(req, info.connectionParams),
-    onError,
-  });
+  const trpcWithBodyLimit = (maxBodySize: number) =>
+    createHTTPHandler({
+      router: appRouter,
+      basePath: "/trpc/",
+      maxBodySize,
+      createContext: ({ req, info }) =>
+        contextFor(req, info.connectionParams, info.type === "subscription"),
+      onError,
+    });
+  const trpc = trpcWithBodyLimit(MAX_BODY_BYTES);
+  // The same router with room for one thread's whole history, reached only at thread.import.
+  const trpcImport = trpcWithBodyLimit(MAX_IMPORT_BODY_BYTES);
   const leanSse: LeanSseOptions = {
     router: appRouter,
     paths: WATCH_PATHS,
-    createContext: contextFor,
+    createContext: (req, connectionParams) => contextFor(req, connectionParams, true),
     client: { reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS },
     pingMs: SSE_PING_MS,
     onError: ({ error, path }) => onError({ error, path, type: "subscription" }),
@@ -121,11 +146,37 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
       res.end(JSON.stringify({ ok: true }));
       return;
     }
+    if (pathname === "/metrics" && options.metrics) {
+      serveMetrics(req, res, options.metrics, options.apiToken).catch((error: unknown) => {
+        log.error({ err: error }, "metrics scrape failed");
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+      return;
+    }
+    const attachments = options.attachments;
+    if (pathname === ATTACHMENTS_PATH && attachments) {
+      tracker.track(req, res);
+      serveAttachmentUpload(req, res, { store: attachments, apiToken: options.apiToken }).catch(
+        (error: unknown) => {
+          log.error({ err: error }, "attachment upload failed");
+          if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+          res.end(
+            JSON.stringify({ error: { code: "INTERNAL_SERVER_ERROR", message: "upload failed" } }),
+          );
+        },
+      );
+      return;
+    }
     if (pathname.startsWith("/trpc/")) {
+      const refusal = { paths: subscriptions, apiToken: options.apiToken };
+      if (refuseUnauthenticatedSubscription(req, res, refusal)) return;
       tracker.track(req, res);
       serveLeanSse(req, res, leanSse).then(
         (served) => {
-          if (!served) void trpc(req, res);
+          if (served) return;
+          if (pathname === "/trpc/thread.import") void trpcImport(req, res);
+          else void trpc(req, res);
         },
         (error: unknown) => {
           log.error({ err: error }, "subscription stream failed");
@@ -161,6 +212,7 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     server.closeAllConnections();
     await closed;
     await orchestrator.shutdown();
+    options.metrics?.close();
     await store.close();
   };
 

@@ -60,7 +60,7 @@ const requireToken = t.middleware(({ ctx, next }) => {
       code: "UNAUTHORIZED",
       message:
         "missing or wrong API token: send `Authorization: Bearer <SKEIN_API_TOKEN>` " +
-        '(SSE from a browser: connectionParams {"token": …})',
+        '(only subscriptions may pass it as connectionParams {"token": …} instead)',
     });
   }
   return next();

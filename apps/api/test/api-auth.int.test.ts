@@ -41,7 +41,7 @@ describe("with SKEIN_API_TOKEN set", () => {
   it("with the token → OK", async () => {
     const { projectId } = await t.client.project.create.mutate({
       name: "Authed",
-      workspaceRoot: "/tmp/authed",
+      workspaceRoot: t.workspaceDir,
     });
     const list = await t.client.project.list.query();
     expect(list.projects.map((p) => p.id)).toContain(projectId);
@@ -126,6 +126,22 @@ describe("browser origins", () => {
 });
 
 describe("configuration (env.ts)", () => {
+  it("B11: tracing is off by default; the standard OTLP variables turn it on; a bad URL is refused", () => {
+    expect(parseEnv({}).otlpTracesUrl).toBeNull();
+    expect(parseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318/" }).otlpTracesUrl).toBe(
+      "http://collector:4318/v1/traces",
+    );
+    expect(
+      parseEnv({
+        OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318",
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: "https://traces.example/otlp",
+      }).otlpTracesUrl,
+    ).toBe("https://traces.example/otlp");
+    expect(() => parseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(
+      /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/,
+    );
+  });
+
   it("defaults: loopback, 4317/4318, ~/.skein, SQLite", () => {
     const config = parseEnv({});
     expect(config).toMatchObject({
@@ -135,10 +151,23 @@ describe("configuration (env.ts)", () => {
       apiToken: null,
       logLevel: "info",
       database: { kind: "sqlite" },
+      runRetries: 2,
+      turnIdleTimeoutMs: 600_000,
     });
     expect(config.dataDir).toMatch(/\.skein$/);
     expect(config.webOrigins).toContain("http://127.0.0.1:4318");
     expect(config.webOrigins).toContain("http://localhost:4318");
+  });
+
+  it("B2: SKEIN_RUN_RETRIES and SKEIN_TURN_IDLE_TIMEOUT_MS set the attempt limits; nonsense is refused", () => {
+    expect(parseEnv({ SKEIN_RUN_RETRIES: "0", SKEIN_TURN_IDLE_TIMEOUT_MS: "0" })).toMatchObject({
+      runRetries: 0,
+      turnIdleTimeoutMs: 0,
+    });
+    expect(() => parseEnv({ SKEIN_RUN_RETRIES: "-1" })).toThrow(/SKEIN_RUN_RETRIES/);
+    expect(() => parseEnv({ SKEIN_TURN_IDLE_TIMEOUT_MS: "5" })).toThrow(
+      /SKEIN_TURN_IDLE_TIMEOUT_MS.*0 \(off\) or at least 1000/,
+    );
   });
 
   it("a non-loopback host without a token is refused with a clear message", () => {

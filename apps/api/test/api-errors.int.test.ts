@@ -15,7 +15,7 @@ afterEach(async () => {
 async function seedThread() {
   const { projectId } = await t.client.project.create.mutate({
     name: "Demo",
-    workspaceRoot: t.dataDir,
+    workspaceRoot: t.workspaceDir,
   });
   const { threadId } = await t.client.thread.create.mutate({ projectId, title: "Main" });
   return { projectId, threadId };
@@ -47,7 +47,9 @@ describe("bad input is refused with the documented code and appends nothing", ()
       t.client.project.create.mutate({ name: "x", workspaceRoot: "relative/dir" }),
     );
     expect(relative.code).toBe("BAD_REQUEST");
-    expect(relative.message).toBe("workspaceRoot: must be an absolute path");
+    expect(relative.message).toBe(
+      'workspaceRoot: The folder path "relative/dir" is not absolute. Enter the full path, starting with "/".',
+    );
 
     const badCommandId = await refusal(
       t.client.thread.archive.mutate({ threadId, commandId: "12" as never }),

@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 async function project() {
-  return t.client.project.create.mutate({ name: "Demo", workspaceRoot: t.dataDir });
+  return t.client.project.create.mutate({ name: "Demo", workspaceRoot: t.workspaceDir });
 }
 
 /** Waits (through the subscription) until the run reaches a terminal status. */
@@ -116,6 +116,7 @@ describe("the typed client over HTTP drives the real orchestrator", () => {
   it("S4: a mutation retried with the same commandId returns the same receipt, appends nothing", async () => {
     const { projectId } = await project();
     const { threadId } = await t.client.thread.create.mutate({ projectId });
+    const before = await t.store.headSequence();
     const first = await t.client.thread.sendMessage.mutate({
       threadId,
       text: "once",
@@ -128,7 +129,7 @@ describe("the typed client over HTTP drives the real orchestrator", () => {
       commandId: "cmd_api_retry",
     });
     expect(again).toEqual(first);
-    const after = await t.store.readAll(first.sequence - 1);
+    const after = await t.store.readAll(before);
     expect(after.filter((e) => e.type === "RunQueued")).toHaveLength(1);
     expect(head).toBeGreaterThanOrEqual(first.sequence);
   });

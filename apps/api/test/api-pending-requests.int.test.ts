@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { refusal } from "./support/errors.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
+import { until } from "./support/until.ts";
 
 let t: ScriptedTestServer;
 beforeEach(async () => {
@@ -9,16 +10,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await t.close();
 });
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out; last value ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 const color = {
   id: "q_color",
@@ -30,7 +21,7 @@ describe("request.pending: P5 across threads", () => {
   it("lists every thread's waiting requests with their question ids; answers keyed by them reach the provider", async () => {
     const { projectId } = await t.client.project.create.mutate({
       name: "Demo",
-      workspaceRoot: t.dataDir,
+      workspaceRoot: t.workspaceDir,
     });
     const threads: string[] = [];
     for (const title of ["first", "second"]) {

@@ -1,15 +1,18 @@
+import { execFileSync, spawn as spawnProcess } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
 import type { RouterOutputs } from "../src/index.ts";
-import { API_DIR, type ChildServer, spawnEntry, TSX_LOADER } from "./support/child-server.ts";
+import { API_DIR, ChildServer, spawnEntry } from "./support/child-server.ts";
 import { scratchSchema } from "./support/postgres.ts";
 import { Recorder } from "./support/recorder.ts";
 import { tempDir } from "./support/test-server.ts";
 
 type DetailSnapshot = RouterOutputs["thread"]["detail"];
 
+/** A service outside the workspace's TypeScript: plain JavaScript importing @skein/client. */
+const WATCH_THREAD_EXAMPLE = path.resolve(API_DIR, "../../examples/watch-thread/watch-thread.mjs");
 const children: ChildServer[] = [];
 const dirs: string[] = [];
 const cleanups: (() => unknown)[] = [];
@@ -70,8 +73,33 @@ describe("pnpm --filter @skein/api start (src/main.ts)", () => {
   });
 });
 
-describe("a separate process with only the typed client", () => {
-  it("examples/client-example.ts runs end to end against a server", async () => {
+describe("pnpm start: the API as built JavaScript under plain node", () => {
+  it("scripts/build.mjs bundles src/main.ts into dist/main.js, which starts, serves /healthz and stops on SIGTERM", async () => {
+    execFileSync(process.execPath, ["scripts/build.mjs"], { cwd: API_DIR, stdio: "ignore" });
+    const server = new ChildServer(
+      spawnProcess(process.execPath, ["dist/main.js"], {
+        cwd: API_DIR,
+        env: {
+          ...process.env,
+          SKEIN_LOG_LEVEL: "warn",
+          SKEIN_API_PORT: "0",
+          SKEIN_DATA_DIR: dataDir(),
+        },
+        stdio: ["ignore", "ignore", "pipe"],
+      }),
+    );
+    children.push(server);
+    await server.ready;
+    expect(await (await fetch(`${server.url}/healthz`)).json()).toEqual({ ok: true });
+    const health = await createSkeinClient({ url: server.url }).health.query();
+    expect(health).toMatchObject({ ok: true, version: "0.1.0", sequence: 0 });
+    server.child.kill("SIGTERM");
+    expect(await server.exited).toBe(0);
+  }, 60_000);
+});
+
+describe("a separate process with only the built client", () => {
+  it("examples/watch-thread runs under plain node: it watches a run, drops mid-run and resumes with Last-Event-ID", async () => {
     const dir = dataDir();
     const server = spawn("test/fixtures/scripted-skein.ts", {
       SKEIN_API_PORT: "0",
@@ -79,22 +107,29 @@ describe("a separate process with only the typed client", () => {
     });
     await server.ready;
     const { execFile } = await import("node:child_process");
+    // Plain node, no loader: the example imports @skein/client's built JavaScript.
     const stdout = await new Promise<string>((resolve, reject) => {
       execFile(
         process.execPath,
-        ["--import", TSX_LOADER, path.join(API_DIR, "examples/client-example.ts"), server.url],
-        // The example uses its working directory as the project's workspace: keep it scratch.
-        { cwd: dir, timeout: 30_000 },
+        [WATCH_THREAD_EXAMPLE, server.url],
+        // The example uses its working directory as the project's workspace: keep it scratch,
+        // and outside the data dir, which no workspace may be (B4).
+        { cwd: dataDir(), timeout: 60_000 },
         (error, out, err) => (error ? reject(new Error(`${error.message}\n${err}`)) : resolve(out)),
       );
     });
     expect(stdout).toMatch(/^connected to Skein 0\.1\.0/);
-    expect(stdout).toMatch(/snapshot @\d+: 0 runs so far/);
+    expect(stdout).toMatch(/snapshot @\d+: [01] runs/);
+    const dropped = /disconnected after @(\d+) \(\d+ events, [3-9]\d* deltas\)/.exec(stdout);
+    expect(dropped, stdout).not.toBeNull();
+    expect(stdout).toContain(`resuming with Last-Event-ID ${dropped?.[1]}`);
+    // Only this thread writes during the run, so the resumed watch starts at the next sequence.
+    expect(stdout).toContain(`first event after the resume: @${Number(dropped?.[1]) + 1}`);
+    expect(stdout).toMatch(/resumed: \d+ events \(\d+ deltas\), 0 already seen before the drop/);
     expect(stdout).toMatch(/event {4}@\d+: RunFinished/);
     expect(stdout).toContain("run completed on codex");
-    expect(stdout).toContain("assistant: ok: Say hello");
-    expect(stdout).toMatch(/fork thr_\w+: 0 provider threads, transfer pending/);
-  }, 60_000);
+    expect(stdout).toContain("assistant: 1600 characters");
+  }, 90_000);
 
   it("SIGKILL during a run, restart: the run ends interrupted, nothing committed is lost, subscribers resume", async () => {
     const dir = dataDir();
@@ -104,7 +139,10 @@ describe("a separate process with only the typed client", () => {
     });
     await first.ready;
     const client = createSkeinClient({ url: first.url });
-    const { projectId } = await client.project.create.mutate({ name: "p", workspaceRoot: dir });
+    const { projectId } = await client.project.create.mutate({
+      name: "p",
+      workspaceRoot: dataDir(),
+    });
     const { threadId } = await client.thread.create.mutate({ projectId });
     const recorder = new Recorder<DetailSnapshot>();
     const sub = client.thread.watchDetail.subscribe({ threadId }, recorder.handlers);

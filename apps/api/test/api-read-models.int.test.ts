@@ -13,7 +13,7 @@ afterEach(async () => {
 async function newThread(runtimeMode?: "approval-required" | "full-access") {
   const { projectId } = await t.client.project.create.mutate({
     name: "Demo",
-    workspaceRoot: t.dataDir,
+    workspaceRoot: t.workspaceDir,
   });
   const { threadId } = await t.client.thread.create.mutate({
     projectId,
@@ -57,14 +57,20 @@ describe("read side: each query is one snapshot with its sequence", () => {
     expect(detail.snapshotSequence).toBeLessThanOrEqual(await t.store.headSequence());
     expect(detail.thread.lineage?.parentThreadId).toBe(threadId);
     expect(detail.turnItems.map((item) => item.type)).toEqual(["fork"]);
-    expect(detail.visibleTurnItems).toEqual([...before.visibleTurnItems, detail.turnItems[0]]);
-    expect(before.visibleTurnItems.length).toBeGreaterThanOrEqual(2);
+    expect(detail.visibleTurnItems).toEqual([
+      ...(before.visibleTurnItems ?? before.turnItems),
+      detail.turnItems[0],
+    ]);
+    expect((before.visibleTurnItems ?? before.turnItems).length).toBeGreaterThanOrEqual(2);
     expect(detail.transfers.map((x) => x.id)).toEqual([fork.transferId]);
 
     // Forks of forks recurse through the chain.
     const grandchild = await t.client.thread.fork.mutate({ threadId: fork.threadId });
     const nested = await t.client.thread.detail.query({ threadId: grandchild.threadId });
-    expect(nested.visibleTurnItems).toEqual([...detail.visibleTurnItems, nested.turnItems[0]]);
+    expect(nested.visibleTurnItems).toEqual([
+      ...(detail.visibleTurnItems ?? []),
+      nested.turnItems[0],
+    ]);
   });
 
   it("T1 via the graph: a fork has no provider session, thread or turn; the source has them", async () => {
@@ -135,7 +141,7 @@ describe("read side: each query is one snapshot with its sequence", () => {
     await t.client.thread.archive.mutate({ threadId: other.threadId });
     const projects = await t.client.project.list.query();
     expect(projects.projects).toEqual([
-      expect.objectContaining({ id: projectId, title: "Demo", workspaceRoot: t.dataDir }),
+      expect.objectContaining({ id: projectId, title: "Demo", workspaceRoot: t.workspaceDir }),
     ]);
     const shells = await t.client.thread.shells.query();
     expect(shells.threads.map((s) => s.id)).toEqual([threadId]);

@@ -11,6 +11,10 @@ describe("graceful shutdown (server.close)", () => {
     const gate = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let entered: () => void = () => undefined;
+    const inside = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
     const t = await startTestServer({
       orchestrator: async (store, dataDir) => {
         const real = await createOrchestrator({ store, adapters: {}, dataDir });
@@ -18,6 +22,7 @@ describe("graceful shutdown (server.close)", () => {
           ...real,
           // A command still running when shutdown starts.
           createProject: async (input: Parameters<typeof real.createProject>[0]) => {
+            entered();
             await gate;
             return real.createProject(input);
           },
@@ -28,8 +33,12 @@ describe("graceful shutdown (server.close)", () => {
     const sub = t.client.thread.watchShells.subscribe(undefined, recorder.handlers);
     await recorder.until(() => recorder.snapshots.length === 1);
 
-    const inFlight = t.client.project.create.mutate({ name: "late", workspaceRoot: t.dataDir });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    const inFlight = t.client.project.create.mutate({
+      name: "late",
+      workspaceRoot: t.workspaceDir,
+    });
+    // In flight means the server has it (a fixed wait is too short on a loaded machine).
+    await inside;
     const closing = t.server.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     release();

@@ -64,7 +64,7 @@ describe("Claude AskUserQuestion through the API (real SDK, fake model)", () => 
       );
       const { projectId } = await t.client.project.create.mutate({
         name: "ask",
-        workspaceRoot: t.dataDir,
+        workspaceRoot: t.workspaceDir,
       });
       const { threadId } = await t.client.thread.create.mutate({
         projectId,

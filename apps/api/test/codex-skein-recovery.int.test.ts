@@ -6,26 +6,16 @@ import {
   responsesSlowTextReply,
   responsesTextReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type CodexSkeinHarness,
-  type CodexSkeinOptions,
-  createCodexSkeinHarness,
   eventually,
+  useCodexSkeinHarness,
 } from "./support/codex-skein-harness.ts";
 
 const SLOW = 60_000;
 
-let h: CodexSkeinHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
-
-async function harness(options?: CodexSkeinOptions): Promise<CodexSkeinHarness> {
-  h = await createCodexSkeinHarness(options);
-  return h;
-}
+const harness = useCodexSkeinHarness();
 
 /** The native thread ref of the provider thread that ran `runId`. */
 async function nativeThreadOf(x: CodexSkeinHarness, threadId: ThreadId, runId: string) {
@@ -38,9 +28,9 @@ async function nativeThreadOf(x: CodexSkeinHarness, threadId: ThreadId, runId: s
 
 describe("Codex through Skein: crashes, restarts, delegation, raw log", () => {
   it(
-    "R2: a SIGKILLed app-server ends the run (never left running); the next message resumes the same provider thread with its history",
+    "R2: with new attempts off, a SIGKILLed app-server ends the run (never left running); the next message resumes the same provider thread with its history",
     async () => {
-      const x = await harness();
+      const x = await harness({ attempts: { maxRetries: 0 } });
       x.server.enqueue(
         responsesTextReply("KILO-ANSWER"),
         responsesSlowTextReply(["never ", "gets ", "to ", "the ", "end ", "of ", "this "], 300),
@@ -74,6 +64,56 @@ describe("Codex through Skein: crashes, restarts, delegation, raw log", () => {
         expect.arrayContaining(["KILO-ONE", "second, slowly", "after the crash"]),
       );
       expect(messageTexts(history, "assistant")).toContain("KILO-ANSWER");
+    },
+    SLOW,
+  );
+
+  it(
+    "B2: a SIGKILLed app-server mid-turn gets a provider_recovery attempt: a new runtime resumes the provider thread and the same run completes",
+    async () => {
+      const x = await harness({ attempts: { baseDelayMs: 50 } });
+      x.server.enqueue(
+        responsesTextReply("KILO-ANSWER"),
+        responsesSlowTextReply(["never ", "gets ", "to ", "the ", "end ", "of ", "this "], 300),
+        responsesTextReply("RECOVERED-ANSWER"),
+      );
+      const threadId = await x.createThread();
+      const first = await x.run(threadId, "KILO-ONE");
+      const runId = await x.send(threadId, "second, slowly");
+      await x.server.waitForRequests(2);
+      await eventually(async () =>
+        expect((await x.thread(threadId)).runs.get(runId)?.status).toBe("running"),
+      );
+      const session = x.codexSessions.at(-1);
+      if (!session?.pid) throw new Error("no live Codex session");
+      process.kill(session.pid, "SIGKILL");
+      const done = await x.waitForRunStatus(threadId, runId, ["completed", "failed"], 30_000);
+      expect(done.status).toBe("completed");
+      const state = await x.thread(threadId);
+      const attempts = [...state.attempts.values()].filter((a) => a.runId === runId);
+      expect(attempts.map((a) => [a.reason, a.status])).toEqual([
+        ["initial", "superseded"],
+        ["provider_recovery", "completed"],
+      ]);
+      const failedTurn = [...state.providerTurns.values()].find(
+        (t) => t.runAttemptId === attempts[0]!.id,
+      );
+      expect(failedTurn?.error).toMatch(/SIGKILL/);
+      expect(x.codexSessions).toHaveLength(2);
+      const before = await nativeThreadOf(x, threadId, first.runId);
+      expect(await nativeThreadOf(x, threadId, runId)).toEqual(before);
+      const resumes = x.sent("thread/resume");
+      expect(resumes).toHaveLength(1);
+      expect(resumes[0]?.payload).toMatchObject({ params: { threadId: before.nativeThreadRef } });
+      const history = x.request(-1);
+      expect(messageTexts(history, "user")).toEqual(
+        expect.arrayContaining(["KILO-ONE", "second, slowly"]),
+      );
+      expect(messageTexts(history, "assistant")).toContain("KILO-ANSWER");
+      const answers = [...state.turnItems.values()]
+        .map((e) => e.item)
+        .filter((i) => i.type === "assistant_message" && i.runId === runId);
+      expect(answers.at(-1)).toMatchObject({ text: "RECOVERED-ANSWER" });
     },
     SLOW,
   );
@@ -140,9 +180,13 @@ describe("Codex through Skein: crashes, restarts, delegation, raw log", () => {
       const childTurns = x.claude.calls.filter((c) => c.op === "startTurn");
       expect(childTurns).toHaveLength(1);
 
-      // The scripted child echoes its prompt; exactly that came back to the model as tool output.
+      // The scripted child echoes its prompt (with the turn that asked for it); exactly that came
+      // back to the model as tool output.
       expect(functionCallOutputs(x.request(1))).toEqual([
-        { callId: "call_delegate", output: "ok: DELEGATED-TASK" },
+        {
+          callId: "call_delegate",
+          output: expect.stringMatching(/^ok: DELEGATED-TASK\n[\s\S]*delegate please\)$/),
+        },
       ]);
     },
     SLOW,

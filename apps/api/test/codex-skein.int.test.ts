@@ -10,26 +10,17 @@ import {
   responsesSlowTextReply,
   responsesTextReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type CodexSkeinHarness,
-  createCodexSkeinHarness,
   eventually,
+  useCodexSkeinHarness,
 } from "./support/codex-skein-harness.ts";
 
 // Real binary, real store: generous per-test budget for a loaded 2-core machine.
 const SLOW = 60_000;
 
-let h: CodexSkeinHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
-
-async function harness(): Promise<CodexSkeinHarness> {
-  h = await createCodexSkeinHarness();
-  return h;
-}
+const harness = useCodexSkeinHarness();
 
 async function items(x: CodexSkeinHarness, threadId: ThreadId): Promise<TurnItem[]> {
   const state = await x.thread(threadId);
@@ -242,9 +233,31 @@ describe("Codex through Skein (real binary, fake model)", () => {
   );
 
   it(
-    "model HTTP 500 fails the run with the error text; the next message on the thread works",
+    "B2: a model HTTP 500 gets a retry attempt of the same run on the same runtime; the run completes with the next answer",
     async () => {
-      const x = await harness();
+      const x = await harness({ attempts: { baseDelayMs: 50 } });
+      x.server.enqueue(httpErrorReply(500, "upstream exploded"), responsesTextReply("RECOVERED"));
+      const threadId = await x.createThread();
+      const { runId, run } = await x.run(threadId, "this will fail once");
+      expect(run.status).toBe("completed");
+      const state = await x.thread(threadId);
+      const attempts = [...state.attempts.values()].filter((a) => a.runId === runId);
+      expect(attempts.map((a) => [a.reason, a.status])).toEqual([
+        ["initial", "superseded"],
+        ["retry", "completed"],
+      ]);
+      expect(x.codexSessions).toHaveLength(1);
+      const answer = (await items(x, threadId)).filter((i) => i.type === "assistant_message");
+      expect(answer.at(-1)).toMatchObject({ text: "RECOVERED", runId });
+      expect(messageTexts(x.request(-1), "user")).toContain("this will fail once");
+    },
+    SLOW,
+  );
+
+  it(
+    "model HTTP 500 with new attempts off fails the run with the error text; the next message on the thread works",
+    async () => {
+      const x = await harness({ attempts: { maxRetries: 0 } });
       x.server.enqueue(httpErrorReply(500, "upstream exploded"), responsesTextReply("RECOVERED"));
       const threadId = await x.createThread();
       const failed = await x.run(threadId, "this will fail");

@@ -2,7 +2,7 @@ import { type ThreadId, threadStreamId } from "@skein/domain";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
-import { FORWARDED_HEADER } from "../src/orchestrator/runtime-forwarding.ts";
+import { FORWARDED_HEADER } from "../src/http/runtime-remote.ts";
 import { refusal } from "./support/errors.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { type PgInstance, startPgInstance } from "./support/pg-instances.ts";

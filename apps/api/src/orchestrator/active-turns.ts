@@ -1,5 +1,5 @@
 import { ConflictError, type IdSource, type RunId, type ThreadId } from "@skein/domain";
-import type { AggregateRepository } from "./aggregate-repository.ts";
+import type { AggregateRepository, ExecuteOptions } from "./aggregate-repository.ts";
 import type { Logger } from "./logger.ts";
 import type { LiveSession } from "./session-manager.ts";
 
@@ -54,11 +54,15 @@ export class ActiveTurns {
     this.active.delete(threadId);
   }
 
-  async interrupt(threadId: ThreadId): Promise<number> {
+  /** `answer` binds the command id the interrupt answers (S4, B3). */
+  async interrupt(threadId: ThreadId, answer: ExecuteOptions = {}): Promise<number> {
     const state = await this.repo.thread(threadId);
     const runId = state.activeRunId;
     if (!runId) throw new ConflictError(`thread ${threadId} has no active run to interrupt`);
-    const result = await this.repo.execute({ type: "InterruptRun", data: { threadId, runId } });
+    const result = await this.repo.execute(
+      { type: "InterruptRun", data: { threadId, runId } },
+      answer,
+    );
     const active = this.active.get(threadId);
     if (active && active.runId === runId) {
       active.interruptRequested = true;
@@ -69,7 +73,7 @@ export class ActiveTurns {
   }
 
   /** Native steer when the provider has it; otherwise interrupt and restart the attempt (R1). */
-  async steer(threadId: ThreadId, text: string): Promise<number> {
+  async steer(threadId: ThreadId, text: string, answer: ExecuteOptions = {}): Promise<number> {
     const state = await this.repo.thread(threadId);
     const runId = state.activeRunId;
     const active = this.active.get(threadId);
@@ -78,22 +82,35 @@ export class ActiveTurns {
     }
     const messageId = this.ids.next("message");
     if (active.session.handle.capabilities.steer) {
-      await active.session.handle.steerTurn(active.nativeThreadRef, active.nativeTurnRef, text);
+      try {
+        await active.session.handle.steerTurn(active.nativeThreadRef, active.nativeTurnRef, text);
+      } catch (error) {
+        // Mostly the turn ending between the check above and the provider seeing the steer.
+        throw new ConflictError(
+          `thread ${threadId}: the running turn did not take the steer (${message(error)}); send it as a new message instead`,
+        );
+      }
       return (
-        await this.repo.execute({ type: "SteerRun", data: { threadId, runId, messageId, text } })
+        await this.repo.execute(
+          { type: "SteerRun", data: { threadId, runId, messageId, text } },
+          answer,
+        )
       ).sequence;
     }
-    const result = await this.repo.execute({
-      type: "RestartAttempt",
-      data: {
-        threadId,
-        runId,
-        attemptId: this.ids.next("attempt"),
-        rootNodeId: this.ids.next("node"),
-        reason: "steering_restart",
-        steer: { messageId, text },
+    const result = await this.repo.execute(
+      {
+        type: "RestartAttempt",
+        data: {
+          threadId,
+          runId,
+          attemptId: this.ids.next("attempt"),
+          rootNodeId: this.ids.next("node"),
+          reason: "steering_restart",
+          steer: { messageId, text },
+        },
       },
-    });
+      answer,
+    );
     active.restartWith = text;
     await this.interruptNative(active);
     return result.sequence;

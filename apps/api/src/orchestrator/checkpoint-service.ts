@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { IdSource, Run, RunId, ThreadId, ThreadState } from "@skein/domain";
-import { type CheckpointStore, createCheckpointStore } from "../checkpoints/index.ts";
+import { type CheckpointStore, checkpointRef, createCheckpointStore } from "@skein/checkpoints";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { Logger } from "./logger.ts";
 
@@ -51,6 +51,28 @@ export class CheckpointService {
       this.stores.set(cwd, store);
     }
     return store;
+  }
+
+  /**
+   * Snapshots the workspace before a thread's first run (no ready checkpoint yet), so the first
+   * run's checkpoint lists what that run changed, not every file that already existed or was
+   * uncommitted. Best effort: without a baseline the first checkpoint diffs against HEAD.
+   */
+  async captureBaseline(threadId: ThreadId, state: ThreadState, cwd: string): Promise<void> {
+    if (!this.captureEnabled || lastRootCheckpointRef(state) || !existsSync(cwd)) return;
+    try {
+      const store = await this.storeFor(cwd);
+      if ((await store.status(baselineRef(threadId))) === "ready") return;
+      await store.capture({ threadId, runId: BASELINE_RUN });
+    } catch (error) {
+      this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
+    }
+  }
+
+  /** The baseline ref when the thread has one in this workspace's store, else undefined. */
+  async baselineOf(store: CheckpointStore, threadId: ThreadId): Promise<string | undefined> {
+    const ref = baselineRef(threadId);
+    return (await store.status(ref).catch(() => "missing")) === "ready" ? ref : undefined;
   }
 
   /** Records the run's root scope and a checkpoint; capture failures become status `error`. */
@@ -113,7 +135,7 @@ export class CheckpointService {
     const checkpointId = this.ids.next("checkpoint");
     try {
       const store = await this.storeFor(cwd);
-      const parentRef = lastRootCheckpointRef(state);
+      const parentRef = lastRootCheckpointRef(state) ?? (await this.baselineOf(store, threadId));
       const captured = await store.capture({
         threadId,
         runId: run.id,
@@ -153,6 +175,13 @@ export class CheckpointService {
       });
     }
   }
+}
+
+/** A run-id segment no run gets (run ids start with "run_"): the thread's pre-run snapshot. */
+const BASELINE_RUN = "baseline";
+
+export function baselineRef(threadId: string): string {
+  return checkpointRef(threadId, BASELINE_RUN);
 }
 
 export function lastRootCheckpointRef(state: ThreadState): string | undefined {

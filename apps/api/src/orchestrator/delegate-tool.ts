@@ -21,6 +21,9 @@ export const DELEGATE_TOOL: AppToolDefinition = {
 
 type DelegateInput = { provider: ProviderKind; model?: string; prompt: string };
 
+/** A delegated child gets this long before it is interrupted and the parent told so. */
+export const DEFAULT_DELEGATE_TIMEOUT_MS = 15 * 60_000;
+
 function parseInput(input: unknown): DelegateInput {
   const value = (
     typeof input === "string" ? JSON.parse(input) : input
@@ -54,6 +57,7 @@ export function createDelegateHandler(
   ids: IdSource,
   parentThreadId: ThreadId,
   parentRunId: RunId,
+  limits: { timeoutMs: number } = { timeoutMs: DEFAULT_DELEGATE_TIMEOUT_MS },
 ): AppToolHandler {
   return async (call) => {
     let input: DelegateInput;
@@ -107,17 +111,35 @@ export function createDelegateHandler(
         threadId: childId,
         runId: childRunId,
         messageId: ids.next("message"),
-        text: input.prompt,
+        text: withAskingTurn(input.prompt, parent, parentRunId),
         provider: input.provider,
         model: input.model ?? null,
       },
     });
     const settled = executor.waitForRun(childRunId);
-    executor.kick(childId);
-    await settled;
+    // Interrupting the parent interrupts the child (see RunExecutor.interruptChildren).
+    executor.subagents.delegated(childId, parentThreadId);
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      void executor.stopChild(childId).catch(() => undefined);
+    }, limits.timeoutMs);
+    try {
+      executor.kick(childId);
+      await settled;
+    } finally {
+      clearTimeout(timer);
+      executor.subagents.undelegated(childId);
+    }
     const child = await repo.thread(childId);
     const run = child.runs.get(childRunId);
     const answer = lastAssistantText(child.turnItems, childRunId);
+    if (timedOut) {
+      return {
+        output: `Subagent timed out after ${Math.round(limits.timeoutMs / 1000)} s and was interrupted (run ${run?.status ?? "unknown"})`,
+        isError: true,
+      };
+    }
     if (run?.status !== "completed") {
       return {
         output:
@@ -128,6 +150,22 @@ export function createDelegateHandler(
     await recordResult(repo, ids, parentThreadId, parentRunId, childId, childRunId, answer ?? "");
     return { output: answer ?? "" };
   };
+}
+
+/**
+ * The child sees the turn that asked for it: the parent's handoff covers its completed runs only,
+ * so the request being worked on right now travels with the task.
+ */
+function withAskingTurn(
+  prompt: string,
+  parent: Awaited<ReturnType<AggregateRepository["thread"]>>,
+  parentRunId: RunId,
+): string {
+  const run = parent.runs.get(parentRunId);
+  const asked = run ? parent.messages.get(run.userMessageId)?.text : undefined;
+  if (!asked) return prompt;
+  const quoted = asked.length > 2000 ? `${asked.slice(0, 2000)}…` : asked;
+  return `${prompt}\n\n(Delegated from thread "${parent.thread?.title ?? parent.thread?.id}" while it works on this request:\n${quoted})`;
 }
 
 function lastAssistantText(

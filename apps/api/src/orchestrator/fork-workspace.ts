@@ -1,13 +1,18 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import {
+  type ContextTransferId,
+  type DomainEvent,
   type ForkSourcePointSpec,
+  type IdSource,
   PreconditionFailedError,
   resolveForkPoint,
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import type { AggregateRepository } from "./aggregate-repository.ts";
+import type { AggregateRepository, ExecuteOptions } from "./aggregate-repository.ts";
 import type { CheckpointService } from "./checkpoint-service.ts";
+import type { CommandContext } from "./command-gate.ts";
 
 export type ForkWorkspacePlan = { ref: string; cwd: string } | null;
 
@@ -43,22 +48,106 @@ export async function planForkWorkspace(
   return null;
 }
 
-/** Checks the fork's worktree out at the source checkpoint and records it on the fork. */
-export async function createForkWorkspace(
-  repo: AggregateRepository,
-  checkpoints: CheckpointService,
-  dataDir: string,
+type ForkDeps = {
+  repo: AggregateRepository;
+  checkpoints: CheckpointService;
+  ids: IdSource;
+  dataDir: string;
+};
+
+type ForkInput = {
+  threadId: ThreadId;
+  sourcePoint: ForkSourcePointSpec;
+  title?: string;
+  isolatedWorkspace?: boolean;
+};
+
+type ForkAnswer = { threadId: ThreadId; transferId: ContextTransferId; sequence: number };
+
+/**
+ * Records a fork and, when it gets one, its isolated worktree (B3): the fork's id and workspace
+ * plan are recorded as the command's intent before the worktree exists, and the append that
+ * records the worktree answers the command id. A retry after a failure (or the restart after a
+ * crash) finds the intent and finishes that same fork instead of creating another.
+ */
+export async function forkThread(
+  deps: ForkDeps,
+  command: CommandContext,
+  source: ThreadState,
+  input: ForkInput,
+): Promise<ForkAnswer> {
+  const forkCommand = (threadId: ThreadId) => ({
+    type: "ForkThread" as const,
+    data: {
+      threadId,
+      sourceThreadId: input.threadId,
+      sourcePoint: input.sourcePoint,
+      ...(input.title ? { title: input.title } : {}),
+      createdBy: "user" as const,
+      relationship: "fork" as const,
+    },
+  });
+  const planned = await planForkWorkspace(
+    deps.repo,
+    deps.checkpoints,
+    source,
+    input.sourcePoint,
+    input.isolatedWorkspace,
+  );
+  if (!planned) {
+    const threadId = deps.ids.next("thread");
+    const result = await deps.repo.execute(
+      forkCommand(threadId),
+      command.answer((events) => ({ threadId, transferId: forkTransferOf(events) })),
+    );
+    return { ...(result.receipt as Omit<ForkAnswer, "sequence">), sequence: result.sequence };
+  }
+  const plan = await command.intend({ threadId: deps.ids.next("thread"), workspace: planned });
+  if (!(await deps.repo.thread(plan.threadId)).thread) {
+    await deps.repo.execute(forkCommand(plan.threadId));
+  }
+  const fork = await deps.repo.thread(plan.threadId);
+  const transfer = [...fork.transfers.values()].find((t) => t.type === "fork");
+  if (!transfer) throw new Error(`fork ${plan.threadId} has no fork transfer`);
+  const answer = { threadId: plan.threadId, transferId: transfer.id };
+  const result = await createForkWorkspace(
+    deps,
+    plan.threadId,
+    plan.workspace,
+    command.answer(answer),
+  );
+  return { ...(result.receipt as typeof answer), sequence: result.sequence };
+}
+
+function forkTransferOf(events: readonly DomainEvent[]): ContextTransferId {
+  const forked = events.find((event) => event.type === "ThreadForked");
+  if (forked?.type !== "ThreadForked") throw new Error("ForkThread recorded no ThreadForked");
+  return forked.data.inheritance.transferId;
+}
+
+/**
+ * Checks the fork's worktree out at the source checkpoint and records it on the fork. A worktree
+ * left at the fork's path by an attempt that died before recording it is the fork's own (nothing
+ * ran in it yet): it is removed and checked out afresh.
+ */
+async function createForkWorkspace(
+  deps: ForkDeps,
   forkId: ThreadId,
   plan: NonNullable<ForkWorkspacePlan>,
-): Promise<void> {
-  const store = await checkpoints.storeFor(plan.cwd);
-  const worktree = await store.createIsolatedWorktree({
-    ref: plan.ref,
-    branch: `skein/${forkId}`,
-    path: path.join(dataDir, "worktrees", forkId),
-  });
-  await repo.execute({
-    type: "UpdateThreadSettings",
-    data: { threadId: forkId, branch: worktree.branch, worktreePath: worktree.worktreePath },
-  });
+  answer: ExecuteOptions,
+) {
+  const store = await deps.checkpoints.storeFor(plan.cwd);
+  const branch = `skein/${forkId}`;
+  const target = path.join(deps.dataDir, "worktrees", forkId);
+  if (existsSync(target)) {
+    await store.removeWorktree({ worktreePath: target, deleteBranch: branch }).catch(() => {});
+  }
+  const worktree = await store.createIsolatedWorktree({ ref: plan.ref, branch, path: target });
+  return deps.repo.execute(
+    {
+      type: "UpdateThreadSettings",
+      data: { threadId: forkId, branch: worktree.branch, worktreePath: worktree.worktreePath },
+    },
+    answer,
+  );
 }

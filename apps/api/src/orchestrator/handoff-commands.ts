@@ -17,13 +17,16 @@ import {
 } from "@skein/domain";
 import {
   buildHandoff,
+  buildPlannedHandoff,
+  gatherTransferInputs,
   type HandoffBuild,
+  planPreview,
   type RunSegment,
   type TransferCapabilities,
+  type TransferInputs,
 } from "@skein/transfer";
 import type { AggregateRepository } from "./aggregate-repository.ts";
-import { buildPlannedHandoff, planPreview } from "./handoff-preview.ts";
-import { gatherTransferInputs, type TransferInputs } from "./start-context.ts";
+import type { CommandContext } from "./command-gate.ts";
 
 export type HandoffDeps = {
   repo: AggregateRepository;
@@ -32,7 +35,7 @@ export type HandoffDeps = {
   capabilities(provider: ProviderKind): TransferCapabilities | null;
 };
 type Receipt = { handoffId: ContextHandoffId; sequence: number };
-type Target = { threadId: ThreadId; transferId: ContextTransferId; commandId?: string };
+type Target = { threadId: ThreadId; transferId: ContextTransferId; command?: CommandContext };
 
 async function load(deps: HandoffDeps, target: Target) {
   const state = await deps.repo.thread(target.threadId);
@@ -55,7 +58,7 @@ async function previewPlan(
   if (!capabilities) {
     throw new PreconditionFailedError(`provider ${chosen} is not configured on this server`);
   }
-  const inputs = await gatherTransferInputs(deps.repo, state);
+  const inputs = await gatherTransferInputs(state, (id) => deps.repo.thread(id));
   return {
     inputs,
     provider: chosen,
@@ -69,10 +72,10 @@ async function execute(
   command: Parameters<AggregateRepository["execute"]>[0],
   handoffId: ContextHandoffId,
 ): Promise<Receipt> {
-  const result = await deps.repo.execute(command, {
-    commandId: target.commandId,
-    receipt: { handoffId },
-  });
+  const result = await deps.repo.execute(
+    command,
+    target.command?.answer({ handoffId }) ?? { receipt: { handoffId } },
+  );
   return { ...(result.receipt as { handoffId: ContextHandoffId }), sequence: result.sequence };
 }
 
@@ -199,7 +202,7 @@ async function rebuildInPlace(
   current: ContextHandoff,
   handoffId: ContextHandoffId,
 ): Promise<Receipt> {
-  const inputs: TransferInputs = await gatherTransferInputs(deps.repo, state);
+  const inputs: TransferInputs = await gatherTransferInputs(state, (id) => deps.repo.thread(id));
   const selection: RunSegment[] = current.payload.coverage.map((c) => ({
     threadId: c.threadId,
     ordinals: c.runs.flatMap((r) =>

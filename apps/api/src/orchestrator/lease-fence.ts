@@ -3,7 +3,7 @@ import type { ThreadId } from "@skein/domain";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 
 /** What the executor's run path appends through. */
-export type RunAppender = Pick<AggregateRepository, "execute">;
+export type RunAppender = Pick<AggregateRepository, "execute" | "executeBatch">;
 
 /** Refuses an append for a run whose thread lease this instance no longer holds. */
 export class LeaseLostError extends Error {
@@ -38,6 +38,14 @@ export function fenceAppends(
         throw new LeaseLostError(threadId);
       }
       return repo.execute(command, options);
+    },
+    async executeBatch(commands, options) {
+      // A batch never holds a terminal command (those are appended alone, after the lease check).
+      if (lost.has(threadId)) throw new LeaseLostError(threadId);
+      if (commands.some((c) => TERMINAL.has(c.type))) {
+        throw new Error("terminal commands are appended one at a time");
+      }
+      return repo.executeBatch(commands, options);
     },
   };
 }

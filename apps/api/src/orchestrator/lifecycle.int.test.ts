@@ -109,12 +109,39 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
     expect((await h.thread(threadId)).runs.get(runId)?.status).toBe("interrupted");
   });
 
-  it("a provider failure fails the run with its error text; the next message works", async () => {
-    h = await createHarness();
+  it("B2: a model HTTP 500 mid-turn starts a retry attempt of the same run, which completes", async () => {
+    h = await createHarness({ attempts: { baseDelayMs: 10 } });
     h.codex.enqueue([{ type: "fail", error: "model returned HTTP 500" }]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
+    const { run, state } = await runMessage(h, threadId, "boom");
+    expect(run.status).toBe("completed");
+    const attempts = [...state.attempts.values()].filter((a) => a.runId === run.id);
+    expect(attempts.map((a) => [a.reason, a.status])).toEqual([
+      ["initial", "superseded"],
+      ["retry", "completed"],
+    ]);
+  });
+
+  it("B2: past the attempt limit the run fails with the cause in words; a failure another attempt cannot fix fails at once", async () => {
+    h = await createHarness({ attempts: { baseDelayMs: 10, maxRetries: 2 } });
+    const fail = { type: "fail", error: "model returned HTTP 500" } as const;
+    h.codex.enqueue([fail], [fail], [fail]);
+    const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const failed = await runMessage(h, threadId, "boom");
-    expect(failed.run).toMatchObject({ status: "failed", error: "model returned HTTP 500" });
+    expect(failed.run.status).toBe("failed");
+    expect(failed.run.error).toBe(
+      "The Codex turn failed: model returned HTTP 500 (attempt 3). The model service did not answer properly; send the message again in a moment.",
+    );
+    const reasons = [...failed.state.attempts.values()]
+      .filter((a) => a.runId === failed.runId)
+      .map((a) => a.reason);
+    expect(reasons).toEqual(["initial", "retry", "retry"]);
+    h.codex.enqueue([{ type: "fail", error: "model returned HTTP 400: prompt too long" }]);
+    const refused = await runMessage(h, threadId, "too long");
+    expect(refused.run.status).toBe("failed");
+    expect(
+      [...refused.state.attempts.values()].filter((a) => a.runId === refused.runId),
+    ).toHaveLength(1);
     expect((await runMessage(h, threadId, "again")).run.status).toBe("completed");
   });
 });

@@ -1,5 +1,5 @@
 import { PreconditionFailedError, type RuntimeRequestId, type ThreadId } from "@skein/domain";
-import type { AggregateRepository } from "./aggregate-repository.ts";
+import type { AggregateRepository, ExecuteOptions } from "./aggregate-repository.ts";
 import type { SessionManager } from "./session-manager.ts";
 import type { LiveRequest } from "./turn-consumer.ts";
 
@@ -24,6 +24,11 @@ export class LiveRequests {
     this.open.set(requestId, live);
   }
 
+  /** The provider withdrew it: nothing to deliver an answer to. */
+  forget(requestId: RuntimeRequestId): void {
+    this.open.delete(requestId);
+  }
+
   /** The thread's runtime is no longer ours: its requests cannot be answered here. */
   forgetThread(threadId: ThreadId): void {
     for (const [requestId, live] of this.open) {
@@ -36,23 +41,32 @@ export class LiveRequests {
     requestId: RuntimeRequestId,
     threadId: ThreadId,
     answer: RequestAnswer,
+    receipt: ExecuteOptions = {},
   ): Promise<number> {
     const live = this.open.get(requestId);
     const session = live ? this.sessions.findBySessionId(live.providerSessionId) : undefined;
     if (!live || !session?.handle.isAlive()) {
+      const recorded = (await this.repo.thread(threadId)).requests.get(requestId);
+      const why =
+        recorded?.responseCapability.type === "not_resumable"
+          ? recorded.responseCapability.reason
+          : "the provider runtime that asked it is gone";
       throw new PreconditionFailedError(
-        `request ${requestId} can no longer be answered: the provider runtime that asked it is gone`,
+        `request ${requestId} can no longer be answered: ${why}. Send a new message to carry on.`,
       );
     }
-    const result = await this.repo.execute({
-      type: "ResolveRuntimeRequest",
-      data: {
-        threadId,
-        requestId,
-        decision: answer.decision,
-        ...(answer.answers ? { answers: answer.answers } : {}),
+    const result = await this.repo.execute(
+      {
+        type: "ResolveRuntimeRequest",
+        data: {
+          threadId,
+          requestId,
+          decision: answer.decision,
+          ...(answer.answers ? { answers: answer.answers } : {}),
+        },
       },
-    });
+      receipt,
+    );
     this.open.delete(requestId);
     const answers = answer.answers
       ? Object.fromEntries(

@@ -1,6 +1,8 @@
+import { AttachmentStore } from "../attachments/attachment-store.ts";
 import { type EventStore, LeaseKeeper } from "@skein/db";
 import {
   type ContextTransferId,
+  DEFAULT_THREAD_TITLE,
   type IdSource,
   NotFoundError,
   type ProviderKind,
@@ -10,17 +12,37 @@ import {
 import type { ProviderAdapter, RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
 import { AggregateRepository } from "./aggregate-repository.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
 import { CheckpointService } from "./checkpoint-service.ts";
-import { createDelegateHandler, DELEGATE_TOOL } from "./delegate-tool.ts";
-import { createForkWorkspace, planForkWorkspace } from "./fork-workspace.ts";
+import { CommandGate, type CommandProcedure } from "./command-gate.ts";
+import {
+  createDelegateHandler,
+  DEFAULT_DELEGATE_TIMEOUT_MS,
+  DELEGATE_TOOL,
+} from "./delegate-tool.ts";
+import { fanOut } from "./fan-out.ts";
+import { compareForks } from "./fork-compare.ts";
+import { forkThread } from "./fork-workspace.ts";
 import { editHandoff, regenerateHandoff } from "./handoff-commands.ts";
+import { draftHandoff } from "./handoff-draft.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery.ts";
+import { reviewDiff } from "./review-diff.ts";
 import { rollbackToCheckpoint } from "./rollback.ts";
 import { RunExecutor } from "./run-executor.ts";
+import { RunSlots } from "./run-slots.ts";
+import { createQueueMessage } from "./send-message.ts";
+import { checkModelChoice } from "./model-choice.ts";
+import { ProviderModels } from "./provider-models.ts";
 import { RuntimeForwarder } from "./runtime-forwarding.ts";
+import { noRuntimeRemote, type RuntimeRemote } from "./runtime-remote.ts";
 import type { OrchestratorCommands } from "./service-types.ts";
 import { SessionManager } from "./session-manager.ts";
+import { DEFAULT_START_BREAKER } from "./start-breaker.ts";
+import { threadImportCommands } from "./thread-import.ts";
+import { adoptCommands } from "./adopt-sessions.ts";
+import { threadSettingsCommands } from "./thread-settings.ts";
+import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./worktree-hygiene.ts";
 
 const TERMINAL_RUN_STATUSES = new Set([
   "completed",
@@ -49,8 +71,16 @@ export type OrchestratorOptions = {
   instanceId?: string;
   /** How long a runtime lease outlives its holder's last renewal; default 30 s. */
   leaseTtlMs?: number;
-  /** The API token instances share: runtime commands forwarded to another instance present it. */
-  apiToken?: string | null;
+  /** How runtime commands reach the instance that holds a thread (default: no other instance). */
+  remote?: RuntimeRemote;
+  /** B2: new attempts of a run after provider failures mid-turn (defaults: 2, from 500 ms). */
+  attempts?: Partial<AttemptPolicy>;
+  /** T9: how long a delegated child run may take before it is interrupted (default 15 min). */
+  delegateTimeoutMs?: number;
+  /** B9: how many fan-out fork runs run at once in this process (default 4). */
+  fanOutConcurrency?: number;
+  /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
+  worktreeGraceMs?: number;
 };
 
 export type Orchestrator = OrchestratorCommands & {
@@ -96,7 +126,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     if (!provider || !sessions.adapter(provider)?.capabilities.appOwnedTools) return null;
     return {
       tools: [DELEGATE_TOOL],
-      handler: createDelegateHandler(repo, executor, ids, threadId, runId),
+      handler: createDelegateHandler(repo, executor, ids, threadId, runId, {
+        timeoutMs: options.delegateTimeoutMs ?? DEFAULT_DELEGATE_TIMEOUT_MS,
+      }),
     };
   };
   const leases = new LeaseKeeper({
@@ -118,9 +150,17 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     toolsFor,
     checkpoints,
     leases,
+    DEFAULT_START_BREAKER,
+    { ...DEFAULT_ATTEMPT_POLICY, ...options.attempts },
   );
+  const attachmentStore = AttachmentStore.inDataDir(options.dataDir);
+  executor.attachments = attachmentStore;
   let stopSweep: (() => void) | null = null;
-  const runtime = new RuntimeForwarder(leases, repo, options.apiToken ?? null, log);
+  const gate = new CommandGate(options.store, ids, log, leases.owner);
+  const runtime = new RuntimeForwarder(leases, repo, options.remote ?? noRuntimeRemote, log);
+  sessions.askPeersToRelease = (nativeThreadRef) => runtime.askPeersToRelease(nativeThreadRef);
+  const models = new ProviderModels((provider) => sessions.adapter(provider));
+  const catalog = (provider: ProviderKind) => models.list(provider);
 
   const requireThread = async (threadId: ThreadId) => {
     const state = await repo.thread(threadId);
@@ -134,13 +174,41 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     capabilities: (provider: ProviderKind) => sessions.adapter(provider)?.capabilities ?? null,
   };
 
+  const forkDeps = { repo, checkpoints, ids, dataDir: options.dataDir };
+  const hygieneDeps = {
+    store: options.store,
+    repo,
+    checkpoints,
+    dataDir: options.dataDir,
+    now,
+    log,
+  };
+  const worktreeGraceMs = options.worktreeGraceMs ?? DEFAULT_WORKTREE_GRACE_MS;
+
   const threadOfTransfer = async (transferId: ContextTransferId): Promise<ThreadId> => {
     const { data } = await options.store.snapshot((q) => q.get("transfers", transferId));
     if (!data?.threadId) throw new NotFoundError("transfer", transferId);
     return data.threadId as ThreadId;
   };
 
-  return {
+  const queueMessage = createQueueMessage({
+    gate,
+    repo,
+    ids,
+    now,
+    checkpoints,
+    attachments: attachmentStore,
+    adapter: (provider) => sessions.adapter(provider),
+    catalog,
+    handoffDeps,
+  });
+  const slots = new RunSlots(
+    options.fanOutConcurrency ?? 4,
+    (threadId) => executor.kick(threadId),
+    (runId) => api.waitForRun(runId),
+  );
+
+  const api: Orchestrator = {
     repository: repo,
     instanceId: leases.owner,
     stopLeaseRenewal: () => {
@@ -149,149 +217,219 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     },
     resumeLeaseRenewal: () => leases.resumeRenewal(),
     advertise: (url) => leases.setAddress(url),
-    async createProject(input) {
-      const projectId = ids.next("project");
-      const result = await repo.execute(
-        {
-          type: "CreateProject",
-          data: { projectId, title: input.name, workspaceRoot: input.workspaceRoot },
-        },
-        { commandId: input.commandId, receipt: { projectId } },
-      );
-      return { ...(result.receipt as { projectId: typeof projectId }), sequence: result.sequence };
-    },
-    async createThread(input) {
-      const threadId = ids.next("thread");
-      const result = await repo.execute(
-        {
-          type: "CreateThread",
-          data: {
-            threadId,
-            projectId: input.projectId,
-            title: input.title ?? "New thread",
-            defaultProvider: input.provider ?? "codex",
-            modelSelection: { model: input.model ?? null },
-            ...(input.runtimeMode ? { runtimeMode: input.runtimeMode } : {}),
+    createProject: (input) =>
+      gate.run("project.create", input, async (command) => {
+        const projectId = ids.next("project");
+        const result = await repo.execute(
+          {
+            type: "CreateProject",
+            data: { projectId, title: input.name, workspaceRoot: input.workspaceRoot },
           },
-        },
-        { commandId: input.commandId, receipt: { threadId } },
-      );
-      return { ...(result.receipt as { threadId: ThreadId }), sequence: result.sequence };
-    },
-    async sendMessage(input) {
-      const state = await requireThread(input.threadId);
-      const thread = state.thread!;
-      const provider = input.provider ?? thread.defaultProvider;
-      const model =
-        input.model ?? (provider === thread.defaultProvider ? thread.modelSelection.model : null);
-      if (input.bringBackFrom)
-        await checkpoints.settleLatestRun(await repo.thread(input.bringBackFrom));
-      const runId = ids.next("run");
-      const result = await repo.execute(
-        {
-          type: "QueueRun",
-          data: {
-            threadId: input.threadId,
-            runId,
-            messageId: ids.next("message"),
-            text: input.text,
-            provider,
-            model,
-            ...(input.bringBackFrom ? { bringBackFrom: input.bringBackFrom } : {}),
+          command.answer({ projectId }),
+        );
+        return {
+          ...(result.receipt as { projectId: typeof projectId }),
+          sequence: result.sequence,
+        };
+      }),
+    createThread: (input) =>
+      gate.run("thread.create", input, async (command) => {
+        await checkModelChoice(catalog, {
+          provider: input.provider ?? "codex",
+          model: input.model ?? null,
+          effort: input.effort ?? null,
+        });
+        const threadId = ids.next("thread");
+        const result = await repo.execute(
+          {
+            type: "CreateThread",
+            data: {
+              threadId,
+              projectId: input.projectId,
+              title: input.title ?? DEFAULT_THREAD_TITLE,
+              defaultProvider: input.provider ?? "codex",
+              modelSelection: {
+                model: input.model ?? null,
+                ...(input.effort ? { effort: input.effort } : {}),
+              },
+              ...(input.runtimeMode ? { runtimeMode: input.runtimeMode } : {}),
+              ...(input.interactionMode ? { interactionMode: input.interactionMode } : {}),
+            },
           },
+          command.answer({ threadId }),
+        );
+        return { ...(result.receipt as { threadId: ThreadId }), sequence: result.sequence };
+      }),
+    sendMessage: (input) => queueMessage(input, (threadId) => executor.kick(threadId)),
+    fanOut: (input) =>
+      gate.run(
+        "thread.fanOut",
+        input,
+        async (command) => {
+          const source = await requireThread(input.threadId);
+          for (const target of input.targets) {
+            if (target.model != null) {
+              await checkModelChoice(catalog, {
+                provider: target.provider,
+                model: target.model,
+                effort: null,
+              });
+            }
+          }
+          await checkpoints.settleLatestRun(source);
+          return fanOut(
+            {
+              forkThread: (forkInput) => api.forkThread(forkInput),
+              queueMessage,
+              dispatch: (threadId, runId) => slots.dispatch(threadId, runId),
+              configured: (provider) => sessions.adapter(provider) !== undefined,
+              sourceTitle: source.thread!.title,
+            },
+            command,
+            input,
+          );
         },
-        { commandId: input.commandId, receipt: { runId } },
-      );
-      executor.kick(input.threadId);
-      return { ...(result.receipt as { runId: typeof runId }), sequence: result.sequence };
-    },
-    async forkThread(input) {
-      const spec = input.sourcePoint ?? { type: "latest_stable" as const };
-      if (spec.type === "latest_stable") {
-        await checkpoints.settleLatestRun(await requireThread(input.threadId));
-      }
-      const source = await requireThread(input.threadId);
-      const workspace =
-        input.commandId && (await options.store.findReceipt(input.commandId))
-          ? null
-          : await planForkWorkspace(repo, checkpoints, source, spec, input.isolatedWorkspace);
-      const threadId = ids.next("thread");
-      const result = await repo.execute(
-        {
-          type: "ForkThread",
-          data: {
-            threadId,
-            sourceThreadId: input.threadId,
-            sourcePoint: spec,
-            ...(input.title ? { title: input.title } : {}),
-            createdBy: "user",
-            relationship: "fork",
+        { effects: true },
+      ),
+    compact: (input) =>
+      gate.run("thread.compact", input, async (command) => {
+        const state = await requireThread(input.threadId);
+        // The context to compact is held by the provider of the latest run.
+        const latestRunId = state.runOrder.at(-1);
+        const latest = latestRunId ? state.runs.get(latestRunId) : undefined;
+        const runId = ids.next("run");
+        const result = await repo.execute(
+          {
+            type: "QueueRun",
+            data: {
+              threadId: input.threadId,
+              runId,
+              messageId: ids.next("message"),
+              text: "/compact",
+              provider: latest?.provider ?? state.thread!.defaultProvider,
+              model: latest?.model ?? null,
+              compact: true,
+            },
           },
+          command.answer({ runId }),
+        );
+        if (!result.duplicate) executor.kick(input.threadId);
+        return { ...(result.receipt as { runId: typeof runId }), sequence: result.sequence };
+      }),
+    retryRun: (input) =>
+      gate.run("thread.retryRun", input, async (command) => {
+        await requireThread(input.threadId);
+        const result = await repo.execute(
+          { type: "RetryRun", data: { threadId: input.threadId, runId: input.runId } },
+          command.answer({ runId: input.runId }),
+        );
+        if (!result.duplicate) executor.retried(input.threadId);
+        return { runId: input.runId, sequence: result.sequence };
+      }),
+    forkThread: (input) =>
+      gate.run(
+        "thread.fork",
+        input,
+        async (command) => {
+          const spec = input.sourcePoint ?? { type: "latest_stable" as const };
+          if (spec.type === "latest_stable") {
+            await checkpoints.settleLatestRun(await requireThread(input.threadId));
+          }
+          const source = await requireThread(input.threadId);
+          return forkThread(forkDeps, command, source, { ...input, sourcePoint: spec });
         },
-        { commandId: input.commandId, receipt: { threadId } },
-      );
-      const receipt = result.receipt as { threadId: ThreadId };
-      if (workspace && !result.duplicate) {
-        await createForkWorkspace(repo, checkpoints, options.dataDir, receipt.threadId, workspace);
-      }
-      const fork = await repo.thread(receipt.threadId);
-      const transfer = [...fork.transfers.values()].find((t) => t.type === "fork");
-      if (!transfer) throw new Error(`fork ${receipt.threadId} has no fork transfer`);
-      return { threadId: receipt.threadId, transferId: transfer.id, sequence: result.sequence };
+        { effects: input.isolatedWorkspace !== false },
+      ),
+    async releaseProviderThread({ nativeThreadRef }) {
+      return { outcome: await sessions.releaseThread(nativeThreadRef) };
     },
-    async steer({ forwarded, ...input }) {
-      await requireThread(input.threadId);
-      return runtime.run(
-        input.threadId,
-        forwarded === true,
-        async () => ({ sequence: await executor.steer(input.threadId, input.text) }),
-        (client, signal) => client.thread.steer.mutate(input, { signal }),
-      );
-    },
-    async interrupt({ forwarded, ...input }) {
-      await requireThread(input.threadId);
-      return runtime.run(
-        input.threadId,
-        forwarded === true,
-        async () => ({ sequence: await executor.interrupt(input.threadId) }),
-        (client, signal) => client.thread.interrupt.mutate(input, { signal }),
-      );
-    },
-    async rollback(input) {
-      const deps = { store: options.store, repo, sessions, checkpoints, ids, clock: now, log };
-      return rollbackToCheckpoint(deps, input.threadId, input.checkpointId, input.commandId);
-    },
-    async archive(input) {
-      const result = await repo.execute(
-        { type: "ArchiveThread", data: { threadId: input.threadId } },
-        { commandId: input.commandId },
-      );
-      return { sequence: result.sequence };
-    },
-    async respondToRequest({ forwarded, ...input }) {
-      const { data } = await options.store.snapshot((q) => q.get("requests", input.requestId));
-      if (!data?.threadId) throw new NotFoundError("request", input.requestId);
-      const threadId = data.threadId as ThreadId;
-      return runtime.run(
-        threadId,
-        forwarded === true,
-        async () => ({
-          sequence: await executor.respond(input.requestId, threadId, {
-            decision: input.decision,
-            ...(input.answers ? { answers: input.answers } : {}),
+    steer: (input, origin) =>
+      gate.run("thread.steer", input, async (command) => {
+        await requireThread(input.threadId);
+        return runtime.run(
+          input.threadId,
+          origin,
+          async () => ({
+            sequence: await executor.steer(input.threadId, input.text, command.answer({})),
           }),
-        }),
-        (client, signal) => client.request.respond.mutate(input, { signal }),
-      );
-    },
-    async regenerateHandoff(input) {
-      const threadId = await threadOfTransfer(input.transferId);
-      return regenerateHandoff(handoffDeps, { ...input, threadId }, input.provider ?? null);
-    },
-    async editHandoff(input) {
-      const threadId = await threadOfTransfer(input.transferId);
-      return editHandoff(handoffDeps, { ...input, threadId }, input.text);
-    },
+          (remote, address, signal) => remote.steer(address, input, signal),
+        );
+      }),
+    interrupt: (input, origin) =>
+      gate.run("thread.interrupt", input, async (command) => {
+        await requireThread(input.threadId);
+        return runtime.run(
+          input.threadId,
+          origin,
+          async () => ({
+            sequence: await executor.interrupt(input.threadId, command.answer({})),
+          }),
+          (remote, address, signal) => remote.interrupt(address, input, signal),
+        );
+      }),
+    rollback: (input) =>
+      gate.run(
+        "thread.rollback",
+        input,
+        (command) => {
+          const deps = { store: options.store, repo, sessions, checkpoints, ids, clock: now, log };
+          return rollbackToCheckpoint(deps, input.threadId, input.checkpointId, command);
+        },
+        { effects: true },
+      ),
+    ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
+    ...threadImportCommands({ gate, repo, store: options.store }),
+    ...adoptCommands({
+      gate,
+      repo,
+      store: options.store,
+      ids,
+      adapterOf: (provider) => sessions.adapter(provider),
+    }),
+    respondToRequest: (input, origin) =>
+      gate.run("request.respond", input, async (command) => {
+        const { data } = await options.store.snapshot((q) => q.get("requests", input.requestId));
+        if (!data?.threadId) throw new NotFoundError("request", input.requestId);
+        const threadId = data.threadId as ThreadId;
+        return runtime.run(
+          threadId,
+          origin,
+          async () => ({
+            sequence: await executor.respond(
+              input.requestId,
+              threadId,
+              {
+                decision: input.decision,
+                ...(input.answers ? { answers: input.answers } : {}),
+              },
+              command.answer({}),
+            ),
+          }),
+          (remote, address, signal) => remote.respondToRequest(address, input, signal),
+        );
+      }),
+    regenerateHandoff: (input) =>
+      gate.run("handoff.regenerate", input, async (command) => {
+        const threadId = await threadOfTransfer(input.transferId);
+        const target = { transferId: input.transferId, threadId, command };
+        return regenerateHandoff(handoffDeps, target, input.provider ?? null);
+      }),
+    editHandoff: (input) =>
+      gate.run("handoff.edit", input, async (command) => {
+        const threadId = await threadOfTransfer(input.transferId);
+        return editHandoff(
+          handoffDeps,
+          { transferId: input.transferId, threadId, command },
+          input.text,
+        );
+      }),
+    providerModels: (provider) => models.list(provider),
+    draftHandoff: async ({ threadId, ...rest }) =>
+      draftHandoff(handoffDeps, await requireThread(threadId), rest),
+    sweepWorktrees: (input) => sweepWorktrees(hygieneDeps, { graceMs: worktreeGraceMs, ...input }),
+    compareForks: (input) => compareForks({ repo, checkpoints }, input),
+    reviewDiff: async (input) =>
+      reviewDiff(checkpoints, await requireThread(input.threadId), input),
     async providerStatus() {
       const out = [];
       for (const provider of ["codex", "claude"] as const) {
@@ -303,20 +441,37 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
             version: null,
             ready: false,
             lastError: "not configured",
+            capabilities: null,
           });
           continue;
         }
+        // What the provider supports natively (the README's table comes from the same flags).
+        const capabilities = adapter.capabilities;
         try {
-          out.push({ provider, ...(await adapter.status()) });
+          out.push({ provider, ...(await adapter.status()), capabilities });
         } catch (error) {
           const lastError = error instanceof Error ? error.message : String(error);
-          out.push({ provider, found: false, version: null, ready: false, lastError });
+          out.push({
+            provider,
+            found: false,
+            version: null,
+            ready: false,
+            lastError,
+            capabilities,
+          });
         }
       }
       return out;
     },
     async recover() {
       const queued = await recoverAfterRestart(options.store, repo, leases, log);
+      // After in-flight runs are ended (a rollback refuses while a run is active), before queued
+      // runs start in a workspace an unfinished rollback is about to restore.
+      await gate.resumeIntents(resume);
+      // After unfinished forks recorded their worktrees: what is left unrecorded is an orphan.
+      await sweepWorktrees(hygieneDeps, { graceMs: worktreeGraceMs }).catch((error: unknown) =>
+        log.warn({ err: error }, "worktree sweep at startup failed"),
+      );
       for (const threadId of queued) executor.kick(threadId);
       stopSweep = startLeaseSweep(options.store, repo, leases, executor, log);
     },
@@ -334,4 +489,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       await leases.close();
     },
   };
+  /** Commands that record an intent (B3), run again under their id to finish after a crash. */
+  const resume = async (procedure: CommandProcedure, input: Record<string, unknown>) => {
+    if (procedure === "thread.rollback") await api.rollback(input as never);
+    else if (procedure === "thread.fork") await api.forkThread(input as never);
+    else throw new Error(`${procedure} records no intent to finish`);
+  };
+  return api;
 }

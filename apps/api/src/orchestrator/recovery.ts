@@ -31,7 +31,13 @@ export async function recoverAfterRestart(
   for (const row of data.inFlight) {
     const threadId = asId("thread", row.threadId ?? "");
     if (ownedElsewhere.has(threadId)) continue;
-    await interruptOrphanedRun(repo, threadId, asId("run", row.id), "Skein restarted", log);
+    try {
+      await interruptOrphanedRun(repo, threadId, asId("run", row.id), "Skein restarted", log);
+    } catch (error) {
+      // One run the domain refuses to end (e.g. ended meanwhile) must not stop the recovery of
+      // the others; it is not retried.
+      log.warn({ threadId, runId: row.id, err: error }, "in-flight run not marked interrupted");
+    }
   }
   for (const lease of all) {
     // Our previous incarnation's leases: their runs were just interrupted.

@@ -14,6 +14,7 @@ import type { NativeTurnRecord } from "@skein/domain/provider";
 import type { EventStore } from "@skein/db";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { CheckpointService } from "./checkpoint-service.ts";
+import type { CommandContext } from "./command-gate.ts";
 import type { Logger } from "./logger.ts";
 import type { SessionManager } from "./session-manager.ts";
 
@@ -35,22 +36,27 @@ const message = (error: unknown) => (error instanceof Error ? error.message : St
  * for a refused rollback), then the workspace is restored byte for byte, each provider thread
  * drops the turns of later runs natively where it can (else it is closed, so the next run gets a
  * portable handoff), and the later runs become `rolled_back` — kept in the graph, still forkable.
+ *
+ * B3: the caller (the command gate) has already answered a replay from its receipt, so this runs
+ * once per command id. The intent is recorded before the first file moves; a crash between the
+ * effects and the append leaves it, and the command is finished on restart (restoring the same
+ * ref and reverting to the same native boundary again change nothing the first pass did).
  */
 export async function rollbackToCheckpoint(
   deps: Deps,
   threadId: ThreadId,
   checkpointId: CheckpointId,
-  commandId: string | undefined,
+  command: CommandContext,
 ): Promise<{ sequence: number }> {
   const state = await deps.repo.thread(threadId);
   if (!state.thread) throw new NotFoundError("thread", threadId);
-  const command = { type: "RollbackThread" as const, data: { threadId, checkpointId } };
+  const rollback = { type: "RollbackThread" as const, data: { threadId, checkpointId } };
   const meta = {
     commandId: deps.ids.next("command") as CommandId,
     at: deps.clock().toISOString(),
     ids: deps.ids,
   };
-  const check = decide(command, state, meta, {});
+  const check = decide(rollback, state, meta, {});
   if (!check.ok) throw check.error;
 
   const cwd = await workspaceOf(deps.repo, state);
@@ -63,12 +69,13 @@ export async function rollbackToCheckpoint(
       `checkpoint ${checkpointId} cannot be restored: its git ref ${checkpoint.ref} was deleted`,
     );
   }
+  await command.intend({ threadId, checkpointId, ref: checkpoint.ref });
   await files.restore(checkpoint.ref);
   const keep = checkpoint.appRunOrdinal ?? state.runs.get(checkpoint.runId!)?.ordinal ?? 0;
   for (const pt of state.providerThreads.values()) {
     await rollbackProviderThread(deps, state, pt, keep, cwd);
   }
-  const result = await deps.repo.execute(command, { commandId });
+  const result = await deps.repo.execute(rollback, command.answer({}));
   return { sequence: result.sequence };
 }
 

@@ -1,5 +1,10 @@
+import type { ThreadExportDocument } from "@skein/domain";
+import type { ThreadImportResult } from "./thread-import.ts";
+import type { ProviderSessionListing } from "./adopt-sessions.ts";
 import type {
   CheckpointId,
+  InteractionMode,
+  PlanId,
   ContextHandoffId,
   ContextTransferId,
   ProjectId,
@@ -11,12 +16,27 @@ import type {
   RuntimeRequestId,
   ThreadId,
 } from "@skein/domain";
+import type { ProviderCapabilityFlags, ProviderModel } from "@skein/domain/provider";
+import type { BringBackCode, CodeBroughtBack } from "./bring-back-code.ts";
+import type { FanOutAnswer, FanOutInput } from "./fan-out.ts";
+import type { CompareInput, ForkComparison } from "./fork-compare.ts";
+import type { HandoffDraft } from "./handoff-draft-types.ts";
+import type { SweepInput, SweepResult } from "./worktree-hygiene.ts";
+import type { ReviewDiff, ReviewDiffInput } from "./review-types.ts";
+
+/**
+ * Who handed this call over: another Skein instance that forwarded it here (it runs here or is
+ * refused, never forwarded again). Absent for a client's own call. Not part of any command.
+ */
+export type CallOrigin = { forwardedBy: string };
 
 /**
  * What the API (and other in-process callers) may ask of the orchestrator: the command side.
  * Every method validates through the domain, appends through the store and returns a receipt
  * with the sequence of its last event; retries with the same `commandId` return the first
- * receipt and append nothing (S4). Failures are domain errors (`code`) the API maps to tRPC codes.
+ * receipt, append nothing and repeat no outside effect (S4, B3); the same id with another
+ * procedure or payload is a ConflictError naming the first. Failures are domain errors (`code`)
+ * the API maps to tRPC codes.
  */
 export interface OrchestratorCommands {
   createProject(input: {
@@ -29,7 +49,9 @@ export interface OrchestratorCommands {
     title?: string;
     provider?: ProviderKind;
     model?: string | null;
+    effort?: string | null;
     runtimeMode?: RuntimeMode;
+    interactionMode?: InteractionMode;
     commandId?: string;
   }): Promise<{ threadId: ThreadId; sequence: number }>;
   /** Records the run and returns at once; the run proceeds in the background. */
@@ -38,7 +60,48 @@ export interface OrchestratorCommands {
     text: string;
     provider?: ProviderKind;
     model?: string | null;
+    /** Reasoning effort for this message; absent: the thread's (on its provider) or the default. */
+    effort?: string | null;
+    /** Absent: the thread's mode, or `default` when implementing a plan. */
+    interactionMode?: InteractionMode;
+    /** B5 "implement this plan": an active proposed plan of this thread, accepted by the run. */
+    sourcePlanRef?: { threadId: ThreadId; planId: PlanId };
     bringBackFrom?: ThreadId;
+    /**
+     * B9, with `bringBackFrom`: `squash` also merges the fork's files into this workspace before
+     * the run is recorded (conflicts: a MergeConflictError, nothing changed); default `none`.
+     */
+    code?: BringBackCode;
+    /** E16: uploads (`POST /attachments`) to send with the message. */
+    attachments?: Array<{ ref: string; name: string }>;
+    /** The person's reviewed handoff text: sent as this run's context (`manual_context`). */
+    handoffText?: string;
+    commandId?: string;
+  }): Promise<{ runId: RunId; sequence: number; code?: CodeBroughtBack }>;
+  /**
+   * B9: N isolated forks of the latest stable point, the same message queued on each; their runs
+   * start within the fan-out concurrency limit. Idempotent by `commandId`.
+   */
+  fanOut(input: FanOutInput): Promise<FanOutAnswer>;
+  /** B9 read: the forks side by side (status, usage, files changed, overlaps, a check). */
+  compareForks(input: CompareInput): Promise<ForkComparison>;
+  /**
+   * B9 hygiene: removes worktrees (and untouched branches) of archived, merged and orphaned forks
+   * past the grace period; never one holding uncaptured work unless `force`. Also run at startup.
+   */
+  sweepWorktrees(input: SweepInput): Promise<SweepResult>;
+  /**
+   * P6: queues a compaction run: the provider of the thread's latest run compacts its context
+   * (Codex `thread/compact/start`, Claude `/compact`); the run shows a `compaction` item.
+   */
+  compact(input: { threadId: ThreadId; commandId?: string }): Promise<{
+    runId: RunId;
+    sequence: number;
+  }>;
+  /** E4: the latest interrupted/failed run is queued again; it starts as a `retry` attempt. */
+  retryRun(input: {
+    threadId: ThreadId;
+    runId: RunId;
     commandId?: string;
   }): Promise<{ runId: RunId; sequence: number }>;
   forkThread(input: {
@@ -53,32 +116,79 @@ export interface OrchestratorCommands {
   }): Promise<{ threadId: ThreadId; transferId: ContextTransferId; sequence: number }>;
   /**
    * Steer, interrupt and respond run where the thread's runtime lives: on another instance they
-   * are forwarded there, unless `forwarded` says another instance already forwarded them here.
+   * are forwarded there, unless `origin` says another instance already forwarded them here.
    */
-  steer(input: {
+  steer(
+    input: { threadId: ThreadId; text: string; commandId?: string },
+    origin?: CallOrigin,
+  ): Promise<{ sequence: number }>;
+  interrupt(
+    input: { threadId: ThreadId; commandId?: string },
+    origin?: CallOrigin,
+  ): Promise<{ sequence: number }>;
+  /**
+   * Another instance asks this one to let go of a native provider thread it wants to resume
+   * (instances only: the call must carry the forwarding header).
+   */
+  releaseProviderThread(input: {
+    nativeThreadRef: string;
+  }): Promise<{ outcome: "released" | "not_loaded" | "busy" }>;
+  /** The models a provider offers here, default first where it says (read from its runtime). */
+  providerModels(provider: ProviderKind): Promise<ProviderModel[]>;
+  /** A read: the handoff the next message would send on `provider` / with `bringBackFrom`. */
+  draftHandoff(input: {
     threadId: ThreadId;
-    text: string;
-    commandId?: string;
-    forwarded?: boolean;
-  }): Promise<{ sequence: number }>;
-  interrupt(input: {
-    threadId: ThreadId;
-    commandId?: string;
-    forwarded?: boolean;
-  }): Promise<{ sequence: number }>;
+    provider: ProviderKind;
+    bringBackFrom?: ThreadId;
+  }): Promise<HandoffDraft>;
+  /** A read: per-file unified diffs between two of a thread's checkpoints (issue 17 review). */
+  reviewDiff(input: ReviewDiffInput): Promise<ReviewDiff>;
   rollback(input: {
     threadId: ThreadId;
     checkpointId: CheckpointId;
     commandId?: string;
   }): Promise<{ sequence: number }>;
+  /** Cancels the thread's queued runs and interrupts its active one (issue 13). */
   archive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
-  respondToRequest(input: {
-    requestId: RuntimeRequestId;
-    decision: RequestDecision;
-    answers?: RequestAnswers;
+  unarchive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
+  /** Title and defaults for later messages; at least one must be given. */
+  updateSettings(input: {
+    threadId: ThreadId;
+    title?: string;
+    defaultProvider?: ProviderKind;
+    model?: string | null;
+    effort?: string | null;
+    runtimeMode?: RuntimeMode;
+    interactionMode?: InteractionMode;
     commandId?: string;
-    forwarded?: boolean;
   }): Promise<{ sequence: number }>;
+  /** A thread exported elsewhere, appended here stream by stream (see thread-import.ts). */
+  importThread(input: {
+    document: ThreadExportDocument;
+    commandId?: string;
+  }): Promise<ThreadImportResult>;
+  /** B6: the person's own native sessions of `provider` that ran in `workspaceRoot`. */
+  providerSessions(input: {
+    provider: ProviderKind;
+    workspaceRoot: string;
+    limit?: number;
+  }): Promise<ProviderSessionListing[]>;
+  /** B6/E9: one of those sessions becomes an app thread bound to it (see adopt-sessions.ts). */
+  adoptThread(input: {
+    projectId: ProjectId;
+    provider: ProviderKind;
+    providerThreadId: string;
+    commandId?: string;
+  }): Promise<{ threadId: ThreadId; importedRuns: number; sequence: number }>;
+  respondToRequest(
+    input: {
+      requestId: RuntimeRequestId;
+      decision: RequestDecision;
+      answers?: RequestAnswers;
+      commandId?: string;
+    },
+    origin?: CallOrigin,
+  ): Promise<{ sequence: number }>;
   /** On a pending transfer this previews the handoff its next run would send on `provider`. */
   regenerateHandoff(input: {
     transferId: ContextTransferId;
@@ -97,6 +207,8 @@ export interface OrchestratorCommands {
       version: string | null;
       ready: boolean;
       lastError: string | null;
+      /** The adapter's own capability declarations (null: the provider is not configured). */
+      capabilities: ProviderCapabilityFlags | null;
     }>
   >;
   /** Stops accepting work, interrupts running turns, closes provider runtimes. */

@@ -1,7 +1,11 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ProviderKind, ProviderSessionId } from "@skein/domain";
 import type { ProviderAdapter, ProviderSessionHandle, RawEventSink } from "@skein/domain/provider";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import type { Logger } from "./logger.ts";
+
+/** How long shutdown waits for one provider runtime to close. */
+const CLOSE_WITHIN_MS = 3_000;
 
 type LiveSession = {
   providerSessionId: ProviderSessionId;
@@ -23,6 +27,11 @@ export class SessionManager {
   private readonly live = new Map<string, LiveSession>();
   private readonly opening = new Map<string, Promise<LiveSession>>();
   private reaper: NodeJS.Timeout | null = null;
+  /**
+   * Asks the other instances sharing the database to let go of a native thread (see
+   * `releaseThread`); set by the orchestrator once it can reach them. Resolves true when one did.
+   */
+  askPeersToRelease: ((nativeThreadRef: string) => Promise<boolean>) | null = null;
 
   constructor(
     private readonly adapters: Partial<Record<ProviderKind, ProviderAdapter>>,
@@ -32,7 +41,7 @@ export class SessionManager {
     private readonly rawLog: RawEventSink | undefined,
     private readonly idleMs = 10 * 60_000,
     /** This instance's id, recorded on the sessions it opens (recovery stops dead owners' ones). */
-    private readonly owner: string | null = null,
+    readonly owner: string | null = null,
   ) {
     if (idleMs > 0) {
       this.reaper = setInterval(() => void this.reapIdle(), Math.min(idleMs, 60_000));
@@ -124,6 +133,32 @@ export class SessionManager {
     return undefined;
   }
 
+  /**
+   * Lets go of a native thread so another instance's runtime can resume it. A Codex thread has one
+   * writer, held until the runtime that loaded it exits (unsubscribing keeps it loaded), so an idle
+   * runtime holding it is stopped; its other threads are resumed from their refs when next used
+   * (R2). A runtime in the middle of a turn is left alone.
+   */
+  async releaseThread(nativeThreadRef: string): Promise<"released" | "not_loaded" | "busy"> {
+    let outcome: "released" | "not_loaded" | "busy" = "not_loaded";
+    for (const [key, session] of this.live) {
+      if (!session.loadedThreads.has(nativeThreadRef)) continue;
+      if (session.activeTurns > 0) {
+        outcome = "busy";
+        continue;
+      }
+      this.live.delete(key);
+      await session.handle.close().catch(() => undefined);
+      await this.setStatus(session.providerSessionId, "stopped", null);
+      this.log.info(
+        { providerSessionId: session.providerSessionId, nativeThreadRef },
+        "provider session stopped to let another instance resume its thread",
+      );
+      if (outcome === "not_loaded") outcome = "released";
+    }
+    return outcome;
+  }
+
   async reapIdle(now = Date.now()): Promise<void> {
     for (const [key, session] of this.live) {
       if (session.activeTurns > 0 || now - session.lastUsedAt < this.idleMs) continue;
@@ -141,10 +176,16 @@ export class SessionManager {
     if (this.reaper) clearInterval(this.reaper);
     const sessions = [...this.live.values()];
     this.live.clear();
-    for (const session of sessions) {
-      await session.handle.close().catch(() => undefined);
-      await this.setStatus(session.providerSessionId, "stopped", null).catch(() => undefined);
-    }
+    await Promise.all(
+      sessions.map(async (session) => {
+        // A runtime that does not close in time is left to die with this process.
+        await Promise.race([
+          session.handle.close().catch(() => undefined),
+          sleep(CLOSE_WITHIN_MS, undefined, { ref: false }),
+        ]);
+        await this.setStatus(session.providerSessionId, "stopped", null).catch(() => undefined);
+      }),
+    );
   }
 
   private async setStatus(

@@ -12,13 +12,38 @@ import type { RuntimeEvent, RuntimeItemFields } from "@skein/domain/provider";
 import type { AggregateRepository } from "./aggregate-repository.ts";
 import { completionContentOf, contentOf, nodeKindOf } from "./item-content.ts";
 
+/** `request.closed` reasons meaning the provider stopped waiting without our answer. */
+const WITHDRAWN = new Set(["withdrawn"]);
+
+function withdrawnReason(reason: string): string {
+  return reason === "withdrawn"
+    ? "The provider withdrew this request before it was answered; nothing to answer any more."
+    : reason;
+}
+
 export type TurnOutcome = { status: "completed" | "interrupted" | "failed"; error: string | null };
+
+/** What the run loop does with a turn that failed, before its end is recorded. */
+export type FailureHooks = {
+  /** May start a new attempt of the run (B2); the failed turn then ends alone. */
+  before?: (error: string) => Promise<void>;
+  /** Puts the error in words for the person reading it (the raw text stays in). */
+  describe?: (error: string) => string;
+};
 
 /** Where an open request can be answered: the live runtime that asked it. */
 export type LiveRequest = {
   requestRef: string;
   threadId: ThreadId;
   providerSessionId: ProviderSessionId;
+};
+
+/** T9: where a turn's sub-agent events go (see subagent-threads.ts). */
+export type ChildEvents = {
+  /** `parentNodeOf` finds the parent turn's node of a native item (the spawning call). */
+  apply(event: RuntimeEvent, parentNodeOf: (itemRef: string) => NodeId | undefined): Promise<void>;
+  /** The parent turn ended: child turns still open end too. */
+  closeAll(): Promise<void>;
 };
 
 /**
@@ -31,6 +56,7 @@ export class TurnConsumer {
   /** What each item reported when it started; a completion only adds to it. */
   private readonly startFields = new Map<string, RuntimeItemFields>();
   private readonly plans = new Map<string, { planId: PlanId; nodeId: NodeId }>();
+  private readonly requests = new Map<string, RuntimeRequestId>();
   private usage: TokenUsage | null = null;
 
   constructor(
@@ -40,6 +66,10 @@ export class TurnConsumer {
     private readonly providerTurnId: ProviderTurnId,
     private readonly providerSessionId: ProviderSessionId,
     private readonly onRequest: (requestId: RuntimeRequestId, live: LiveRequest | null) => void,
+    /** Why an interrupted turn stopped when Skein stopped it itself (shutdown), if it did. */
+    private readonly stopReason: () => string | null = () => null,
+    private readonly failures: FailureHooks = {},
+    private readonly children: ChildEvents | null = null,
   ) {}
 
   /** Consumes the turn's events; resolves with the recorded terminal status. */
@@ -60,6 +90,11 @@ export class TurnConsumer {
     if (!outcome) {
       outcome = { status: "failed", error: "provider runtime ended without finishing the turn" };
     }
+    await this.children?.closeAll();
+    if (outcome.status === "failed") {
+      outcome = { status: "failed", error: outcome.error || "provider turn failed" };
+      await this.failures.before?.(outcome.error ?? "");
+    }
     await this.complete(outcome);
     return outcome;
   }
@@ -68,15 +103,27 @@ export class TurnConsumer {
     await this.repo.execute(command);
   }
 
-  private async apply(event: RuntimeEvent): Promise<TurnOutcome | null> {
+  /** Records one event; the turn's end comes back as its outcome (recorded by `complete`). */
+  async apply(event: RuntimeEvent): Promise<TurnOutcome | null> {
     const threadId = this.threadId;
     const providerTurnId = this.providerTurnId;
+    if (event.childThreadRef !== undefined) {
+      // A sub-agent's work belongs to its child thread, never to this turn's (T9).
+      await this.children?.apply(event, (ref) => this.nodes.get(ref));
+      return null;
+    }
     switch (event.type) {
       case "turn.started":
         return null;
       case "item.started": {
         if (event.kind === "user_message") return null;
-        await this.startItem(event.itemRef, event.kind, event.parentItemRef ?? null, event.fields);
+        await this.startItem(
+          event.itemRef,
+          event.kind,
+          event.parentItemRef ?? null,
+          event.fields,
+          event.rawEventId,
+        );
         return null;
       }
       case "item.delta": {
@@ -84,7 +131,7 @@ export class TurnConsumer {
         if (nodeId)
           await this.run({
             type: "AppendItemDelta",
-            data: { threadId, nodeId, delta: event.delta },
+            data: { threadId, nodeId, delta: event.delta, ...rawRef(event) },
           });
         return null;
       }
@@ -97,6 +144,7 @@ export class TurnConsumer {
             event.kind,
             event.parentItemRef ?? null,
             event.fields,
+            event.rawEventId,
           );
         const content = completionContentOf(
           event.kind,
@@ -107,7 +155,7 @@ export class TurnConsumer {
         const status = event.status;
         await this.run({
           type: "CompleteItem",
-          data: { threadId, nodeId, status, ...(content ? { content } : {}) },
+          data: { threadId, nodeId, status, ...(content ? { content } : {}), ...rawRef(event) },
         });
         return null;
       }
@@ -130,6 +178,7 @@ export class TurnConsumer {
             ...(event.steps
               ? { steps: event.steps.map((s, i) => ({ id: `step-${i + 1}`, ...s })) }
               : {}),
+            ...rawRef(event),
           },
         });
         return null;
@@ -167,8 +216,10 @@ export class TurnConsumer {
                   })),
                 }
               : {}),
+            ...rawRef(event),
           },
         });
+        this.requests.set(event.requestRef, requestId);
         this.onRequest(requestId, {
           requestRef: event.requestRef,
           threadId,
@@ -176,16 +227,24 @@ export class TurnConsumer {
         });
         return null;
       }
-      case "request.closed":
+      case "request.closed": {
+        const requestId = this.requests.get(event.requestRef);
+        this.requests.delete(event.requestRef);
+        // Answered ones are recorded by `request.respond`; a turn's end settles what is left,
+        // also what a provider withdraws because Skein itself is stopping (stays listed, E15).
+        if (!requestId || !WITHDRAWN.has(event.reason) || this.stopReason() !== null) return null;
+        await this.run({
+          type: "WithdrawRuntimeRequest",
+          data: { threadId, requestId, reason: withdrawnReason(event.reason) },
+        });
+        this.onRequest(requestId, null);
         return null;
+      }
       case "usage":
-        this.usage = {
-          inputTokens: event.inputTokens,
-          outputTokens: event.outputTokens,
-          ...(event.cachedInputTokens !== undefined
-            ? { cachedInputTokens: event.cachedInputTokens }
-            : {}),
-        };
+        this.usage = usageOf(event);
+        return null;
+      case "subagent.started":
+      case "subagent.completed":
         return null;
       case "turn.completed":
         return { status: event.status, error: event.error ?? null };
@@ -197,6 +256,7 @@ export class TurnConsumer {
     kind: Parameters<typeof nodeKindOf>[0],
     parentItemRef: string | null,
     fields: Parameters<typeof contentOf>[1],
+    rawEventId: string | undefined,
   ): Promise<NodeId> {
     const nodeId = this.ids.next("node");
     this.nodes.set(itemRef, nodeId);
@@ -213,21 +273,48 @@ export class TurnConsumer {
         ...(parentNodeId ? { parentNodeId } : {}),
         nativeItemRef: itemRef,
         ...(content ? { content } : {}),
+        ...rawRef({ rawEventId }),
       },
     });
     return nodeId;
   }
 
-  private async complete(outcome: TurnOutcome): Promise<void> {
+  /** Records the turn's end (and so its run's, for a run's only turn). */
+  async complete(outcome: TurnOutcome): Promise<void> {
     await this.run({
       type: "CompleteProviderTurn",
       data: {
         threadId: this.threadId,
         providerTurnId: this.providerTurnId,
         status: outcome.status,
-        error: outcome.status === "failed" ? outcome.error || "provider turn failed" : null,
+        error:
+          outcome.status === "failed"
+            ? (this.failures.describe ?? String)(outcome.error || "provider turn failed")
+            : outcome.status === "interrupted"
+              ? this.stopReason()
+              : null,
         usage: this.usage,
       },
     });
   }
+}
+
+/**
+ * B8: the raw frame an event came from, for the command it becomes, so the item keeps where its
+ * frames are and the store links the frame to the sequence it led to.
+ */
+function rawRef(event: { rawEventId?: string | undefined }): { rawEventId?: string } {
+  return event.rawEventId ? { rawEventId: event.rawEventId } : {};
+}
+
+/** The event's figures as TokenUsage, leaving out what the provider did not report. */
+function usageOf(event: Extract<RuntimeEvent, { type: "usage" }>): TokenUsage {
+  const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, costUsd } = event;
+  return {
+    inputTokens,
+    outputTokens,
+    ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
+    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  };
 }

@@ -1,85 +1,81 @@
-import type { ProjectionQuery } from "@skein/db";
+import type { ProjectionFilter, ProjectionQuery } from "@skein/db";
 import {
   assembleThreadDetail,
   type Checkpoint,
   type ContextTransfer,
-  collectInheritedTurnItems,
-  type ForkInheritance,
-  type InheritanceSource,
   NotFoundError,
   type PendingRequestView,
+  type ProjectionRow,
+  type ProjectionTable,
   type Run,
+  type RunAttempt,
   type RuntimeRequest,
   type ThreadDetail,
   type ThreadId,
   type ThreadShell,
-  type TurnItem,
 } from "@skein/domain";
+import { type DetailWindow, type DetailWindowInput, readWindowRows } from "./detail-window.ts";
 import { readPendingRequests } from "./pending-requests.ts";
-import { listRows, typedRows } from "./rows.ts";
+import { typedRows } from "./rows.ts";
 
-/** Forks of forks of … are followed at most this deep (the domain's own recursion bound). */
-const MAX_FORK_DEPTH = 64;
+export type { DetailWindow, DetailWindowInput };
 
-/** P2 with P5's `answerable` flag on each pending request. */
+/**
+ * P2 with P5's `answerable` flag on each pending request, for one window of runs (B7): every list
+ * holds what the window's runs hold, and `window` says which runs those are and how to page.
+ */
 export type ThreadDetailData = Omit<ThreadDetail, "pendingRequests"> & {
   pendingRequests: PendingRequestView[];
+  window: DetailWindow;
 };
 
 /**
- * P7: a fork's inherited items, read by reference. Each source thread's rows are fetched already
- * cut by the inheritance that points at it (`sort_key <= cutoff`, `run_ordinal <= source run`),
- * so only the rows a fork can see leave the database; nothing is copied into the fork.
+ * Rows of a per-run table (`sort_key` = run ordinal) for own runs `lo..hi`. Rows without a run
+ * (`sort_key` 0: a transfer not yet bound to a run, a thread-level checkpoint) come with every
+ * window, since they belong to none.
  */
-async function readInheritedItems(
+async function windowRows<T>(
   query: ProjectionQuery,
-  inheritance: ForkInheritance,
-): Promise<TurnItem[]> {
-  const sources = new Map<string, InheritanceSource>();
-  let current: ForkInheritance | null = inheritance;
-  for (let depth = 0; current !== null && depth < MAX_FORK_DEPTH; depth += 1) {
-    const sourceId: string = current.sourceThreadId;
-    if (sources.has(sourceId)) break;
-    const shell = await query.get("threads", sourceId);
-    if (shell === undefined) break;
-    const rows = await query.list("turn_items", {
-      threadId: sourceId,
-      maxSortKey: current.cutoffSortKey,
-      maxRunOrdinal: current.sourceRunOrdinal,
-    });
-    const sourceInheritance = (shell.data as ThreadShell).inheritance;
-    sources.set(sourceId, { inheritance: sourceInheritance, rows: typedRows<TurnItem>(rows) });
-    current = sourceInheritance;
-  }
-  return collectInheritedTurnItems(inheritance, (threadId) => sources.get(threadId));
+  table: ProjectionTable,
+  threadId: string,
+  own: { lo: number; hi: number },
+  withUnbound: boolean,
+): Promise<readonly ProjectionRow<T>[]> {
+  const reads: Promise<readonly ProjectionRow<T>[]>[] = [];
+  const list = async (filter: ProjectionFilter) =>
+    typedRows<T>(await query.list(table, { threadId, ...filter }));
+  if (withUnbound) reads.push(list({ maxSortKey: 0 }));
+  if (own.lo <= own.hi) reads.push(list({ minSortKey: Math.max(own.lo, 1), maxSortKey: own.hi }));
+  return (await Promise.all(reads)).flat();
 }
 
 export async function readThreadDetail(
   query: ProjectionQuery,
   threadId: ThreadId,
+  windowInput: DetailWindowInput = {},
 ): Promise<ThreadDetailData> {
   const thread = await query.get("threads", threadId);
   if (thread === undefined) throw new NotFoundError("thread", threadId);
   const shell = typedRows<ThreadShell>([thread])[0]!;
-  const [runs, turnItems, transfers, checkpoints, requests, pendingRequests] = await Promise.all([
-    listRows<Run>(query, "runs", threadId),
-    listRows<TurnItem>(query, "turn_items", threadId),
-    listRows<ContextTransfer>(query, "transfers", threadId),
-    listRows<Checkpoint>(query, "checkpoints", threadId),
-    listRows<RuntimeRequest>(query, "requests", threadId),
+  const windowed = await readWindowRows(query, shell.data, windowInput);
+  const { own } = windowed;
+  const [runs, attempts, transfers, checkpoints, requests, pendingRequests] = await Promise.all([
+    windowRows<Run>(query, "runs", threadId, own, false),
+    windowRows<RunAttempt>(query, "attempts", threadId, own, false),
+    windowRows<ContextTransfer>(query, "transfers", threadId, own, true),
+    windowRows<Checkpoint>(query, "checkpoints", threadId, own, true),
+    windowRows<RuntimeRequest>(query, "requests", threadId, own, false),
     readPendingRequests(query, threadId),
   ]);
-  const inheritedTurnItems = shell.data.inheritance
-    ? await readInheritedItems(query, shell.data.inheritance)
-    : [];
   const detail = assembleThreadDetail({
     thread: shell,
     runs,
-    turnItems,
+    attempts,
+    turnItems: windowed.ownTurnItems,
     transfers,
     checkpoints,
     requests,
-    inheritedTurnItems,
+    inheritedTurnItems: windowed.inheritedTurnItems,
   });
-  return { ...detail, pendingRequests };
+  return { ...detail, pendingRequests, window: windowed.window };
 }

@@ -5,22 +5,33 @@ import type {
   Project,
   ProjectId,
   ThreadId,
-  ThreadShell,
 } from "@skein/domain";
-import { type ThreadDetailData, readThreadDetail } from "./detail.ts";
+import {
+  type DetailWindow,
+  type DetailWindowInput,
+  type ThreadDetailData,
+  readThreadDetail,
+} from "./detail.ts";
 import { type ThreadGraphData, readThreadGraph } from "./graph.ts";
 import { readPendingRequests } from "./pending-requests.ts";
 import { readProjects } from "./projects.ts";
-import { readShells } from "./shells.ts";
+import { readShells, type ShellPage, type ShellPageInput } from "./shells.ts";
 import { type TransferData, readTransfer } from "./transfer.ts";
 
-export type { ThreadDetailData, ThreadGraphData, TransferData };
+export type {
+  DetailWindow,
+  DetailWindowInput,
+  ShellPageInput,
+  ThreadDetailData,
+  ThreadGraphData,
+  TransferData,
+};
 
 /** Every read is one consistent store snapshot; `snapshotSequence` is the cursor it reflects (S2). */
 export type Snapshotted<T> = { snapshotSequence: number } & T;
 
 export type ProjectList = Snapshotted<{ projects: Project[] }>;
-export type ThreadShells = Snapshotted<{ threads: ThreadShell[] }>;
+export type ThreadShells = Snapshotted<ShellPage>;
 export type ThreadDetailView = Snapshotted<ThreadDetailData>;
 export type ThreadGraphView = Snapshotted<ThreadGraphData>;
 export type TransferView = Snapshotted<TransferData>;
@@ -28,8 +39,13 @@ export type PendingRequestList = Snapshotted<{ requests: PendingRequestView[] }>
 
 export type ReadModels = {
   projects(): Promise<ProjectList>;
-  shells(): Promise<ThreadShells>;
-  detail(threadId: ThreadId): Promise<ThreadDetailView>;
+  /**
+   * One page of the thread list (B7); archived threads are left out unless `archived` asks for
+   * them (and only them).
+   */
+  shells(page?: ShellPageInput): Promise<ThreadShells>;
+  /** One window of the thread's runs (B7): the latest 50 unless `window` says otherwise. */
+  detail(threadId: ThreadId, window?: DetailWindowInput): Promise<ThreadDetailView>;
   graph(threadId: ThreadId): Promise<ThreadGraphView>;
   transfer(transferId: ContextTransferId): Promise<TransferView>;
   pendingRequests(threadId?: ThreadId): Promise<PendingRequestList>;
@@ -54,8 +70,8 @@ export function createReadModels(store: EventStore): ReadModels {
     snapshotOf(store, fn);
   return {
     projects: () => read(async (q) => ({ projects: await readProjects(q) })),
-    shells: () => read(async (q) => ({ threads: await readShells(q) })),
-    detail: (threadId) => read((q) => readThreadDetail(q, threadId)),
+    shells: (page = {}) => read((q) => readShells(q, page)),
+    detail: (threadId, window) => read((q) => readThreadDetail(q, threadId, window)),
     graph: (threadId) => read((q) => readThreadGraph(q, threadId)),
     transfer: (transferId) => read((q) => readTransfer(q, transferId)),
     pendingRequests: (threadId) =>

@@ -1,10 +1,21 @@
-import { ContextTransferId, ProviderKind } from "@skein/domain";
+import { ContextTransferId, ProviderKind, ThreadId } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
 import { MessageText, OptionalCommandId } from "./inputs.ts";
 
 export const handoffRouter = {
+  /**
+   * The handoff the thread's next message would send on `provider` (a switch) or with
+   * `bringBackFrom` (a bring-back), built as the run would build it and recorded nowhere:
+   * the composer's "review handoff before sending" step.
+   */
+  draft: apiProcedure
+    .input(
+      z.object({ threadId: ThreadId, provider: ProviderKind, bringBackFrom: ThreadId.optional() }),
+    )
+    .query(({ ctx, input }) => ctx.orchestrator.draftHandoff(input)),
+
   /**
    * Builds the transfer's handoff again; the previous one is superseded, not overwritten. On a
    * pending transfer without one, this previews it for `provider` before any run consumes it.

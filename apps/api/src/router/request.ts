@@ -1,6 +1,6 @@
 import {
+  AnswersInput,
   NotFoundError,
-  RequestAnswers,
   RequestDecision,
   RuntimeRequestId,
   ThreadId,
@@ -8,6 +8,7 @@ import {
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { rethrowMapped } from "../errors.ts";
+import { originOf } from "../context.ts";
 import { apiProcedure } from "../trpc.ts";
 import { OptionalCommandId } from "./inputs.ts";
 
@@ -34,11 +35,9 @@ export const requestRouter = {
       z.object({
         requestId: RuntimeRequestId,
         decision: RequestDecision,
-        answers: RequestAnswers.optional(),
+        answers: AnswersInput.optional(),
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) =>
-      ctx.orchestrator.respondToRequest({ ...input, forwarded: ctx.forwardedBy !== null }),
-    ),
+    .mutation(({ ctx, input }) => ctx.orchestrator.respondToRequest(input, originOf(ctx))),
 } satisfies TRPCRouterRecord;

@@ -1,19 +1,74 @@
 import {
   CheckpointId,
+  FanOutTargets,
   ForkSourcePointSpec,
+  MAX_FAN_OUT,
+  InteractionMode,
+  NativeRef,
+  nameProblem,
+  PlanId,
+  ReasoningEffort,
   NotFoundError,
   ProjectId,
   ProviderKind,
+  RunId,
   RuntimeMode,
+  ThreadExportDocument,
   ThreadId,
 } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { pastReads } from "../read-models/past-reads.ts";
+import { exportThread } from "../read-models/thread-export.ts";
+import { readThreadTimeline } from "../read-models/timeline.ts";
+import { MAX_WINDOW_RUNS } from "../read-models/detail-window.ts";
+import { MAX_SHELL_PAGE } from "../read-models/shells.ts";
+import { watchForkOverlaps } from "../subscriptions/fork-overlaps.ts";
 import { watchDetail, watchShells } from "../subscriptions/watches.ts";
+import { originOf } from "../context.ts";
+import { CHECK_MAX_TIMEOUT_MS } from "../orchestrator/check-command.ts";
 import { apiProcedure } from "../trpc.ts";
 import { LastEventId, MessageText, ModelName, OptionalCommandId, Title } from "./inputs.ts";
 
+const MAX_ATTACHMENTS = 10;
+const AttachmentRef = z.object({
+  ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, "an attachment ref is sha256:<64 hex digits>"),
+  // B4: the name is stored with the message and shown to the provider, so no NUL, no lone surrogate.
+  name: z
+    .string()
+    .trim()
+    .min(1)
+    .max(255)
+    .superRefine((name, ctx) => {
+      const problem = nameProblem(name);
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+    }),
+});
 const ThreadRef = z.object({ threadId: ThreadId, commandId: OptionalCommandId });
+/** Time travel: read as of this log sequence (the head when left out). */
+const AtSequence = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional();
+/** B7: a page of the thread list; `cursor` is a previous page's `nextCursor`. */
+const ShellPage = z.object({
+  projectId: ProjectId.optional(),
+  query: z.string().max(200).optional(),
+  archived: z.boolean().optional(),
+  cursor: z.string().max(1_000).optional(),
+  limit: z.number().int().min(1).max(MAX_SHELL_PAGE).optional(),
+  atSequence: AtSequence,
+});
+
+/** B7: a window of runs; `before`/`after` are a previous window's cursors. */
+const DetailWindow = z
+  .object({
+    limit: z.number().int().min(1).max(MAX_WINDOW_RUNS).optional(),
+    before: z.string().max(1_000).optional(),
+    after: z.string().max(1_000).optional(),
+    aroundRun: z.number().int().min(1).optional(),
+  })
+  .refine(
+    (w) => [w.before, w.after, w.aroundRun].filter((v) => v !== undefined).length <= 1,
+    "at most one of before, after and aroundRun",
+  );
 
 export const threadRouter = {
   create: apiProcedure
@@ -23,7 +78,9 @@ export const threadRouter = {
         title: Title.optional(),
         provider: ProviderKind.optional(),
         model: ModelName.optional(),
+        effort: ReasoningEffort.nullable().optional(),
         runtimeMode: RuntimeMode.optional(),
+        interactionMode: InteractionMode.optional(),
         commandId: OptionalCommandId,
       }),
     )
@@ -44,8 +101,23 @@ export const threadRouter = {
         text: MessageText,
         provider: ProviderKind.optional(),
         model: ModelName.optional(),
+        /** Reasoning effort for this message (the model's levels: `provider.models`). */
+        effort: ReasoningEffort.nullable().optional(),
+        /** `plan`: the provider proposes a plan instead of acting (B5). */
+        interactionMode: InteractionMode.optional(),
+        /** B5 "implement this plan": runs in default mode with the plan as context. */
+        sourcePlanRef: z.object({ threadId: ThreadId, planId: PlanId }).optional(),
         /** A fork of this thread whose work this message brings back (T8). */
         bringBackFrom: ThreadId.optional(),
+        /**
+         * B9, with `bringBackFrom`: `squash` merges the fork's files into this workspace first
+         * (CONFLICT listing the files in `data.issues` when they clash; nothing is changed).
+         */
+        code: z.enum(["squash", "none"]).optional(),
+        /** E16: files uploaded through `POST /attachments`, by the ref the upload answered. */
+        attachments: z.array(AttachmentRef).max(MAX_ATTACHMENTS).optional(),
+        /** Reviewed handoff text for this message's transfer (provider switch, bring-back). */
+        handoffText: MessageText.optional(),
         commandId: OptionalCommandId,
       }),
     )
@@ -63,18 +135,89 @@ export const threadRouter = {
     )
     .mutation(({ ctx, input }) => ctx.orchestrator.forkThread(input)),
 
+  /**
+   * B9: one message fanned out to 1–8 isolated forks of the latest stable point, one per target
+   * (provider, optional model); answers the forks at once, their runs proceed in the background
+   * within the server's fan-out concurrency limit.
+   */
+  fanOut: apiProcedure
+    .input(
+      z.object({
+        threadId: ThreadId,
+        text: MessageText,
+        targets: FanOutTargets,
+        isolated: z.literal(true),
+        commandId: OptionalCommandId,
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.orchestrator.fanOut(input)),
+
+  /**
+   * B9: forks side by side: latest run status, duration and usage, files changed since the fork
+   * point with +/-, overlap warnings between live forks, and optionally a check command's result
+   * per worktree (bounded in time and output).
+   */
+  compare: apiProcedure
+    .input(
+      z.object({
+        threadIds: z.array(ThreadId).min(1).max(MAX_FAN_OUT),
+        checkCommand: z.string().trim().min(1).max(2_000).optional(),
+        checkTimeoutMs: z.number().int().min(1_000).max(CHECK_MAX_TIMEOUT_MS).optional(),
+      }),
+    )
+    .query(({ ctx, input }) => ctx.orchestrator.compareForks(input)),
+
+  /**
+   * B9 overlap warnings while forks run: each fork's changed files and the files two live forks
+   * both changed, sent at once and again whenever that changes (worktrees read every
+   * `intervalMs`).
+   */
+  watchOverlaps: apiProcedure
+    .input(
+      z.object({
+        threadIds: z.array(ThreadId).min(1).max(MAX_FAN_OUT),
+        intervalMs: z.number().int().min(250).max(60_000).optional(),
+      }),
+    )
+    .subscription(({ ctx, input, signal }) => watchForkOverlaps(ctx, input, signal)),
+
+  /**
+   * B9 hygiene: removes worktrees of archived, merged and orphaned forks past `graceMs`; a
+   * worktree holding work no checkpoint captured stays unless `force`. `dryRun` only reports.
+   */
+  sweepWorktrees: apiProcedure
+    .input(
+      z.object({
+        graceMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(365 * 24 * 3_600_000)
+          .optional(),
+        force: z.boolean().optional(),
+        dryRun: z.boolean().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.orchestrator.sweepWorktrees(input)),
+
   /** Steer and interrupt run where the thread's runtime is (forwarded to its instance). */
   steer: apiProcedure
     .input(z.object({ threadId: ThreadId, text: MessageText, commandId: OptionalCommandId }))
-    .mutation(({ ctx, input }) =>
-      ctx.orchestrator.steer({ ...input, forwarded: ctx.forwardedBy !== null }),
-    ),
+    .mutation(({ ctx, input }) => ctx.orchestrator.steer(input, originOf(ctx))),
 
   interrupt: apiProcedure
     .input(ThreadRef)
-    .mutation(({ ctx, input }) =>
-      ctx.orchestrator.interrupt({ ...input, forwarded: ctx.forwardedBy !== null }),
-    ),
+    .mutation(({ ctx, input }) => ctx.orchestrator.interrupt(input, originOf(ctx))),
+
+  /** P6: the provider compacts the thread's context now, as a run of its own. */
+  compact: apiProcedure
+    .input(ThreadRef)
+    .mutation(({ ctx, input }) => ctx.orchestrator.compact(input)),
+
+  /** E4: queues the latest interrupted/failed run again; it starts as a `retry` attempt. */
+  retryRun: apiProcedure
+    .input(z.object({ threadId: ThreadId, runId: RunId, commandId: OptionalCommandId }))
+    .mutation(({ ctx, input }) => ctx.orchestrator.retryRun(input)),
 
   rollback: apiProcedure
     .input(
@@ -82,27 +225,111 @@ export const threadRouter = {
     )
     .mutation(({ ctx, input }) => ctx.orchestrator.rollback(input)),
 
+  /** Rename and change the defaults later messages use; an empty change is refused. */
+  updateSettings: apiProcedure
+    .input(
+      z.object({
+        threadId: ThreadId,
+        title: Title.optional(),
+        defaultProvider: ProviderKind.optional(),
+        model: ModelName.optional(),
+        effort: ReasoningEffort.nullable().optional(),
+        runtimeMode: RuntimeMode.optional(),
+        interactionMode: InteractionMode.optional(),
+        commandId: OptionalCommandId,
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.orchestrator.updateSettings(input)),
+
+  /** Cancels the thread's queued runs and interrupts its active one. */
   archive: apiProcedure
     .input(ThreadRef)
     .mutation(({ ctx, input }) => ctx.orchestrator.archive(input)),
 
-  shells: apiProcedure.query(({ ctx }) => ctx.readModels.shells()),
+  unarchive: apiProcedure
+    .input(ThreadRef)
+    .mutation(({ ctx, input }) => ctx.orchestrator.unarchive(input)),
 
+  /**
+   * P1, one page (B7): newest activity first, filtered by project and title; `archived: true`
+   * lists the archived threads instead of the others.
+   */
+  shells: apiProcedure
+    .input(ShellPage.optional())
+    .query(({ ctx, input }) =>
+      input?.atSequence === undefined
+        ? ctx.readModels.shells(input ?? {})
+        : pastReads.shells(ctx.store, input.atSequence, input),
+    ),
+
+  /** P2 for one window of runs (B7): the latest 50 unless `window` says otherwise. */
   detail: apiProcedure
+    .input(
+      z.object({ threadId: ThreadId, window: DetailWindow.optional(), atSequence: AtSequence }),
+    )
+    .query(({ ctx, input }) =>
+      input.atSequence === undefined
+        ? ctx.readModels.detail(input.threadId, input.window)
+        : pastReads.detail(ctx.store, input.threadId, input.atSequence, input.window),
+    ),
+
+  /** B8: the events of the thread a person can travel back to (the scrubber's stops). */
+  timeline: apiProcedure
     .input(z.object({ threadId: ThreadId }))
-    .query(({ ctx, input }) => ctx.readModels.detail(input.threadId)),
+    .query(({ ctx, input }) => readThreadTimeline(ctx.store, input.threadId)),
 
   graph: apiProcedure
-    .input(z.object({ threadId: ThreadId }))
-    .query(({ ctx, input }) => ctx.readModels.graph(input.threadId)),
+    .input(z.object({ threadId: ThreadId, atSequence: AtSequence }))
+    .query(({ ctx, input }) =>
+      input.atSequence === undefined
+        ? ctx.readModels.graph(input.threadId)
+        : pastReads.graph(ctx.store, input.threadId, input.atSequence),
+    ),
 
-  /** P1 snapshot, then every event of every thread stream after it (S2). */
+  /**
+   * P1: the first page's snapshot, then every later event of a thread stream that can change a
+   * row (S2; events that cannot are not sent).
+   */
   watchShells: apiProcedure
-    .input(z.object({ lastEventId: LastEventId }).optional())
+    .input(ShellPage.omit({ cursor: true }).extend({ lastEventId: LastEventId }).optional())
     .subscription(({ ctx, input, signal }) => watchShells(ctx, input ?? {}, signal)),
 
-  /** P2 snapshot of one thread, then every later event of its stream (S2). */
+  /** the thread, its sources, project and provider sessions as one document. */
+  export: apiProcedure
+    .input(z.object({ threadId: ThreadId }))
+    .query(({ ctx, input }) => exportThread(ctx.store, input.threadId)),
+
+  /**
+   * a document from `thread.export` (any Skein's), appended here; the thread then reads as it
+   * read there. Served with a larger body limit than other calls (see server.ts).
+   */
+  /**
+   * B6/E9: one of the person's own native threads (`provider.sessions`) becomes an app thread
+   * bound to it, its history recorded as imported runs; the next message resumes it natively.
+   * Adopting one twice is CONFLICT (naming the app thread); an unknown one is NOT_FOUND.
+   */
+  adopt: apiProcedure
+    .input(
+      z.object({
+        projectId: ProjectId,
+        provider: ProviderKind,
+        providerThreadId: NativeRef,
+        commandId: OptionalCommandId,
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.orchestrator.adoptThread(input)),
+
+  import: apiProcedure
+    .input(z.object({ document: ThreadExportDocument, commandId: OptionalCommandId }))
+    .mutation(({ ctx, input }) => ctx.orchestrator.importThread(input)),
+
+  /**
+   * P2 snapshot of one window of runs, then every later event of the thread's stream (S2 per
+   * window: events of runs outside the window are sent too, so the cursor keeps advancing).
+   */
   watchDetail: apiProcedure
-    .input(z.object({ threadId: ThreadId, lastEventId: LastEventId }))
+    .input(
+      z.object({ threadId: ThreadId, lastEventId: LastEventId, window: DetailWindow.optional() }),
+    )
     .subscription(({ ctx, input, signal }) => watchDetail(ctx, input, signal)),
 } satisfies TRPCRouterRecord;

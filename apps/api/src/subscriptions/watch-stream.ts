@@ -27,6 +27,8 @@ export type WatchStreamOptions<TSnapshot extends { snapshotSequence: number }> =
   store: EventStore;
   /** Which events follow the snapshot; all of them when left out. */
   filter?: SubscriptionFilter;
+  /** Leaves out events the watch has no use for (they still never repeat or reorder). */
+  select?: (event: StoredEvent) => boolean;
   /** The client's cursor (`tracked` id it last saw), or nothing for a fresh start. */
   lastEventId: string | null | undefined;
   /** A cursor further behind than this gets a fresh snapshot instead of a replay. */
@@ -104,6 +106,7 @@ export async function* watchStream<TSnapshot extends { snapshotSequence: number 
           if (event.sequence <= seen) continue;
           seen = event.sequence;
           cursor = seen;
+          if (options.select !== undefined && !options.select(event)) continue;
           yield tracked(String(seen), { type: "event", event });
         }
       }

@@ -2,7 +2,12 @@ import { NotFoundError, type ThreadId, threadStreamId } from "@skein/domain";
 import type { TrackedEnvelope } from "@trpc/server";
 import type { ApiContext } from "../context.ts";
 import { rethrowMapped } from "../errors.ts";
-import type { ThreadDetailView, ThreadShells } from "../read-models/index.ts";
+import type {
+  DetailWindowInput,
+  ShellPageInput,
+  ThreadDetailView,
+  ThreadShells,
+} from "../read-models/index.ts";
 import { type WatchMessage, type WatchStreamOptions, watchStream } from "./watch-stream.ts";
 
 type Tracked<T> = AsyncGenerator<TrackedEnvelope<WatchMessage<T>>, void, unknown>;
@@ -26,24 +31,29 @@ async function* mapped<T extends { snapshotSequence: number }>(
   }
 }
 
+/** Thread-stream events that can change a sidebar row (status, counts, title, archive, new). */
+const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest)/;
+
 export function watchShells(
   ctx: ApiContext,
-  input: { lastEventId?: string | null },
+  input: Omit<ShellPageInput, "cursor"> & { lastEventId?: string | null },
   signal: AbortSignal | undefined,
 ): Tracked<ThreadShells> {
+  const { lastEventId, ...page } = input;
   return mapped({
     store: ctx.store,
     filter: { streamPrefix: "thread-" },
-    lastEventId: input.lastEventId,
+    select: (event) => SHELL_EVENT.test(event.type),
+    lastEventId,
     maxReplayEvents: ctx.watch.maxReplayEvents,
-    snapshot: () => ctx.readModels.shells(),
+    snapshot: () => ctx.readModels.shells(page),
     signal: watchSignal(ctx, signal),
   });
 }
 
 export async function* watchDetail(
   ctx: ApiContext,
-  input: { threadId: ThreadId; lastEventId?: string | null },
+  input: { threadId: ThreadId; lastEventId?: string | null; window?: DetailWindowInput },
   signal: AbortSignal | undefined,
 ): Tracked<ThreadDetailView> {
   // A resume skips the snapshot, so an unknown thread has to be caught up front.
@@ -55,7 +65,7 @@ export async function* watchDetail(
     filter: { streamIds: [threadStreamId(input.threadId)] },
     lastEventId: input.lastEventId,
     maxReplayEvents: ctx.watch.maxReplayEvents,
-    snapshot: () => ctx.readModels.detail(input.threadId),
+    snapshot: () => ctx.readModels.detail(input.threadId, input.window),
     signal: watchSignal(ctx, signal),
   });
 }

@@ -1,9 +1,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ClaudeProviderSession, createClaudeAdapter } from "@skein/adapters-claude";
+import { createClaudeAdapter } from "@skein/adapters-claude";
+import { ClaudeProviderSession } from "@skein/adapters-claude/testing";
 import { createCodexAdapter } from "@skein/adapters-codex";
-import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import {
+  createRotatingLog,
+  openSqliteEventStore,
+  type RotatingLog,
+  type SqliteEventStore,
+} from "@skein/db";
 import type {
   ProjectId,
   ProviderKind,
@@ -12,7 +18,11 @@ import type {
   ThreadId,
   ThreadState,
 } from "@skein/domain";
-import type { ProviderAdapter, ProviderSessionHandle } from "@skein/domain/provider";
+import type {
+  ProviderAdapter,
+  ProviderCapabilityFlags,
+  ProviderSessionHandle,
+} from "@skein/domain/provider";
 import {
   type AnthropicRecordedRequest,
   type CodexTestHome,
@@ -23,17 +33,28 @@ import {
   startFakeResponsesServer,
 } from "@skein/fake-models";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
-import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
+import {
+  createOrchestrator,
+  type Orchestrator,
+  type OrchestratorOptions,
+} from "../../src/orchestrator/index.ts";
+import { withCapabilities } from "./capability-override.ts";
 
 /** Which Codex backs the `codex` provider: the real app-server on a fake model, or a script. */
 export type CodexBackend = "real" | "scripted" | "none";
 
 export type ClaudeSkeinHarness = {
   store: SqliteEventStore;
+  /** The orchestrator's data dir (attachments, checkpoints and the raw log live under it). */
+  dataDir: string;
+  /** The rotating raw provider log (E18) the adapters write. */
+  rawLog: RotatingLog;
   orchestrator: Orchestrator;
   projectId: ProjectId;
   /** The project's workspace root (every thread's cwd). */
   workspaceRoot: string;
+  /** Claude Code's config dir (CLAUDE_CONFIG_DIR): its session transcripts live under it. */
+  claudeConfigDir: string;
   /** The fake Anthropic Messages API the real `claude` binary talks to. */
   anthropic: FakeMessagesServer;
   /** The fake Responses API behind the real Codex (codex: "real" only). */
@@ -49,11 +70,13 @@ export type ClaudeSkeinHarness = {
   send(
     threadId: ThreadId,
     text: string,
-    options?: { provider?: ProviderKind },
+    options?: Omit<Parameters<Orchestrator["sendMessage"]>[0], "threadId" | "text">,
   ): Promise<{ runId: RunId; state: ThreadState }>;
   thread(threadId: ThreadId): Promise<ThreadState>;
   /** Main-loop conversation requests Claude sent (subagent traffic left out). */
   claudeRequests(): AnthropicRecordedRequest[];
+  /** Skein restarts: the orchestrator shuts down and a new one recovers from the same store. */
+  restart(): Promise<Orchestrator>;
   close(): Promise<void>;
 };
 
@@ -66,7 +89,9 @@ function observed(
     version: adapter.version,
     provider: adapter.provider,
     capabilities: adapter.capabilities,
+    ...(adapter.attachmentTypes ? { attachmentTypes: adapter.attachmentTypes } : {}),
     status: () => adapter.status(),
+    ...(adapter.listModels ? { listModels: adapter.listModels.bind(adapter) } : {}),
     async openSession(input) {
       const handle = await adapter.openSession(input);
       onSession(handle);
@@ -82,17 +107,37 @@ function observed(
  * API, or scripted) for cross-provider flows.
  */
 export async function createClaudeSkeinHarness(
-  options: { codex?: CodexBackend } = {},
+  options: {
+    codex?: CodexBackend;
+    /** Capabilities Claude reports differently, to force a fallback (e.g. `{ steer: false }`). */
+    claudeCapabilities?: Partial<ProviderCapabilityFlags>;
+    attempts?: OrchestratorOptions["attempts"];
+    /** A `claude` executable path instead of the bundled one (e.g. one that does not exist). */
+    claudeExecutablePath?: string;
+  } = {},
 ): Promise<ClaudeSkeinHarness> {
   const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
   const dataDir = temp("skein-claude-data-");
   const workspaceRoot = temp("skein-claude-work-");
   const claudeConfigDir = temp("skein-claude-config-");
   const store = openSqliteEventStore({ dataDir });
+  const rawLog = createRotatingLog({
+    dir: join(dataDir, "raw"),
+    maxFileBytes: 8 * 1024 * 1024,
+    maxFiles: 3,
+  });
   const anthropic = await startFakeMessagesServer();
   const claudeSessions: ClaudeProviderSession[] = [];
+  const realClaude = createClaudeAdapter({
+    configDir: claudeConfigDir,
+    baseUrl: anthropic.url,
+    apiKey: "test",
+    ...(options.claudeExecutablePath ? { executablePath: options.claudeExecutablePath } : {}),
+  });
   const claude = observed(
-    createClaudeAdapter({ configDir: claudeConfigDir, baseUrl: anthropic.url, apiKey: "test" }),
+    options.claudeCapabilities
+      ? withCapabilities(realClaude, options.claudeCapabilities)
+      : realClaude,
     (handle) => {
       if (handle instanceof ClaudeProviderSession) claudeSessions.push(handle);
     },
@@ -111,22 +156,41 @@ export async function createClaudeSkeinHarness(
     adapters.codex = scriptedCodex;
   }
 
-  const orchestrator = await createOrchestrator({ store, adapters, dataDir, sessionIdleMs: 0 });
+  const make = () =>
+    createOrchestrator({
+      store,
+      adapters,
+      dataDir,
+      rawLog,
+      sessionIdleMs: 0,
+      ...(options.attempts ? { attempts: options.attempts } : {}),
+    });
+  let orchestrator = await make();
   const { projectId } = await orchestrator.createProject({ name: "claude e2e", workspaceRoot });
   const thread = (threadId: ThreadId) => orchestrator.repository.thread(threadId);
 
   return {
     store,
-    orchestrator,
+    dataDir,
+    rawLog,
+    get orchestrator() {
+      return orchestrator;
+    },
     projectId,
     workspaceRoot,
+    claudeConfigDir,
     anthropic,
     openai,
     scriptedCodex,
     claudeSessions,
     claudeSpawns: () => claudeSessions.reduce((n, s) => n + s.spawnCount, 0),
     async createThread({ provider = "claude", runtimeMode = "approval-required" } = {}) {
-      const created = await orchestrator.createThread({ projectId, provider, runtimeMode });
+      const created = await orchestrator.createThread({
+        projectId,
+        title: "Main",
+        provider,
+        runtimeMode,
+      });
       return created.threadId;
     },
     async send(threadId, text, sendOptions = {}) {
@@ -136,8 +200,15 @@ export async function createClaudeSkeinHarness(
     },
     thread,
     claudeRequests: () => anthropic.conversationRequests().filter((r) => r.agent === "main"),
+    async restart() {
+      await orchestrator.shutdown();
+      orchestrator = await make();
+      await orchestrator.recover();
+      return orchestrator;
+    },
     async close() {
       await orchestrator.shutdown();
+      rawLog.close();
       await store.close();
       await anthropic.close();
       await openai?.close();

@@ -1,8 +1,15 @@
 import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CodexSession, createCodexAdapter } from "@skein/adapters-codex";
-import { createRotatingLog, openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import { createCodexAdapter } from "@skein/adapters-codex";
+import { CodexSession } from "@skein/adapters-codex/testing";
+import {
+  createRotatingLog,
+  type EventStore,
+  openEventStore,
+  openSqliteEventStore,
+  type RotatingLog,
+} from "@skein/db";
 import type {
   ProjectId,
   ProviderKind,
@@ -12,7 +19,12 @@ import type {
   ThreadId,
   ThreadState,
 } from "@skein/domain";
-import type { ProviderAdapter, RawEventSink, RawFrame } from "@skein/domain/provider";
+import type {
+  ProviderAdapter,
+  ProviderCapabilityFlags,
+  RawEventSink,
+  RawFrame,
+} from "@skein/domain/provider";
 import {
   type CodexTestHome,
   createCodexTestHome,
@@ -21,7 +33,13 @@ import {
   startFakeResponsesServer,
 } from "@skein/fake-models";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
-import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
+import {
+  createOrchestrator,
+  type Orchestrator,
+  type OrchestratorOptions,
+} from "../../src/orchestrator/index.ts";
+import { afterEach } from "vitest";
+import { withCapabilities } from "./capability-override.ts";
 import { eventually } from "./orchestrator-harness.ts";
 
 export { eventually };
@@ -31,10 +49,20 @@ export type CodexSkeinOptions = {
   rawLog?: { maxFileBytes: number; maxFiles: number };
   /** Sees every raw frame as it is logged (benchmarks time protocol traffic with it). */
   onFrame?: (frame: RawFrame) => void;
+  /** Capabilities Codex reports differently, to force a fallback path (e.g. `{ steer: false }`). */
+  capabilities?: Partial<ProviderCapabilityFlags>;
+  /** Codex `[features]` flags for its CODEX_HOME (e.g. `{ multi_agent_v2: true }`). */
+  features?: Record<string, boolean>;
+  /** B2: new attempts after provider failures mid-turn (the orchestrator's default otherwise). */
+  attempts?: OrchestratorOptions["attempts"];
+  /** T9: how long a delegated child may run (the orchestrator's default otherwise). */
+  delegateTimeoutMs?: number;
+  /** A PostgreSQL URL (a scratch schema) for the store instead of SQLite in the data dir. */
+  postgresUrl?: string;
 };
 
 export type CodexSkeinHarness = {
-  store: SqliteEventStore;
+  store: EventStore;
   /** The fake Responses API; `requests` is every model request Codex sent, in order. */
   server: FakeResponsesServer;
   readonly orchestrator: Orchestrator;
@@ -49,6 +77,10 @@ export type CodexSkeinHarness = {
   /** The CODEX_HOME pointing at the fake server (for driving a second app-server directly). */
   codexHome: string;
   rawLogDir: string;
+  /** The rotating raw log itself (to read frames back). */
+  rawLog: RotatingLog;
+  /** The orchestrator's data dir (attachments, checkpoints, raw logs live under it). */
+  dataDir: string;
   thread(threadId: ThreadId): Promise<ThreadState>;
   createThread(options?: { runtimeMode?: RuntimeMode }): Promise<ThreadId>;
   send(threadId: ThreadId, text: string, provider?: ProviderKind): Promise<RunId>;
@@ -87,18 +119,24 @@ export async function createCodexSkeinHarness(
   const dataDir = mkdtempSync(join(tmpdir(), "skein-codex-skein-"));
   const workspace = mkdtempSync(join(tmpdir(), "skein-codex-ws-"));
   const rawLogDir = join(dataDir, "raw");
-  const store = openSqliteEventStore({ dataDir });
+  const store = options.postgresUrl
+    ? await openEventStore({ url: options.postgresUrl })
+    : openSqliteEventStore({ dataDir });
   const server = await startFakeResponsesServer();
   let home: CodexTestHome;
   try {
-    home = await createCodexTestHome({ baseUrl: server.url, model: "gpt-5.5" });
+    home = await createCodexTestHome({
+      baseUrl: server.url,
+      model: "gpt-5.5",
+      ...(options.features ? { features: options.features } : {}),
+    });
   } catch (error) {
     await server.close();
     throw error;
   }
   const codexSessions: CodexSession[] = [];
   const real = createCodexAdapter({ codexHome: home.dir, env: { RUST_LOG: "error" } });
-  const codex: ProviderAdapter = {
+  const observed: ProviderAdapter = {
     ...real,
     async openSession(input) {
       const session = await real.openSession(input);
@@ -106,6 +144,7 @@ export async function createCodexSkeinHarness(
       return session;
     },
   };
+  const codex = options.capabilities ? withCapabilities(observed, options.capabilities) : observed;
   const claude = createScriptedProvider({ provider: "claude" });
   const frames: RawFrame[] = [];
   const bounds = options.rawLog ?? { maxFileBytes: 8 * 1024 * 1024, maxFiles: 3 };
@@ -124,6 +163,8 @@ export async function createCodexSkeinHarness(
       dataDir,
       rawLog,
       sessionIdleMs: 0,
+      ...(options.attempts ? { attempts: options.attempts } : {}),
+      ...(options.delegateTimeoutMs ? { delegateTimeoutMs: options.delegateTimeoutMs } : {}),
     });
   let orchestrator = await make();
   const { projectId } = await orchestrator.createProject({
@@ -159,10 +200,13 @@ export async function createCodexSkeinHarness(
     workspace,
     codexHome: home.dir,
     rawLogDir,
+    rawLog: rotating,
+    dataDir,
     thread,
     async createThread(opts = {}) {
       const { threadId } = await orchestrator.createThread({
         projectId,
+        title: "Main",
         provider: "codex",
         ...(opts.runtimeMode ? { runtimeMode: opts.runtimeMode } : {}),
       });
@@ -211,4 +255,21 @@ export async function createCodexSkeinHarness(
     },
   };
   return harness;
+}
+
+/**
+ * For a test file: a function that starts a harness, closed after each test (one at a time).
+ */
+export function useCodexSkeinHarness(): (
+  options?: CodexSkeinOptions,
+) => Promise<CodexSkeinHarness> {
+  let current: CodexSkeinHarness | null = null;
+  afterEach(async () => {
+    await current?.close();
+    current = null;
+  });
+  return async (options) => {
+    current = await createCodexSkeinHarness(options);
+    return current;
+  };
 }

@@ -5,7 +5,11 @@ import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
 import type { ProjectId, ProviderKind, ThreadId, ThreadState } from "@skein/domain";
 import type { ProviderCapabilityFlags } from "@skein/domain/provider";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
-import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
+import {
+  createOrchestrator,
+  type Orchestrator,
+  type OrchestratorOptions,
+} from "../../src/orchestrator/index.ts";
 
 export type Harness = {
   store: SqliteEventStore;
@@ -28,6 +32,8 @@ export async function createHarness(
     workspaceRoot?: string;
     /** Idle provider runtimes are reaped after this long (0: never). */
     sessionIdleMs?: number;
+    /** B2: new attempts after provider failures. */
+    attempts?: OrchestratorOptions["attempts"];
   } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "skein-orch-"));
@@ -46,6 +52,7 @@ export async function createHarness(
       adapters: { codex, claude },
       dataDir,
       sessionIdleMs: options.sessionIdleMs ?? 0,
+      ...(options.attempts ? { attempts: options.attempts } : {}),
     });
   let orchestrator = await make();
   // Keep the workspace apart from the data dir: checkpoints must never capture Skein's own files.

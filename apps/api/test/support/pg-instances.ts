@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { type EventStore, openEventStore } from "@skein/db";
 import type { ProviderAdapter, ProviderSessionHandle } from "@skein/domain/provider";
 import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
+import { createHttpRuntimeRemote } from "../../src/http/runtime-remote.ts";
 import { createSilentLogger } from "../../src/logger.ts";
 import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
 import { type SkeinServer, startServer } from "../../src/server.ts";
@@ -52,6 +53,7 @@ export async function startPgInstance(options: {
     sessionIdleMs: 0,
     instanceId: options.id,
     leaseTtlMs: options.leaseTtlMs,
+    remote: createHttpRuntimeRemote({ instanceId: options.id, apiToken: null }),
   });
   await orchestrator.recover();
   const server = await startServer({
@@ -61,6 +63,7 @@ export async function startPgInstance(options: {
     port: 0,
     webOrigins: [WEB_ORIGIN],
     apiToken: null,
+    dataDirs: [dataDir],
     log: createSilentLogger(),
     shutdownGraceMs: 2_000,
   });

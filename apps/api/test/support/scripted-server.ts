@@ -1,3 +1,4 @@
+import type { RawLogReader } from "@skein/db";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
 import { startTestServer, type TestServer } from "./test-server.ts";
@@ -10,7 +11,7 @@ export type ScriptedTestServer = TestServer & {
 
 /** The real orchestrator behind a real HTTP server, with in-memory scripted providers. */
 export async function startScriptedServer(
-  options: { token?: string; maxReplayEvents?: number } = {},
+  options: { token?: string; maxReplayEvents?: number; rawLog?: RawLogReader } = {},
 ): Promise<ScriptedTestServer> {
   const codex = createScriptedProvider({ provider: "codex" });
   const claude = createScriptedProvider({ provider: "claude" });

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import { openSqliteEventStore, type RawLogReader, type SqliteEventStore } from "@skein/db";
 import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
 import { createSilentLogger } from "../../src/logger.ts";
 import type { OrchestratorCommands } from "../../src/orchestrator/service-types.ts";
+import { AttachmentStore } from "../../src/attachments/attachment-store.ts";
 import { type SkeinServer, startServer } from "../../src/server.ts";
 
 export const WEB_ORIGIN = "http://127.0.0.1:4318";
@@ -15,6 +16,8 @@ export type TestServer = {
   orchestrator: OrchestratorCommands;
   client: SkeinClient;
   dataDir: string;
+  /** An empty folder outside the data dir, for projects' workspaces (B4 refuses the data dir). */
+  workspaceDir: string;
   close(): Promise<void>;
 };
 
@@ -28,8 +31,10 @@ export async function startTestServer<O extends OrchestratorCommands>(options: {
   token?: string;
   maxReplayEvents?: number;
   subscriberBufferSize?: number;
+  rawLog?: RawLogReader;
 }): Promise<TestServer & { orchestrator: O }> {
   const dataDir = tempDir();
+  const workspaceDir = tempDir("skein-api-ws-");
   const store = openSqliteEventStore({
     dataDir,
     ...(options.subscriberBufferSize ? { subscriberBufferSize: options.subscriberBufferSize } : {}),
@@ -42,9 +47,12 @@ export async function startTestServer<O extends OrchestratorCommands>(options: {
     port: 0,
     webOrigins: [WEB_ORIGIN],
     apiToken: options.token ?? null,
+    dataDirs: [dataDir],
+    attachments: AttachmentStore.inDataDir(dataDir),
     log: createSilentLogger(),
     shutdownGraceMs: 2_000,
     ...(options.maxReplayEvents === undefined ? {} : { maxReplayEvents: options.maxReplayEvents }),
+    ...(options.rawLog ? { rawLog: options.rawLog } : {}),
   });
   const client = createSkeinClient({
     url: server.url,
@@ -56,9 +64,11 @@ export async function startTestServer<O extends OrchestratorCommands>(options: {
     orchestrator,
     client,
     dataDir,
+    workspaceDir,
     async close() {
       await server.close();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      fs.rmSync(workspaceDir, { recursive: true, force: true });
     },
   };
 }

@@ -1,0 +1,145 @@
+import { compareRawEventIds, type EventStore, type RawLogReader } from "@skein/db";
+import {
+  type ExecutionNode,
+  type NodeId,
+  NotFoundError,
+  type RawFrames,
+  type Run,
+  type RunId,
+  type ThreadId,
+  type ThreadShell,
+} from "@skein/domain";
+import { getData } from "./rows.ts";
+
+/** At most this many frames per answer; a run's whole stream of deltas can be far more. */
+export const MAX_RAW_FRAMES = 2_000;
+
+/** One raw provider frame (E18) and the store sequences it led to (B8). */
+export type RawFrameView = {
+  rawEventId: string;
+  /** `codex` | `claude`: with it a saved answer is a slice `pnpm skein replay` takes. */
+  provider: string | null;
+  providerSessionId: string | null;
+  direction: string | null;
+  messageKind: string | null;
+  method: string | null;
+  jsonRpcId: string | number | null;
+  payload: unknown;
+  /** When the adapter saw the frame; null for records written before it was kept. */
+  observedAt: string | null;
+  /** The first committed event the frame led to; null for frames that changed nothing. */
+  sequence: number | null;
+  /** Every committed event the frame led to, in order. */
+  sequences: number[];
+};
+
+export type RawFramesView = {
+  threadId: ThreadId;
+  runId: RunId;
+  nodeId: NodeId | null;
+  /** False when this server keeps no raw log (then `frames` is empty). */
+  logged: boolean;
+  frames: RawFrameView[];
+  /** More frames lie in the range than `MAX_RAW_FRAMES`. */
+  truncated: boolean;
+};
+
+type RawInput = { threadId: ThreadId; runId: RunId; nodeId?: NodeId | undefined };
+
+/**
+ * B8: the raw frames of a run (or of one of its nodes). Every node keeps the first and latest
+ * frame it came from; the answer is the log between the earliest and the latest of those, kept to
+ * the provider sessions the nodes' frames belong to, each with the sequences it led to. Frames
+ * that rotated out of the bounded log are gone (E18), so a range may come back short.
+ */
+export async function readRawFrames(
+  store: EventStore,
+  rawLog: RawLogReader | null,
+  input: RawInput,
+): Promise<RawFramesView> {
+  const { data: nodes } = await store.snapshot((q) => runNodes(q, input));
+  const base = { threadId: input.threadId, runId: input.runId, nodeId: input.nodeId ?? null };
+  if (rawLog === null) return { ...base, logged: false, frames: [], truncated: false };
+  const ranges = nodes.flatMap((n) => (n.rawFrames ? [n.rawFrames] : []));
+  const span = spanOf(ranges);
+  if (span === null) return { ...base, logged: true, frames: [], truncated: false };
+  const firsts = rawLog.readMany(ranges.map((r) => r.first));
+  const sessions = new Set([...firsts.values()].map(sessionOf).filter((s) => s !== null));
+  const records = rawLog.readRange(span.first, span.last, {
+    limit: MAX_RAW_FRAMES + 1,
+    keep: (record) => sessions.has(sessionOf(record) ?? ""),
+  });
+  const truncated = records.length > MAX_RAW_FRAMES;
+  const kept = records.slice(0, MAX_RAW_FRAMES);
+  const linked = await store.rawSequences(kept.map((r) => r.rawEventId));
+  const sequences = new Map<string, number[]>();
+  for (const { rawEventId, sequence } of linked) {
+    sequences.set(rawEventId, [...(sequences.get(rawEventId) ?? []), sequence]);
+  }
+  const frames = kept.map(({ rawEventId, record }) => {
+    const led = sequences.get(rawEventId) ?? [];
+    return { rawEventId, ...fieldsOf(record), sequence: led[0] ?? null, sequences: led };
+  });
+  return { ...base, logged: true, frames, truncated };
+}
+
+async function runNodes(
+  q: Parameters<Parameters<EventStore["snapshot"]>[0]>[0],
+  input: RawInput,
+): Promise<ExecutionNode[]> {
+  const thread = await getData<ThreadShell>(q, "threads", input.threadId);
+  if (thread === undefined) throw new NotFoundError("thread", input.threadId);
+  const run = await getData<Run>(q, "runs", input.runId);
+  if (run === undefined || run.threadId !== input.threadId) {
+    throw new NotFoundError("run", input.runId);
+  }
+  const rows = await q.list("nodes", { threadId: input.threadId, runOrdinal: run.ordinal });
+  const nodes = rows.map((row) => row.data as ExecutionNode).filter((n) => n.runId === run.id);
+  if (input.nodeId === undefined) return nodes;
+  const node = nodes.find((n) => n.id === input.nodeId);
+  if (node === undefined) throw new NotFoundError("node", input.nodeId);
+  return [node];
+}
+
+/** The earliest first and the latest last frame of the ranges, in log order. */
+function spanOf(ranges: readonly RawFrames[]): RawFrames | null {
+  let span: RawFrames | null = null;
+  for (const range of ranges) {
+    if (span === null) {
+      span = { ...range };
+      continue;
+    }
+    if ((compareRawEventIds(range.first, span.first) ?? 0) < 0) span.first = range.first;
+    if ((compareRawEventIds(range.last, span.last) ?? 0) > 0) span.last = range.last;
+  }
+  return span;
+}
+
+function field(record: unknown, key: string): unknown {
+  return typeof record === "object" && record !== null
+    ? (record as Record<string, unknown>)[key]
+    : undefined;
+}
+
+function text(record: unknown, key: string): string | null {
+  const value = field(record, key);
+  return typeof value === "string" ? value : null;
+}
+
+function sessionOf(record: unknown): string | null {
+  return text(record, "providerSessionId");
+}
+
+function fieldsOf(record: unknown): Omit<RawFrameView, "rawEventId" | "sequence" | "sequences"> {
+  const id = field(record, "jsonRpcId");
+  return {
+    provider: text(record, "provider"),
+    providerSessionId: sessionOf(record),
+    direction: text(record, "direction"),
+    messageKind: text(record, "messageKind"),
+    method: text(record, "method"),
+    jsonRpcId: typeof id === "string" || typeof id === "number" ? id : null,
+    payload: field(record, "payload") ?? null,
+    observedAt: text(record, "observedAt"),
+  };
+}

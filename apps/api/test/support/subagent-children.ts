@@ -1,0 +1,47 @@
+import type { RuntimeRequest, ThreadId, ThreadShell, ThreadState } from "@skein/domain";
+import { createReadModels } from "../../src/read-models/index.ts";
+import { eventually } from "./orchestrator-harness.ts";
+
+type Reads = {
+  store: Parameters<typeof createReadModels>[0];
+  thread(threadId: ThreadId): Promise<ThreadState>;
+};
+
+/** The sidebar rows (P1) of the threads listed under `parentThreadId` as its sub-agents (T9). */
+export async function childShells(x: Reads, parentThreadId: ThreadId): Promise<ThreadShell[]> {
+  const { threads } = await createReadModels(x.store).shells();
+  return threads.filter((t) => t.lineage?.parentThreadId === parentThreadId);
+}
+
+/** Waits for the parent's first sub-agent child thread to appear; returns its id. */
+export function firstChild(x: Reads, parentThreadId: ThreadId, timeoutMs = 30_000) {
+  return eventually(async () => {
+    const [child] = await childShells(x, parentThreadId);
+    if (!child) throw new Error("no sub-agent child thread yet");
+    return child.id;
+  }, timeoutMs);
+}
+
+/** Waits for a pending runtime request on the thread. */
+export function pendingRequestOf(x: Reads, threadId: ThreadId, timeoutMs = 30_000) {
+  return eventually(async (): Promise<RuntimeRequest> => {
+    const state = await x.thread(threadId);
+    const pending = [...state.requests.values()].find((r) => r.status === "pending");
+    if (!pending) throw new Error("no pending request yet");
+    return pending;
+  }, timeoutMs);
+}
+
+/** The thread's turn items in display order, as type + text/input for compact assertions. */
+export function itemSummaries(state: ThreadState): string[] {
+  return [...state.turnItems.values()]
+    .sort((a, b) => a.sortKey - b.sortKey)
+    .map(({ item }) => {
+      if (item.type === "assistant_message" || item.type === "user_message") {
+        return `${item.type}: ${item.text}`;
+      }
+      if (item.type === "command_execution") return `${item.type}: ${item.input}`;
+      if (item.type === "dynamic_tool") return `${item.type}: ${item.toolName}`;
+      return item.type;
+    });
+}

@@ -1,0 +1,89 @@
+import type { ThreadId } from "@skein/domain";
+import { anthropicTextReply, responsesTextReply } from "@skein/fake-models";
+import { afterEach, describe, expect, it } from "vitest";
+import { createReadModels } from "../src/read-models/index.ts";
+import {
+  type ClaudeSkeinHarness,
+  createClaudeSkeinHarness,
+} from "./support/claude-skein-harness.ts";
+import { type CodexSkeinHarness, createCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+
+// Real binaries, real store: generous per-test budget for a loaded 2-core machine.
+const SLOW = 90_000;
+
+let codex: CodexSkeinHarness | null = null;
+let claude: ClaudeSkeinHarness | null = null;
+afterEach(async () => {
+  await codex?.close();
+  await claude?.close();
+  codex = null;
+  claude = null;
+});
+
+async function detail(store: CodexSkeinHarness["store"], threadId: ThreadId) {
+  return createReadModels(store).detail(threadId);
+}
+
+describe("usage through Skein: thread.detail runs and the thread total", () => {
+  it(
+    "Codex: each run carries the tokens the model reported; the thread sums them",
+    async () => {
+      codex = await createCodexSkeinHarness();
+      const x = codex;
+      x.server.enqueue(
+        responsesTextReply("one", { usage: { inputTokens: 100, outputTokens: 20 } }),
+        responsesTextReply("two", {
+          usage: {
+            inputTokens: 300,
+            cachedInputTokens: 50,
+            outputTokens: 7,
+            reasoningOutputTokens: 3,
+          },
+        }),
+      );
+      const threadId = await x.createThread();
+      await x.run(threadId, "first");
+      await x.run(threadId, "second");
+
+      const { runs, thread } = await detail(x.store, threadId);
+      expect(runs.map((run) => run.usage)).toEqual([
+        { inputTokens: 100, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 },
+        { inputTokens: 300, outputTokens: 7, cachedInputTokens: 50, reasoningTokens: 3 },
+      ]);
+      // Codex reports no cost, so none is shown.
+      expect(thread.usage).toEqual({
+        inputTokens: 400,
+        outputTokens: 27,
+        cachedInputTokens: 50,
+        reasoningTokens: 3,
+      });
+    },
+    SLOW,
+  );
+
+  it(
+    "Claude: each run carries its tokens and its own cost; the thread sums them",
+    async () => {
+      claude = await createClaudeSkeinHarness();
+      const x = claude;
+      x.anthropic.enqueue(
+        anthropicTextReply("one", { usage: { inputTokens: 1000, outputTokens: 100 } }),
+        anthropicTextReply("two", { usage: { inputTokens: 2000, outputTokens: 200 } }),
+      );
+      const threadId = await x.createThread();
+      await x.send(threadId, "first");
+      await x.send(threadId, "second");
+
+      const { runs, thread } = await detail(x.store, threadId);
+      const [first, second] = runs.map((run) => run.usage);
+      expect(first).toMatchObject({ inputTokens: 1000, outputTokens: 100 });
+      expect(second).toMatchObject({ inputTokens: 2000, outputTokens: 200 });
+      // Twice the tokens on the same model and process: twice the cost, not the running total.
+      expect(first?.costUsd).toBeGreaterThan(0);
+      expect(second?.costUsd).toBeCloseTo((first?.costUsd ?? 0) * 2, 10);
+      expect(thread.usage).toMatchObject({ inputTokens: 3000, outputTokens: 300 });
+      expect(thread.usage?.costUsd).toBeCloseTo((first?.costUsd ?? 0) * 3, 10);
+    },
+    SLOW,
+  );
+});
