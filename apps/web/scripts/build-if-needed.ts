@@ -12,11 +12,13 @@ const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const INPUTS = [
   "src",
   "next.config.ts",
+  "postcss.config.mjs",
   "package.json",
   "tsconfig.json",
-  // The typed client is compiled into the browser bundle.
-  "../api/src/client.ts",
-  "../api/src/event-source",
+  // The client is bundled into the browser code (from its dist/, built from this source).
+  "../../packages/client/src",
+  // So are the input rules the forms apply (`@skein/domain/inputs`).
+  "../../packages/domain/src/inputs",
 ];
 
 function newestMtime(target: string): number {

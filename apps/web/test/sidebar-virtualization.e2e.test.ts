@@ -1,4 +1,5 @@
-import { createSkeinClient } from "@skein/api/client";
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter } from "@skein/contract";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, launchBrowser, saveScreenshot, waitFor } from "./support/browser.ts";
@@ -44,7 +45,7 @@ describe.runIf(chromiumAvailable)("sidebar with 10,000 threads (Chromium, real A
       `[apps/web e2e] UI build: ${build.built ? `built in ${build.ms} ms` : build.reason}`,
     );
     stack = await startStack("start");
-    const client = createSkeinClient({ url: stack.api.url });
+    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const { projectId } = await client.project.create.mutate({
       name: "Big project",
       workspaceRoot: stack.providers.workspace,

@@ -1,5 +1,5 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser, Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
   anthropicToolResults,
@@ -11,13 +11,13 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import {
   chromiumAvailable,
-  launchBrowser,
   saveScreenshot,
   unnamedInteractiveElements,
   waitFor,
 } from "./support/browser.ts";
-import { ensureProductionBuild } from "./support/build.ts";
-import { type Stack, startStack } from "./support/stack.ts";
+import { sendThroughReview } from "./support/compose.ts";
+import { useE2eStack } from "./support/e2e-stack.ts";
+import type { Stack } from "./support/stack.ts";
 import {
   assistantTexts,
   itemIds,
@@ -37,11 +37,24 @@ describe
   .sequential("Skein web UI (Chromium, real API, fake models)", () => {
     let stack: Stack;
     let browser: Browser;
-    let context: BrowserContext;
     let page: Page;
     let mainThreadId = "";
     let forkThreadId = "";
     const a11y: Record<string, { interactive: number; unnamed: unknown[] }> = {};
+    const MARKDOWN_REPLY = [
+      "Call `foo_bar` as foo_bar(baz_qux) then read my_var_name.",
+      "",
+      "| file | change | a rather long column heading that needs room |",
+      "| ---- | ------ | -------------------------------------------- |",
+      "| src/a_b.ts | added | some_long_identifier_that_does_not_break_easily |",
+      "",
+      "- [x] write the test",
+      "- [ ] ship it",
+      "",
+      "```ts",
+      'const answer: number = 42; // "fine", and a long comment that runs past a phone screen',
+      "```",
+    ].join("\n");
 
     /** Every main view is checked: interactive elements must have an accessible name. */
     async function checkView(name: string) {
@@ -49,21 +62,8 @@ describe
       a11y[name] = await unnamedInteractiveElements(page, name);
     }
 
-    beforeAll(async () => {
-      const build = ensureProductionBuild();
-      console.info(
-        `[apps/web e2e] UI build: ${build.built ? `built in ${build.ms} ms` : build.reason}`,
-      );
-      stack = await startStack("start");
-      browser = await launchBrowser();
-      context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-      page = await context.newPage();
-      page.setDefaultTimeout(30_000);
-    });
-
-    afterAll(async () => {
-      await browser?.close();
-      await stack?.close();
+    useE2eStack({ viewport: { width: 1280, height: 860 } }, (started) => {
+      ({ stack, browser, page } = started);
     });
 
     it("creates a project and a thread; a reply streams in and its run shows Codex", async () => {
@@ -111,7 +111,7 @@ describe
       await checkView("thread");
     });
 
-    it("forks the first run: inherited items, the fork marker, and a required provider", async () => {
+    it("forks the first run: inherited items, a marker that says where, the source's provider kept", async () => {
       await page.getByRole("button", { name: "Fork from Run 1" }).click();
       await page.waitForURL((url) => !url.pathname.endsWith(mainThreadId));
       forkThreadId = threadIdOf(page);
@@ -119,14 +119,26 @@ describe
       await expect.poll(() => text(inherited)).toContain("first question");
       await expect.poll(() => text(inherited)).toContain("Alpha beta gamma delta epsilon zeta.");
       const marker = page.locator(".fork-marker");
-      await expect.poll(() => text(marker)).toContain("Forked from");
+      await expect.poll(() => text(marker)).toContain("Forked from Main thread at run 1");
+      // A human title that says where it came from; the id is one click away, not printed.
+      await expect
+        .poll(() => text(page.locator(".thread-title")))
+        .toBe("fork of Main thread at run 1");
+      expect(await text(marker)).not.toMatch(/run_[a-z0-9]/);
       expect(await marker.getByRole("link", { name: "Main thread" }).getAttribute("href")).toBe(
         `/threads/${mainThreadId}`,
       );
-      // The fork chose no provider (T4): its first message must.
-      expect(await page.getByLabel("Provider").inputValue()).toBe("");
-      await page.getByLabel("Message").fill("anything");
-      expect(await page.getByRole("button", { name: "Send" }).isDisabled()).toBe(true);
+      // The fork chose no provider (T4); the composer starts on the source's (Codex), says
+      // nothing about switching, and a pick survives a reload.
+      const provider = page.getByLabel("Provider");
+      await expect.poll(() => provider.inputValue()).toBe("codex");
+      expect(await page.locator(".switch-notice").count()).toBe(0);
+      await provider.selectOption("claude");
+      await expect.poll(() => text(page.locator(".switch-notice"))).toContain("Codex to Claude");
+      await page.reload();
+      await expect.poll(() => page.getByLabel("Provider").inputValue()).toBe("claude");
+      await page.getByLabel("Provider").selectOption("codex");
+      expect(await page.locator(".switch-notice").count()).toBe(0);
       // Sidebar: the fork is nested under its source with a relationship badge.
       const forkRow = page.locator(`.thread-row[data-thread-id="${forkThreadId}"]`);
       await expect.poll(() => text(forkRow)).toContain("fork");
@@ -143,7 +155,7 @@ describe
     it("the fork's first message on Claude shows a handoff; the inspector shows what Claude got", async () => {
       stack.providers.anthropic.enqueue(anthropicTextReply("Claude continues the fork."));
       await page.getByLabel("Provider").selectOption("claude");
-      await sendMessage(page, "continue on Claude");
+      await sendThroughReview(page, "continue on Claude");
       const own = page.locator("section.own-items");
       await waitFor(
         async () => (await own.locator(".item-handoff").count()) > 0,
@@ -157,6 +169,11 @@ describe
       await expect
         .poll(() => own.locator(".run-header").first().getAttribute("data-provider"))
         .toBe("claude");
+      // Forked at run 1: the fork's own first run continues the numbering as run 2.
+      expect(await text(own.locator(".run-label").first())).toBe("Run 2");
+      // Now on Claude: the composer stays there and announces no switch.
+      await expect.poll(() => page.getByLabel("Provider").inputValue()).toBe("claude");
+      expect(await page.locator(".switch-notice").count()).toBe(0);
       await own.getByRole("link", { name: "Inspect handoff" }).first().click();
       await page.waitForURL(/\/handoffs/);
       const handoffText = page.getByTestId("handoff-text").first();
@@ -212,11 +229,46 @@ describe
         .toBe(1);
       await openThreadByTitle(page, "Main thread");
       const command = page.locator(".item-command_execution").last();
+      // A command that succeeded is a folded card whose summary says what ran and how it ended.
       await expect
         .poll(() => text(command).catch(() => ""), { timeout: 60_000 })
-        .toContain("APPROVED-OUTPUT");
-      await expect.poll(() => text(command)).toContain("exit 0");
+        .toContain("exit 0");
+      expect(await text(command)).toContain("echo APPROVED-OUTPUT");
+      const card = command.locator("details.tool-card");
+      expect(await card.evaluate((el) => (el as HTMLDetailsElement).open)).toBe(false);
+      await card.locator(":scope > summary").click();
+      const output = command.locator(".command-output");
+      await expect.poll(() => output.isVisible()).toBe(true);
+      expect(await text(output)).toContain("APPROVED-OUTPUT");
+      expect(await command.getByRole("button", { name: "Copy output" }).count()).toBe(1);
       await checkView("command-output");
+    });
+
+    it("renders agent markdown: snake_case intact, a GFM table, a task list, highlighted code", async () => {
+      stack.providers.openai.enqueue(responsesTextReply(MARKDOWN_REPLY));
+      await sendMessage(page, "show me some markdown");
+      const message = page.locator(".item-assistant_message .assistant-message").last();
+      await waitFor(
+        async () => (await message.locator("table").count()) > 0,
+        "the markdown reply with its table",
+        60_000,
+      );
+      expect(await text(message)).toContain("foo_bar(baz_qux) then read my_var_name.");
+      expect(await message.locator("em").count()).toBe(0);
+      expect(await text(message.locator("td").first())).toBe("src/a_b.ts");
+      expect(await message.getByRole("checkbox", { name: "done", exact: true }).count()).toBe(1);
+      expect(await message.getByRole("checkbox", { name: "not done" }).count()).toBe(1);
+      const code = message.locator(".code-block[data-highlighted=true]");
+      expect(await text(code.locator(".hljs-keyword").first())).toBe("const");
+      const keywordColour = await code
+        .locator(".hljs-keyword")
+        .first()
+        .evaluate((el) => getComputedStyle(el).color);
+      const plainColour = await code.locator("code").evaluate((el) => getComputedStyle(el).color);
+      expect(keywordColour).not.toBe(plainColour);
+      expect(await code.getByRole("button", { name: "Copy code" }).count()).toBe(1);
+      await message.scrollIntoViewIfNeeded();
+      await checkView("markdown-rendering");
     });
 
     it("steers while a run is active and Esc interrupts it", async () => {
@@ -310,7 +362,10 @@ describe
       }, "the rollback to finish or explain its failure");
       if (outcome === "failed") {
         // Until rollback is wired end to end it may be refused; the UI must say so clearly.
-        expect(await text(failure)).toMatch(/Rollback failed — [A-Z_]+: .+/);
+        // …in words, with the API's code only in the folded details line.
+        const said = await text(failure);
+        expect(said).toMatch(/^Rollback failed\. \S.+/);
+        expect(said).not.toMatch(/\b[A-Z]+_[A-Z_]+: |\b(CONFLICT|PRECONDITION_FAILED): /);
       } else {
         await expect.poll(() => text(oldest)).toContain("current");
         await page.getByRole("link", { name: "Conversation" }).click();
@@ -322,9 +377,9 @@ describe
       await saveScreenshot(page, "rollback");
 
       await page.getByRole("link", { name: "Graph" }).click();
-      const runs = page.locator(".graph-run");
+      const runs = page.locator('[data-graph-kind="run"]');
       await expect.poll(() => runs.count()).toBeGreaterThan(1);
-      expect(await page.locator(".graph-attempt").count()).toBeGreaterThan(0);
+      expect(await page.locator('[data-graph-kind="attempt"]').count()).toBeGreaterThan(0);
       expect(await page.locator("[data-provider-thread-id]").count()).toBeGreaterThan(0);
       await expect.poll(() => page.locator(".edge").count()).toBeGreaterThan(0);
       await checkView("graph");
@@ -334,8 +389,19 @@ describe
       const row = page.locator(`.thread-row[data-thread-id="${forkThreadId}"]`);
       await expect.poll(() => row.count()).toBe(1);
       await row.hover();
-      await page.getByRole("button", { name: "Archive Main thread (fork)" }).click();
+      // It asks first: dismissing keeps the thread, accepting archives it.
+      page.once("dialog", (dialog) => void dialog.dismiss());
+      await page.getByRole("button", { name: "Archive fork of Main thread at run 1" }).click();
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(await row.count()).toBe(1);
+      let asked = "";
+      page.once("dialog", (dialog) => {
+        asked = dialog.message();
+        void dialog.accept();
+      });
+      await page.getByRole("button", { name: "Archive fork of Main thread at run 1" }).click();
       await expect.poll(() => row.count()).toBe(0);
+      expect(asked).toContain("Archive “fork of Main thread at run 1”?");
       expect(await page.locator(`.thread-row[data-thread-id="${mainThreadId}"]`).count()).toBe(1);
     });
 
@@ -370,7 +436,9 @@ describe
       // The composer's own select: the handoffs view may still be on screen for a moment.
       const composer = page.getByRole("form", { name: "Composer" });
       await composer.getByLabel("Provider", { exact: true }).selectOption("claude");
-      await sendMessage(page, "go on with plan B");
+      // The review step shows the edited preview; sent unedited, the run sends that text.
+      const { reviewed } = await sendThroughReview(page, "go on with plan B");
+      expect(reviewed?.trim()).toBe(edited);
       const own = page.locator("section.own-items");
       await waitFor(
         async () => (await assistantTexts(own)).includes("Claude follows the edited handoff."),
@@ -425,7 +493,7 @@ describe
       await page.getByRole("link", { name: "Conversation" }).click();
       const composer = page.getByRole("form", { name: "Composer" });
       await composer.getByLabel("Provider", { exact: true }).selectOption("claude");
-      await sendMessage(page, "ask me which color");
+      await sendThroughReview(page, "ask me which color");
       const threadId = threadIdOf(page);
       await page.getByRole("link", { name: /^Approvals/ }).click();
       const blue = page.getByRole("button", { name: `Choose Blue for ${question}` });
@@ -456,6 +524,59 @@ describe
         .at(-1);
       const result = anthropicToolResults(afterAnswer!).find((r) => r.toolUseId === "toolu_ui_ask");
       expect(result?.text).toContain(`"${question}"="Blue"`);
+    });
+
+    it("at 390 px the tabs scroll inside their strip and nothing widens the page", async () => {
+      await page.setViewportSize({ width: 390, height: 844 });
+      try {
+        await page.goto(`${stack.web.url}/threads/${mainThreadId}`);
+        await page.locator(".conversation .item").first().waitFor();
+        for (const tab of ["Conversation", "Handoffs", "Checkpoints", "Graph"]) {
+          if (tab !== "Conversation") {
+            await page.getByRole("link", { name: new RegExp(`^${tab}`) }).click();
+            await page.waitForURL(new RegExp(`/${tab.toLowerCase()}$`));
+          }
+          const widths = await page.evaluate(() => {
+            const main = document.querySelector(".main") as HTMLElement;
+            const tabs = document.querySelector(".tabs") as HTMLElement;
+            const tabsBox = tabs.getBoundingClientRect();
+            return {
+              page: document.documentElement.scrollWidth,
+              main: main.scrollWidth - main.clientWidth,
+              tabsRight: tabsBox.right,
+              tabsScrollable: getComputedStyle(tabs).overflowX,
+            };
+          });
+          expect(widths.page, `page width on ${tab}`).toBeLessThanOrEqual(390);
+          expect(widths.main, `main overflow on ${tab}`).toBeLessThanOrEqual(1);
+          expect(widths.tabsRight, `tab strip on ${tab}`).toBeLessThanOrEqual(390);
+          expect(widths.tabsScrollable).toBe("auto");
+          await saveScreenshot(page, `narrow-390-${tab.toLowerCase()}`);
+        }
+        // The last tab is reachable by scrolling the strip, not the page.
+        const graphTab = page.getByRole("link", { name: "Graph" });
+        await graphTab.scrollIntoViewIfNeeded();
+        expect(await graphTab.isVisible()).toBe(true);
+        // A wide table and a long code line arrive at 390 px: they scroll inside the message.
+        await page.getByRole("link", { name: "Conversation" }).click();
+        stack.providers.openai.enqueue(responsesTextReply(MARKDOWN_REPLY));
+        await sendMessage(page, "markdown on a phone");
+        const table = page.locator(".item-assistant_message table").last();
+        await table.waitFor({ timeout: 60_000 });
+        await table.scrollIntoViewIfNeeded();
+        const overflow = await page.evaluate(() => ({
+          page: document.documentElement.scrollWidth,
+          scroll: (() => {
+            const el = document.querySelector(".conversation-scroll") as HTMLElement;
+            return el.scrollWidth - el.clientWidth;
+          })(),
+        }));
+        expect(overflow.page).toBeLessThanOrEqual(390);
+        expect(overflow.scroll).toBeLessThanOrEqual(1);
+        await saveScreenshot(page, "narrow-390-markdown");
+      } finally {
+        await page.setViewportSize({ width: 1280, height: 860 });
+      }
     });
 
     it("every interactive element of the main views has an accessible name", () => {

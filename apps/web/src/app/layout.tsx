@@ -3,7 +3,9 @@ import { connection } from "next/server";
 import type { ReactNode } from "react";
 import { AppShell } from "../components/app-shell.tsx";
 import { loadWebEnv } from "../env.ts";
+import "highlight.js/styles/github.css";
 import "./globals.css";
+import "../styles/ui.css";
 
 export const metadata: Metadata = {
   title: "Skein",
@@ -16,7 +18,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   const { apiUrl } = loadWebEnv();
   return (
-    <html lang="en">
+    // next-themes sets the theme class on <html> before React hydrates (no flash of the wrong theme).
+    <html lang="en" suppressHydrationWarning>
       <body>
         <AppShell apiUrl={apiUrl}>{children}</AppShell>
       </body>

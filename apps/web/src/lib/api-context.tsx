@@ -1,5 +1,6 @@
 "use client";
-import { createSkeinClient, type SkeinClient } from "@skein/api/client";
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter, SkeinClient } from "@skein/contract";
 import { createContext, type ReactNode, useContext, useMemo } from "react";
 import { readApiToken } from "./api-token.ts";
 
@@ -18,7 +19,7 @@ const ApiContext = createContext<{ client: SkeinClient; apiUrl: string } | null>
 export function ApiProvider({ apiUrl, children }: { apiUrl: string; children?: ReactNode }) {
   const value = useMemo(
     () => ({
-      client: createSkeinClient({
+      client: createSkeinClient<AppRouter>({
         url: apiUrl,
         subscriptionAuth: "connectionParams",
         ...tokenOption(readApiToken()),

@@ -27,6 +27,12 @@ export type ShellsState = {
   refreshProjects(): void;
   /** Re-read one thread's row now (after a mutation the UI wants reflected at once). */
   refreshThread(threadId: string): void;
+  /** B7: whether older threads than the pages loaded exist. */
+  hasMore: boolean;
+  /** Loads the next page of older threads (no-op while one is loading). */
+  loadMore(): void;
+  /** Adds the server's title matches for `query` (threads not on a loaded page yet). */
+  search(query: string): void;
 };
 
 const ShellsContext = createContext<ShellsState | null>(null);
@@ -46,6 +52,50 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   const [projects, setProjects] = useState<readonly Project[]>([]);
   const [loaded, setLoaded] = useState(false);
   const dirty = useRef(new Set<string>());
+  const [nextCursor, setNextCursor] = useState<string | null>(null);
+  const paging = useRef(false);
+
+  /** Rows read outside the watch (older pages, search hits); never replaces a newer row. */
+  const addRows = useCallback((list: ThreadShellList) => {
+    setShells((previous) => {
+      const next = new Map(previous);
+      for (const row of list.threads) {
+        if ((rowSequence.current.get(row.id) ?? -1) > list.snapshotSequence) continue;
+        rowSequence.current.set(row.id, list.snapshotSequence);
+        next.set(row.id, row);
+      }
+      return next;
+    });
+  }, []);
+  const loadMore = useCallback(() => {
+    if (nextCursor === null || paging.current) return;
+    paging.current = true;
+    client.thread.shells
+      .query({ cursor: nextCursor, limit: 500 })
+      .then((page) => {
+        addRows(page);
+        setNextCursor(page.nextCursor);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        paging.current = false;
+      });
+  }, [addRows, client, nextCursor]);
+  // The sidebar's search and the graph look threads up in this list: after the first page (shown
+  // at once) the rest follows in the background, a page at a time; a failed page stops it.
+  useEffect(() => {
+    if (nextCursor !== null) loadMore();
+  }, [nextCursor, loadMore]);
+  const search = useCallback(
+    (query: string) => {
+      if (query.trim() === "") return;
+      client.thread.shells
+        .query({ query })
+        .then(addRows)
+        .catch(() => undefined);
+    },
+    [addRows, client],
+  );
   // Per-thread sequence of the row shown, so a slow re-read never replaces a newer one.
   const rowSequence = useRef(new Map<string, number>());
 
@@ -61,7 +111,8 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
         dirty.current.clear();
         const results = await Promise.all(
           ids.map((threadId) =>
-            client.thread.detail.query({ threadId }).then(
+            // A one-run window: the row is all this needs, whatever the thread's length.
+            client.thread.detail.query({ threadId, window: { limit: 1 } }).then(
               (detail) => ({ threadId, detail, gone: false }),
               (error: unknown) => ({ threadId, detail: null, gone: codeOf(error) === "NOT_FOUND" }),
             ),
@@ -107,6 +158,7 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     onSnapshot: (data) => {
       rowSequence.current = new Map(data.threads.map((t) => [t.id, data.snapshotSequence]));
       setShells(new Map(data.threads.map((t) => [t.id, t])));
+      setNextCursor(data.nextCursor);
       setLoaded(true);
       void loadProjects().catch(() => undefined);
     },
@@ -147,8 +199,11 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
         dirty.current.add(threadId);
         scheduler.request();
       },
+      hasMore: nextCursor !== null,
+      loadMore,
+      search,
     }),
-    [shells, projects, loaded, watch, loadProjects, scheduler],
+    [shells, projects, loaded, watch, loadProjects, scheduler, nextCursor, loadMore, search],
   );
   return <ShellsContext value={value}>{children}</ShellsContext>;
 }

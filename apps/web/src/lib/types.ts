@@ -1,4 +1,4 @@
-import type { RouterInputs, RouterOutputs } from "@skein/api";
+import type { RouterInputs, RouterOutputs } from "@skein/contract";
 
 /**
  * The UI's vocabulary, derived from the API's router outputs so that it always matches what the
@@ -6,6 +6,10 @@ import type { RouterInputs, RouterOutputs } from "@skein/api";
  */
 export type ThreadDetail = RouterOutputs["thread"]["detail"];
 export type ThreadGraph = RouterOutputs["thread"]["graph"];
+export type ThreadTimeline = RouterOutputs["thread"]["timeline"];
+export type ForkComparison = RouterOutputs["thread"]["compare"];
+export type ForkSummary = ForkComparison["forks"][number];
+export type TimelinePoint = ThreadTimeline["points"][number];
 export type ThreadShellList = RouterOutputs["thread"]["shells"];
 export type ThreadShell = ThreadShellList["threads"][number];
 export type ShellStatus = ThreadShell["status"];
@@ -13,6 +17,7 @@ export type Project = RouterOutputs["project"]["list"]["projects"][number];
 export type TransferView = RouterOutputs["transfer"]["get"];
 export type Handoff = NonNullable<TransferView["handoff"]>;
 export type ProviderStatus = RouterOutputs["provider"]["status"][number];
+export type ProviderModel = RouterOutputs["provider"]["models"][number];
 
 export type TurnItem = ThreadDetail["turnItems"][number];
 export type TurnItemType = TurnItem["type"];

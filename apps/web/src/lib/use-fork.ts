@@ -1,6 +1,7 @@
 "use client";
 import { useRouter } from "next/navigation";
 import { useApi } from "./api-context.tsx";
+import { copyChoice } from "./composer-choice.ts";
 import { useShells } from "./shells-store.tsx";
 import type { ForkSourcePoint } from "./types.ts";
 import { type Action, useAction } from "./use-action.ts";
@@ -13,7 +14,10 @@ export function useFork(
   threadId: string,
   sourceTitle: string | null,
 ): Action & {
-  fork(sourcePoint: ForkSourcePoint, options?: { isolatedWorkspace?: boolean }): void;
+  fork(
+    sourcePoint: ForkSourcePoint,
+    options?: { isolatedWorkspace?: boolean; runNumber?: number | null },
+  ): void;
 } {
   const client = useApi();
   const router = useRouter();
@@ -27,9 +31,10 @@ export function useFork(
           threadId,
           sourcePoint,
           // A fork that repeats its source's title is hard to tell apart in the sidebar.
-          ...(sourceTitle ? { title: forkTitle(sourceTitle) } : {}),
+          ...(sourceTitle ? { title: forkTitle(sourceTitle, options.runNumber ?? null) } : {}),
           ...(options.isolatedWorkspace ? { isolatedWorkspace: true } : {}),
         });
+        copyChoice(threadId, result.threadId);
         refreshThread(result.threadId);
         router.push(`/threads/${result.threadId}`);
       });
@@ -39,8 +44,23 @@ export function useFork(
 
 const MAX_TITLE = 200;
 
-export function forkTitle(sourceTitle: string): string {
-  const suffix = " (fork)";
-  const base = sourceTitle.replace(/( \(fork\))+$/, "");
-  return `${base.slice(0, MAX_TITLE - suffix.length)}${suffix}`;
+/** "fork of Main thread at run 3": says where it came from, so siblings differ in the list. */
+export function forkTitle(sourceTitle: string, runNumber: number | null): string {
+  const prefix = "fork of ";
+  const suffix = runNumber === null ? "" : ` at run ${runNumber}`;
+  const room = MAX_TITLE - prefix.length - suffix.length;
+  const base = sourceTitle.length > room ? `${sourceTitle.slice(0, room - 1)}…` : sourceTitle;
+  return `${prefix}${base}${suffix}`;
+}
+
+/**
+ * Under its source in the sidebar, "fork of Main thread at run 3" says the same thing twice and
+ * is cut before the part that tells siblings apart: there it reads "fork at run 3".
+ */
+export function nestedForkLabel(title: string, parentTitle: string | undefined): string {
+  if (parentTitle === undefined) return title;
+  const prefix = `fork of ${parentTitle} at run `;
+  return title.startsWith(prefix) && /^\d+$/.test(title.slice(prefix.length))
+    ? `fork at run ${title.slice(prefix.length)}`
+    : title;
 }

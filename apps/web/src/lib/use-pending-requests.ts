@@ -2,6 +2,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
+import { notifyBackgroundFailure } from "./notify.ts";
 import { useShells } from "./shells-store.tsx";
 import type { PendingRequest, ThreadShell } from "./types.ts";
 
@@ -40,7 +41,9 @@ export function usePendingRequests(): { groups: ThreadRequests[]; error: string 
         setError(null);
       })
       .catch((caught: unknown) => {
-        if (!cancelled) setError(errorMessage(caught));
+        if (cancelled) return;
+        setError(errorMessage(caught));
+        notifyBackgroundFailure("pending-requests", "Could not load approvals.", caught);
       });
     return () => {
       cancelled = true;

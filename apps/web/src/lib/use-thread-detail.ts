@@ -2,6 +2,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
+import { clearBackgroundFailure, notifyBackgroundFailure } from "./notify.ts";
 import { RefreshScheduler } from "./refresh-scheduler.ts";
 import type { ThreadDetail } from "./types.ts";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
@@ -16,6 +17,15 @@ export type ThreadDetailState = {
   readError: string | null;
   /** Re-read now, e.g. after a mutation whose events have not arrived yet. */
   refresh(): void;
+  /**
+   * B7: windows of older runs loaded so far (oldest first), before the live latest window. They
+   * hold settled runs, so they are read once and not followed.
+   */
+  older: ThreadDetail[];
+  /** Whether runs before everything shown exist. */
+  hasOlder: boolean;
+  /** Loads the window before the oldest one shown (no-op while one is loading). */
+  loadOlder(): void;
 };
 
 /**
@@ -33,6 +43,12 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   const [readError, setReadError] = useState<string | null>(null);
   const threadRef = useRef(threadId);
   threadRef.current = threadId;
+  const [olderEntry, setOlder] = useState<{ threadId: string; pages: ThreadDetail[] }>({
+    threadId,
+    pages: [],
+  });
+  const older = olderEntry.threadId === threadId ? olderEntry.pages : [];
+  const loadingOlder = useRef(false);
 
   const scheduler = useMemo(
     () =>
@@ -42,6 +58,7 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
           const next = await client.thread.detail.query({ threadId: requested });
           if (threadRef.current !== requested) return;
           setReadError(null);
+          clearBackgroundFailure(`detail-${requested}`);
           setEntry((prev) =>
             prev !== null &&
             prev.threadId === requested &&
@@ -51,6 +68,7 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
           );
         } catch (error) {
           setReadError(errorMessage(error));
+          notifyBackgroundFailure(`detail-${requested}`, "Could not refresh this thread.", error);
           throw error;
         }
       }, DETAIL_REFRESH_MS),
@@ -77,5 +95,33 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
     onEvents: () => scheduler.request(),
   });
 
-  return { detail, watch, readError, refresh: () => scheduler.request() };
+  const before = older[0]?.window.before ?? detail?.window.before ?? null;
+  const loadOlder = useCallback(() => {
+    if (before === null || loadingOlder.current) return;
+    loadingOlder.current = true;
+    const requested = threadId;
+    client.thread.detail
+      .query({ threadId: requested, window: { before } })
+      .then((page) => {
+        if (threadRef.current !== requested) return;
+        setOlder((prev) => ({
+          threadId: requested,
+          pages: [page, ...(prev.threadId === requested ? prev.pages : [])],
+        }));
+      })
+      .catch((error: unknown) => setReadError(errorMessage(error)))
+      .finally(() => {
+        loadingOlder.current = false;
+      });
+  }, [before, client, threadId]);
+
+  return {
+    detail,
+    watch,
+    readError,
+    refresh: () => scheduler.request(),
+    older,
+    hasOlder: before !== null,
+    loadOlder,
+  };
 }

@@ -1,6 +1,6 @@
 "use client";
 import { useEffect, useRef, useState } from "react";
-import { codeOf, errorMessage } from "./errors.ts";
+import { codeOf, rawErrorText } from "./errors.ts";
 import type { StoredEvent, WatchMessage } from "./types.ts";
 import { advanceCursor, initialCursor, lastEventIdOf, type WatchCursor } from "./watch-cursor.ts";
 
@@ -101,7 +101,7 @@ export function useWatch<TSnapshot>(options: WatchOptions<TSnapshot>): WatchStat
           if (stopped) return;
           if (change.state === "connecting" && change.error) {
             live = false;
-            setState((s) => ({ ...s, status: "reconnecting", error: errorMessage(change.error) }));
+            setState((s) => ({ ...s, status: "reconnecting", error: rawErrorText(change.error) }));
           } else if (change.state === "pending") {
             live = true;
             setState((s) => ({ ...s, status: "live", error: null }));
@@ -114,7 +114,7 @@ export function useWatch<TSnapshot>(options: WatchOptions<TSnapshot>): WatchStat
           setState((s) => ({
             ...s,
             status: fatal ? "failed" : "reconnecting",
-            error: errorMessage(error),
+            error: rawErrorText(error),
           }));
           if (fatal) return;
           const delay = RETRY_DELAYS_MS[Math.min(attempt, RETRY_DELAYS_MS.length - 1)]!;

@@ -91,7 +91,7 @@ export function RequestActions({
           Decline
         </button>
       </div>
-      <ActionError error={action.error} />
+      <ActionError error={action.failure} />
     </div>
   );
 }

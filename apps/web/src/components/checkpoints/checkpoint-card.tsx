@@ -1,10 +1,12 @@
 "use client";
+import Link from "next/link";
 import { useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { providerModel, shortTime, words } from "../../lib/format.ts";
 import type { Checkpoint, Run, TurnItemOf } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { DiffView } from "../common/diff-view.tsx";
+import { ActionError } from "../common/action-error.tsx";
 
 export function CheckpointCard({
   threadId,
@@ -70,7 +72,16 @@ export function CheckpointCard({
             {checkpoint.files.map((file) => (
               <tr key={file.path}>
                 <td>
-                  <code>{file.path}</code>
+                  {checkpoint.runId && checkpoint.status === "ready" ? (
+                    <Link
+                      href={`/threads/${threadId}/review?run=${checkpoint.runId}`}
+                      title="Open this run's diff"
+                    >
+                      <code>{file.path}</code>
+                    </Link>
+                  ) : (
+                    <code>{file.path}</code>
+                  )}
                 </td>
                 <td>{file.status}</td>
                 <td className="add">{file.additions}</td>
@@ -122,11 +133,7 @@ export function CheckpointCard({
           </fieldset>
         )}
       </div>
-      {action.error && (
-        <p className="error" role="alert">
-          Rollback failed — {action.error}
-        </p>
-      )}
+      <ActionError error={action.failure} prefix="Rollback failed." />
     </section>
   );
 }

@@ -1,9 +1,30 @@
-/** What went wrong with a button's or form's last call, announced to screen readers. */
-export function ActionError({ error }: { error: string | null }) {
+import { type ApiFailure, describeError } from "../../lib/errors.ts";
+
+/**
+ * What went wrong with a button's or form's last call, in words, announced to screen readers;
+ * the API's code sits in a folded details line for whoever files the bug.
+ */
+export function ActionError({
+  error,
+  prefix,
+}: {
+  error: ApiFailure | string | null | undefined;
+  prefix?: string;
+}) {
   if (!error) return null;
+  const failure = typeof error === "string" ? describeError(error) : error;
   return (
-    <p className="error" role="alert">
-      {error}
-    </p>
+    <div className="error action-error" role="alert">
+      <p>
+        {prefix ? `${prefix} ` : ""}
+        {failure.message}
+      </p>
+      {failure.code !== null && (
+        <details className="error-detail">
+          <summary>Details</summary>
+          <code>{failure.detail}</code>
+        </details>
+      )}
+    </div>
   );
 }

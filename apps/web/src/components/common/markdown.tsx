@@ -1,71 +1,65 @@
-import { Fragment, type ReactNode } from "react";
-import { type Block, type Inline, parseMarkdown } from "../../lib/markdown-parse.ts";
+import type { ComponentProps } from "react";
+import ReactMarkdown, { type Components } from "react-markdown";
+import remarkGfm from "remark-gfm";
+import { CodeBlock } from "../render/code-block.tsx";
+
+type HastNode = {
+  type: string;
+  value?: string;
+  tagName?: string;
+  properties?: object;
+  children?: HastNode[];
+};
 
 /**
- * Renders the safe Markdown subset as React elements (text is always escaped by React).
+ * Agent text as GitHub-flavoured Markdown (tables, task lists, strikethrough, autolinks) through
+ * react-markdown: raw HTML is never rendered and unsafe link protocols are dropped by its URL
+ * filter. Fenced code goes to the highlighted, copyable code block.
  */
 export function Markdown({ text }: { text: string }) {
-  return <div className="markdown">{keyed(parseMarkdown(text).map(renderBlock))}</div>;
+  return (
+    <div className="markdown">
+      <ReactMarkdown remarkPlugins={[remarkGfm]} components={COMPONENTS}>
+        {text}
+      </ReactMarkdown>
+    </div>
+  );
 }
 
-/** Parsed blocks and spans have no identity of their own: siblings are keyed by position. */
-function keyed(nodes: readonly ReactNode[]): ReactNode[] {
-  // biome-ignore lint/suspicious/noArrayIndexKey: position is the identity of parsed markdown
-  return nodes.map((node, i) => <Fragment key={i}>{node}</Fragment>);
-}
+const COMPONENTS: Components = {
+  pre({ node }) {
+    const code = node?.children.find(
+      (child): child is Extract<typeof child, { type: "element" }> =>
+        child.type === "element" && child.tagName === "code",
+    );
+    const className = code?.properties?.className;
+    const lang = Array.isArray(className)
+      ? (className
+          .map(String)
+          .find((c) => c.startsWith("language-"))
+          ?.slice(9) ?? null)
+      : null;
+    return <CodeBlock code={textOf(code as HastNode | undefined).replace(/\n$/, "")} lang={lang} />;
+  },
+  a({ node: _node, ...props }: ComponentProps<"a"> & { node?: unknown }) {
+    return <a {...props} target="_blank" rel="noopener noreferrer nofollow" />;
+  },
+  input({ node: _node, ...props }: ComponentProps<"input"> & { node?: unknown }) {
+    // GFM task list items: read-only boxes that still say what they are.
+    return <input {...props} aria-label={props.checked ? "done" : "not done"} />;
+  },
+  table({ node: _node, ...props }: ComponentProps<"table"> & { node?: unknown }) {
+    // Wide tables scroll inside the message instead of widening the page.
+    return (
+      <div className="table-scroll">
+        <table {...props} />
+      </div>
+    );
+  },
+};
 
-function renderBlock(block: Block): ReactNode {
-  switch (block.type) {
-    case "code":
-      return (
-        <pre className="code-block" data-lang={block.lang ?? undefined}>
-          <code>{block.text}</code>
-        </pre>
-      );
-    case "heading": {
-      const Tag = `h${Math.min(6, block.level + 2)}` as "h3" | "h4" | "h5" | "h6";
-      return <Tag>{renderInline(block.children)}</Tag>;
-    }
-    case "list": {
-      const items = keyed(block.items.map(renderListItem));
-      return block.ordered ? <ol>{items}</ol> : <ul>{items}</ul>;
-    }
-    case "quote":
-      return <blockquote>{renderInline(block.children)}</blockquote>;
-    case "rule":
-      return <hr />;
-    case "paragraph":
-      return <p>{renderInline(block.children)}</p>;
-    default:
-      return null;
-  }
-}
-
-function renderListItem(item: Inline[]): ReactNode {
-  return <li>{renderInline(item)}</li>;
-}
-
-function renderInline(nodes: readonly Inline[]): ReactNode {
-  return keyed(nodes.map(renderSpan));
-}
-
-function renderSpan(node: Inline): ReactNode {
-  switch (node.type) {
-    case "text":
-      return node.text;
-    case "code":
-      return <code>{node.text}</code>;
-    case "strong":
-      return <strong>{renderInline(node.children)}</strong>;
-    case "em":
-      return <em>{renderInline(node.children)}</em>;
-    case "link":
-      return (
-        <a href={node.href} target="_blank" rel="noopener noreferrer nofollow">
-          {renderInline(node.children)}
-        </a>
-      );
-    default:
-      return null;
-  }
+function textOf(node: HastNode | undefined): string {
+  if (!node) return "";
+  if (node.type === "text") return node.value ?? "";
+  return (node.children ?? []).map(textOf).join("");
 }

@@ -1,4 +1,6 @@
+"use client";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
+import { useProviderModels } from "../../lib/use-provider-models.ts";
 import { PROVIDERS, type ProviderKind } from "../../lib/types.ts";
 
 type ProviderSelectProps = {
@@ -34,7 +36,10 @@ export function ProviderSelect({
   );
 }
 
-/** Model names seen on these machines; the field accepts any name, empty = provider default. */
+/**
+ * Model names to offer before the provider's own catalog is read (and if it cannot be); the
+ * server refuses a name the provider does not list, empty = provider default.
+ */
 export const MODEL_SUGGESTIONS: Record<ProviderKind, readonly string[]> = {
   codex: ["gpt-5.5", "gpt-5.1-codex", "gpt-5-codex"],
   claude: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
@@ -52,6 +57,8 @@ export function ModelInput({
   id: string;
 }) {
   const listId = `${id}-models`;
+  const catalog = useProviderModels(provider).map((model) => model.id);
+  const names = catalog.length > 0 ? catalog : provider === "" ? [] : MODEL_SUGGESTIONS[provider];
   return (
     <>
       <input
@@ -64,7 +71,7 @@ export function ModelInput({
         maxLength={200}
       />
       <datalist id={listId}>
-        {(provider === "" ? [] : MODEL_SUGGESTIONS[provider]).map((model) => (
+        {names.map((model) => (
           <option key={model} value={model} />
         ))}
       </datalist>

@@ -1,5 +1,6 @@
 "use client";
 import { useMemo } from "react";
+import { forksOf } from "../../lib/forks-of.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 
 /** "Bring back from fork…": the thread's forks, any of which the next message can merge back (T8). */
@@ -13,17 +14,7 @@ export function BringBackSelect({
   onChange(forkThreadId: string): void;
 }) {
   const { shells } = useShells();
-  const forks = useMemo(
-    () =>
-      [...shells.values()]
-        .filter(
-          (shell) =>
-            shell.lineage?.parentThreadId === threadId &&
-            shell.lineage.relationshipToParent === "fork",
-        )
-        .sort((a, b) => (a.createdAt < b.createdAt ? -1 : 1)),
-    [shells, threadId],
-  );
+  const forks = useMemo(() => forksOf(shells, threadId), [shells, threadId]);
   if (forks.length === 0 && value === "") return null;
   return (
     <select

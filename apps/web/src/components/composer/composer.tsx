@@ -1,60 +1,151 @@
 "use client";
-import { type KeyboardEvent, useState } from "react";
-import { useApi } from "../../lib/api-context.tsx";
+import { type KeyboardEvent, useEffect, useState } from "react";
+import { useApi, useApiUrl } from "../../lib/api-context.tsx";
+import {
+  type ComposerChoice,
+  currentChoice,
+  loadChoice,
+  saveChoice,
+} from "../../lib/composer-choice.ts";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import type { ProviderKind, ThreadDetail } from "../../lib/types.ts";
+import { filesOf, type UploadedAttachment, uploadAttachment } from "../../lib/upload-attachment.ts";
 import { useAction } from "../../lib/use-action.ts";
+import { useCommand } from "../../lib/commands.tsx";
 import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
 import { BringBackSelect } from "./bring-back-select.tsx";
+import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
+import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
 import { ActionError } from "../common/action-error.tsx";
 
 /**
- * Message box for one thread. Provider and model default to the thread's; a fork's first message
- * must pick a provider explicitly (T3/T4: the fork itself chose none). While a run is active the
- * primary action steers it (R1); Esc interrupts. Enter sends, Shift+Enter is a newline.
+ * Message box for one thread. Provider and model start as the thread's current ones (its latest
+ * run, or for a fresh fork its source's), and an unsent pick survives reloads; the switch notice
+ * shows only when this message really changes provider. While a run is active the primary action
+ * steers it (R1); Esc interrupts. Enter sends, Shift+Enter is a newline.
  */
 export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): void }) {
   const client = useApi();
   const { shells, refreshThread } = useShells();
   const { thread } = detail;
-  const needsProvider = thread.lineage?.relationshipToParent === "fork" && detail.runs.length === 0;
+  const current = currentChoice(detail);
   const [text, setText] = useState("");
-  const [provider, setProvider] = useState<ProviderKind | "">(
-    needsProvider ? "" : thread.defaultProvider,
-  );
-  const [model, setModel] = useState(needsProvider ? "" : (thread.modelSelection.model ?? ""));
+  // Read after mount: the server render has no storage, and the two must agree on first paint.
+  const [picked, setPicked] = useState<ComposerChoice | null>(null);
+  useEffect(() => setPicked(loadChoice(thread.id)), [thread.id]);
+  const provider = picked?.provider ?? current.provider;
+  const model = picked?.model ?? current.model;
+  const pick = (next: ComposerChoice | null) => {
+    // Picking what the thread is on anyway is no pick: follow the thread from then on.
+    const same = next && next.provider === current.provider && next.model === current.model;
+    setPicked(same ? null : next);
+    saveChoice(thread.id, same ? null : next);
+  };
   const [bringBackFrom, setBringBackFrom] = useState("");
+  // Plan mode starts as the thread's setting; it and the effort apply per message (B5, issue 16).
+  const [planMode, setPlanMode] = useState(thread.interactionMode === "plan");
+  useEffect(() => setPlanMode(thread.interactionMode === "plan"), [thread.interactionMode]);
+  // An effort level belongs to the provider it was picked for; on another one it is "default".
+  const [effortPick, setEffortPick] = useState({ provider: "", value: "" });
   const action = useAction();
+  // E16: pasted or dropped files, uploaded at once; the message then names them by ref.
+  const apiUrl = useApiUrl();
+  const [attachments, setAttachments] = useState<UploadedAttachment[]>([]);
+  const upload = useAction();
+  const attach = (files: File[]) => {
+    if (files.length === 0) return;
+    void upload.run(async () => {
+      const uploaded = await Promise.all(files.map((file) => uploadAttachment(apiUrl, file)));
+      setAttachments((list) => [...list, ...uploaded]);
+    });
+  };
   const active = thread.activeRunId !== null || thread.status === "running";
   const bringBackTitle = bringBackFrom ? (shells.get(bringBackFrom)?.title ?? bringBackFrom) : "";
 
-  const chooseProvider = (next: ProviderKind | "") => {
-    setProvider(next);
-    // A model name belongs to its provider; switching resets to that provider's default.
-    setModel(next === thread.defaultProvider ? (thread.modelSelection.model ?? "") : "");
-  };
+  const effort = effortPick.provider === provider ? effortPick.value : "";
+  const setEffort = (value: string) => setEffortPick({ provider, value });
 
-  const canSend = text.trim() !== "" && provider !== "" && !action.pending;
+  const chooseProvider = (next: ProviderKind | "") => {
+    if (next === "") return;
+    // A model name belongs to its provider; switching resets to that provider's default.
+    pick({ provider: next, model: next === current.provider ? current.model : "" });
+  };
+  const switching = provider !== current.provider;
+
+  // "Review handoff before sending": on by default for a provider switch, opt-in for a bring-back.
+  const [reviewChoice, setReviewChoice] = useState<boolean | null>(null);
+  const transferring = switching || bringBackFrom !== "";
+  const reviewFirst = transferring && (reviewChoice ?? switching);
+  const [draft, setDraft] = useState<HandoffDraftView | null>(null);
+
+  const canSend = text.trim() !== "" && !action.pending && !upload.pending;
   const after = () => {
+    pick(null);
     setText("");
+    setAttachments([]);
     setBringBackFrom("");
+    setDraft(null);
+    setReviewChoice(null);
     refreshThread(thread.id);
     onSent();
   };
+  const deliver = async (handoffText?: string) => {
+    await client.thread.sendMessage.mutate({
+      threadId: thread.id,
+      text,
+      provider,
+      model: model.trim() || null,
+      ...(bringBackFrom ? { bringBackFrom } : {}),
+      interactionMode: planMode ? "plan" : "default",
+      ...(effort ? { effort } : {}),
+      ...(handoffText !== undefined ? { handoffText } : {}),
+      ...(attachments.length > 0
+        ? { attachments: attachments.map(({ ref, name }) => ({ ref, name })) }
+        : {}),
+    });
+    after();
+  };
+  const loadDraft = async (): Promise<HandoffDraftView | null> => {
+    const answer = await client.handoff.draft.query({
+      threadId: thread.id,
+      provider,
+      ...(bringBackFrom ? { bringBackFrom } : {}),
+    });
+    if (!answer.needed) return null;
+    return {
+      generated: answer.text,
+      text: answer.text,
+      transferType: answer.transferType,
+      strategy: answer.strategy,
+    };
+  };
+  // A draft belongs to the provider and fork it was built for.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever either changes
+  useEffect(() => setDraft(null), [provider, bringBackFrom]);
   const send = () => {
-    if (provider === "" || !canSend) return;
+    // While a handoff is under review, only its own button sends.
+    if (!canSend || draft) return;
     void action.run(async () => {
-      await client.thread.sendMessage.mutate({
-        threadId: thread.id,
-        text,
-        provider,
-        model: model.trim() || null,
-        ...(bringBackFrom ? { bringBackFrom } : {}),
-      });
-      after();
+      if (!reviewFirst) return deliver();
+      const next = await loadDraft();
+      // Nothing to carry over (e.g. the provider's thread is up to date): nothing to review.
+      if (next === null) return deliver();
+      setDraft(next);
     });
   };
+  const sendReviewed = () =>
+    void action.run(async () => {
+      if (!draft) return;
+      // Unedited, the run builds the same text itself; edited, it is sent as manual context.
+      await deliver(draft.text !== draft.generated ? draft.text : undefined);
+    });
+  const regenerate = () =>
+    void action.run(async () => {
+      const next = await loadDraft();
+      if (next === null) setDraft(null);
+      else setDraft(next);
+    });
   const steer = () => {
     if (text.trim() === "") return;
     void action.run(async () => {
@@ -67,6 +158,41 @@ export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): v
       await client.thread.interrupt.mutate({ threadId: thread.id });
       refreshThread(thread.id);
     });
+
+  // The palette lists what Enter / Esc do here; the keys themselves stay on the text box.
+  useCommand(
+    {
+      id: "send",
+      label: "Send message",
+      group: "Thread",
+      shortcut: "send",
+      scope: "composer",
+      run: send,
+    },
+    !active && canSend,
+  );
+  useCommand(
+    {
+      id: "steer",
+      label: "Steer the running reply",
+      group: "Thread",
+      shortcut: "steer",
+      scope: "composer",
+      run: steer,
+    },
+    active && text.trim() !== "",
+  );
+  useCommand(
+    {
+      id: "interrupt",
+      label: "Interrupt the running reply",
+      group: "Thread",
+      shortcut: "interrupt",
+      scope: "composer",
+      run: interrupt,
+    },
+    active,
+  );
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (event.key === "Escape" && active) {
@@ -88,6 +214,15 @@ export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): v
         if (active) steer();
         else send();
       }}
+      onDragOver={(event) => {
+        if (event.dataTransfer.types.includes("Files")) event.preventDefault();
+      }}
+      onDrop={(event) => {
+        const files = filesOf(event.dataTransfer);
+        if (files.length === 0) return;
+        event.preventDefault();
+        attach(files);
+      }}
     >
       <textarea
         aria-label="Message"
@@ -98,15 +233,45 @@ export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): v
         rows={3}
         onChange={(event) => setText(event.target.value)}
         onKeyDown={onKeyDown}
+        onPaste={(event) => {
+          const files = filesOf(event.clipboardData);
+          if (files.length === 0) return;
+          event.preventDefault();
+          attach(files);
+        }}
       />
+      {(attachments.length > 0 || upload.pending) && (
+        <ul className="composer-attachments" aria-label="Attachments">
+          {attachments.map((file) => (
+            <li
+              key={file.ref}
+              className="badge"
+              title={`${file.mimeType} · ${file.sizeBytes} bytes`}
+            >
+              {file.name}{" "}
+              <button
+                type="button"
+                className="small"
+                aria-label={`Remove ${file.name}`}
+                onClick={() => setAttachments((list) => list.filter((f) => f !== file))}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+          {upload.pending && <li className="muted">Uploading…</li>}
+        </ul>
+      )}
       <div className="composer-bar">
-        <ProviderSelect value={provider} onChange={chooseProvider} allowEmpty={needsProvider} />
+        <ProviderSelect value={provider} onChange={chooseProvider} />
         <ModelInput
           id={`model-${thread.id}`}
           provider={provider}
           value={model}
-          onChange={setModel}
+          onChange={(next) => pick({ provider, model: next })}
         />
+        <EffortSelect provider={provider} model={model} value={effort} onChange={setEffort} />
+        <PlanModeToggle value={planMode} onChange={setPlanMode} />
         <BringBackSelect threadId={thread.id} value={bringBackFrom} onChange={setBringBackFrom} />
         <span className="spacer" />
         {active ? (
@@ -131,9 +296,6 @@ export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): v
           </button>
         )}
       </div>
-      {needsProvider && provider === "" && (
-        <p className="hint">This fork has no provider yet: choose one for its first message.</p>
-      )}
       {bringBackFrom && (
         <p className="hint">
           Bringing back the work of <strong>{bringBackTitle}</strong> with this message{" "}
@@ -142,13 +304,37 @@ export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): v
           </button>
         </p>
       )}
-      {!needsProvider && provider !== "" && provider !== thread.defaultProvider && (
-        <p className="hint">
-          This message switches the thread to {PROVIDER_LABEL[provider]} (a handoff carries the
-          context).
+      {transferring && (
+        <label className="hint review-handoff-toggle">
+          <input
+            type="checkbox"
+            checked={reviewFirst}
+            onChange={(event) => setReviewChoice(event.target.checked)}
+          />{" "}
+          Review handoff before sending
+        </label>
+      )}
+      {draft && (
+        <HandoffReviewStep
+          draft={draft}
+          pending={action.pending}
+          onChange={(next) => setDraft({ ...draft, text: next })}
+          onRegenerate={regenerate}
+          onSend={sendReviewed}
+          onBack={() => setDraft(null)}
+        />
+      )}
+      {switching && (
+        <p className="hint switch-notice">
+          This message switches from {PROVIDER_LABEL[current.provider]} to{" "}
+          {PROVIDER_LABEL[provider]} (a handoff carries the context).{" "}
+          <button type="button" className="small" onClick={() => pick(null)}>
+            Stay on {PROVIDER_LABEL[current.provider]}
+          </button>
         </p>
       )}
-      <ActionError error={action.error} />
+      <ActionError error={action.failure} />
+      <ActionError error={upload.failure} prefix="Attachment refused." />
     </form>
   );
 }

@@ -2,16 +2,18 @@
 import { useEffect, useMemo, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { errorMessage } from "../../lib/errors.ts";
+import { buildGraphModel } from "../../lib/graph-model.ts";
 import { RefreshScheduler } from "../../lib/refresh-scheduler.ts";
+import { useShells } from "../../lib/shells-store.tsx";
 import type { ThreadGraph } from "../../lib/types.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import { ProviderThreadsTable } from "./provider-threads-table.tsx";
-import { RunTree } from "./run-tree.tsx";
+import { GraphCanvas } from "./graph-canvas.tsx";
 import { TransferEdges } from "./transfer-edges.tsx";
 
 /**
- * P3, the developer view: run → attempt → node trees with provider refs, the provider threads
- * behind them with their run coverage, and the transfers between threads. Re-read (coalesced)
+ * P3, the developer view: threads, runs, attempts, provider threads and transfers as a
+ * node-link graph, then the provider threads' run coverage and the transfers as tables. Re-read (coalesced)
  * whenever the live detail moves.
  */
 export function GraphView() {
@@ -19,6 +21,8 @@ export function GraphView() {
   const { detail, threadId } = useThread();
   const [graph, setGraph] = useState<ThreadGraph | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const { shells } = useShells();
+  const model = useMemo(() => (graph ? buildGraphModel(graph, shells) : null), [graph, shells]);
   const scheduler = useMemo(
     () =>
       new RefreshScheduler(async () => {
@@ -40,7 +44,7 @@ export function GraphView() {
   // biome-ignore lint/correctness/useExhaustiveDependencies: each new detail sequence re-reads
   useEffect(() => scheduler.request(), [scheduler, sequence]);
 
-  if (graph === null) {
+  if (graph === null || model === null) {
     return (
       <div className="page">
         {error ? (
@@ -61,7 +65,7 @@ export function GraphView() {
           {error}
         </p>
       )}
-      <RunTree graph={graph} />
+      <GraphCanvas model={model} />
       <ProviderThreadsTable graph={graph} />
       <TransferEdges graph={graph} />
     </div>

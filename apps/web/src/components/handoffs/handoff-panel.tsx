@@ -155,7 +155,7 @@ export function HandoffPanel({
           </div>
         </div>
       )}
-      <ActionError error={action.error} />
+      <ActionError error={action.failure} />
       <JsonView value={handoff.payload} summary="Structured payload" />
       {view.handoffs.length > 1 && (
         <details>

@@ -76,7 +76,7 @@ export function HandoffPreviewStart({
           {action.pending ? "Building preview…" : "Preview handoff"}
         </button>
       </div>
-      <ActionError error={action.error} />
+      <ActionError error={action.failure} />
     </div>
   );
 }

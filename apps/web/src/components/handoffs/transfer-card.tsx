@@ -5,23 +5,43 @@ import { useApi } from "../../lib/api-context.tsx";
 import { errorMessage } from "../../lib/errors.ts";
 import { PROVIDER_LABEL, shortId, shortTime, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
+import { useLineage } from "../../lib/use-run-number.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import type { Run, Transfer, TransferView } from "../../lib/types.ts";
+import { CopyId } from "../common/copy-id.tsx";
 import { HandoffPanel } from "./handoff-panel.tsx";
 
 type Point = Transfer["sourcePoint"];
 
 function PointView({ point, runs }: { point: Point | null; runs: readonly Run[] }) {
   const { shells } = useShells();
+  const { numberOf } = useLineage();
+  const { detail } = useThread();
   if (point === null) return <span className="muted">—</span>;
   const run = point.runId ? runs.find((r) => r.id === point.runId) : undefined;
+  // A fork's source run is not among this thread's runs; its inheritance knows the ordinal.
+  const inherited = detail?.thread.inheritance;
+  const ordinal =
+    run?.ordinal ??
+    (inherited && inherited.sourcePoint.runId === point.runId ? inherited.sourceRunOrdinal : null);
   return (
     <span>
       <Link href={`/threads/${point.threadId}`}>
-        {shells.get(point.threadId)?.title ?? shortId(point.threadId)}
+        {shells.get(point.threadId)?.title ?? "another thread"}
       </Link>
-      {point.runId && <> · {run ? `run ${run.ordinal}` : shortId(point.runId)}</>}
-      {point.checkpointId && <> · checkpoint {shortId(point.checkpointId)}</>}
+      {point.runId && (
+        <>
+          {" "}
+          · {ordinal !== null ? `run ${numberOf(point.threadId, ordinal)}` : "a run"}{" "}
+          <CopyId id={point.runId} what="run" />
+        </>
+      )}
+      {point.checkpointId && (
+        <>
+          {" "}
+          · checkpoint <CopyId id={point.checkpointId} what="checkpoint" />
+        </>
+      )}
       {point.providerTurnRef && <> · turn {point.providerTurnRef}</>}
     </span>
   );

@@ -1,11 +1,16 @@
 "use client";
 import { type FormEvent, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
+import { projectFormProblem } from "../../lib/project-form-rules.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { useAction } from "../../lib/use-action.ts";
 import { ActionError } from "../common/action-error.tsx";
 
-/** Creates a project over a workspace directory the API can reach (an absolute path). */
+/**
+ * Creates a project over a workspace directory the API can reach (an absolute path). The API's
+ * own rule runs here first (lib/project-form-rules.ts), so a mistyped path is explained before
+ * any call; the API's refusal of the folder itself is shown the same way.
+ */
 export function NewProjectForm() {
   const client = useApi();
   const { refreshProjects } = useShells();
@@ -16,7 +21,10 @@ export function NewProjectForm() {
   const submit = (event: FormEvent) => {
     event.preventDefault();
     void action.run(async () => {
-      await client.project.create.mutate({ name: name.trim(), workspaceRoot: root.trim() });
+      const workspaceRoot = root.trim();
+      const problem = projectFormProblem(name, workspaceRoot);
+      if (problem !== null) throw new Error(problem);
+      await client.project.create.mutate({ name: name.trim(), workspaceRoot });
       setName("");
       setRoot("");
       refreshProjects();
@@ -44,7 +52,7 @@ export function NewProjectForm() {
           {action.pending ? "Creating…" : "Create project"}
         </button>
       </div>
-      <ActionError error={action.error} />
+      <ActionError error={action.failure} />
     </form>
   );
 }

@@ -79,7 +79,7 @@ export function NewThreadForm({ projectId }: { projectId: string }) {
           {action.pending ? "Creating…" : "Create thread"}
         </button>
       </div>
-      <ActionError error={action.error} />
+      <ActionError error={action.failure} />
     </form>
   );
 }

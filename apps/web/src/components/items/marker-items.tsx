@@ -1,16 +1,21 @@
 import Link from "next/link";
-import { ordinalRange, shortId, words } from "../../lib/format.ts";
+import { PROVIDER_LABEL, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import type { TurnItemOf } from "../../lib/types.ts";
+import { useLineage } from "../../lib/use-run-number.ts";
+import { CopyId } from "../common/copy-id.tsx";
 
 export function CheckpointView({ item }: { item: TurnItemOf<"checkpoint"> }) {
+  const { numberOf } = useLineage();
   const changed = item.files.length;
   return (
     <div className="marker checkpoint">
       <span className="item-label">
         Checkpoint {item.action === "restored" ? "restored" : "captured"}
       </span>{" "}
-      {item.appRunOrdinal !== null && <span>after run {item.appRunOrdinal}</span>}{" "}
+      {item.appRunOrdinal !== null && (
+        <span>after run {numberOf(item.threadId, item.appRunOrdinal)}</span>
+      )}{" "}
       <span className="muted">
         {changed === 0 ? "no file changes" : `${changed} file${changed === 1 ? "" : "s"} changed`}
       </span>{" "}
@@ -31,16 +36,20 @@ export function CompactionView({ item }: { item: TurnItemOf<"compaction"> }) {
 }
 
 export function HandoffView({ item }: { item: TurnItemOf<"handoff"> }) {
+  const { numberOf } = useLineage();
+  const range = item.coveredRunOrdinals;
+  const [from, to] = range
+    ? [numberOf(item.threadId, range.from), numberOf(item.threadId, range.to)]
+    : [null, null];
+  const target = item.provider ? PROVIDER_LABEL[item.provider] : "the provider";
   return (
     <div className="marker handoff">
       <span className="item-label">Handoff</span> <span>{words(item.strategy)}</span>{" "}
       <span className="muted">
-        · covers {ordinalRange(item.coveredRunOrdinals)} · from{" "}
-        {item.fromProviderThreadIds.length === 0
-          ? "no provider thread"
-          : item.fromProviderThreadIds.map(shortId).join(", ")}{" "}
-        → {shortId(item.toProviderThreadId)}
-      </span>{" "}
+        · covers {from === null ? "—" : from === to ? `run ${from}` : `runs ${from}–${to}`} · to{" "}
+        {target}
+      </span>
+      <CopyId id={item.toProviderThreadId} what="target provider thread" />{" "}
       <Link href={`/threads/${item.threadId}/handoffs#${item.transferId}`}>Inspect handoff</Link>
     </div>
   );
@@ -49,8 +58,15 @@ export function HandoffView({ item }: { item: TurnItemOf<"handoff"> }) {
 /** The "forked from …" marker: where this thread's own history begins (P7). */
 export function ForkView({ item }: { item: TurnItemOf<"fork"> }) {
   const { shells } = useShells();
+  const { numberOf, inheritanceOf } = useLineage();
   const source = shells.get(item.sourceThreadId);
-  const runNote = item.sourcePoint.runId ? ` at ${shortId(item.sourcePoint.runId)}` : "";
+  const at = inheritanceOf(item.threadId)?.sourceRunOrdinal;
+  const runNote =
+    at !== undefined && at > 0
+      ? ` at run ${numberOf(item.sourceThreadId, at)}`
+      : at === 0
+        ? " before its first run"
+        : "";
   return (
     <div className="marker fork-marker">
       <span className="item-label">{item.title}</span>{" "}
@@ -59,6 +75,7 @@ export function ForkView({ item }: { item: TurnItemOf<"fork"> }) {
         <Link href={`/threads/${item.sourceThreadId}`}>{source?.title ?? item.sourceThreadId}</Link>
         {runNote}
       </span>
+      {item.sourcePoint.runId && <CopyId id={item.sourcePoint.runId} what="source run" />}
     </div>
   );
 }

@@ -32,7 +32,9 @@ export function ReasoningView({ item }: { item: TurnItemOf<"reasoning"> }) {
   return (
     <details className="reasoning">
       <summary>Reasoning{item.status === "running" ? " (thinking…)" : ""}</summary>
-      <div className="reasoning-text">{item.text}</div>
+      <div className="reasoning-text">
+        <Markdown text={item.text} />
+      </div>
     </details>
   );
 }

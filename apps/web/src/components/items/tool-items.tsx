@@ -1,71 +1,132 @@
+import { FilePen, Globe, Search, Terminal, Wrench } from "lucide-react";
 import type { TurnItemOf } from "../../lib/types.ts";
 import { DiffView } from "../common/diff-view.tsx";
 import { JsonView } from "../common/json-view.tsx";
+import { AnsiText, ansiPlain } from "../render/ansi-text.tsx";
+import { CopyButton } from "../render/copy-button.tsx";
+import { duration, ToolCard, TruncatedOutput } from "../render/tool-card.tsx";
 
+const LIVE = new Set(["pending", "running"]);
+
+function tookOf(item: { status: string; createdAt: string; updatedAt: string }): string | null {
+  return LIVE.has(item.status) ? null : duration(item.createdAt, item.updatedAt);
+}
+
+/** A shell command: open while it runs or when it failed, folded once it succeeded. */
 export function CommandExecutionView({ item }: { item: TurnItemOf<"command_execution"> }) {
   const exit = item.exitCode;
+  const running = LIVE.has(item.status);
+  const failed = (exit !== undefined && exit !== 0) || item.status === "failed";
+  const took = tookOf(item);
+  const output = item.output ?? "";
   return (
-    <div className="command">
-      <div className="command-head">
-        <code className="command-input">$ {item.input}</code>
-        {exit !== undefined && (
-          <span className={`badge ${exit === 0 ? "badge-ok" : "badge-failed"}`}>exit {exit}</span>
-        )}
+    <ToolCard
+      kind="command"
+      icon={Terminal}
+      autoOpen={running || failed}
+      summary={
+        <>
+          <span className="tool-kind">Command</span>
+          <code className="command-input clip" title={item.input}>
+            $ {item.input}
+          </code>
+          {exit !== undefined && (
+            <span className={`badge ${exit === 0 ? "badge-ok" : "badge-failed"}`}>exit {exit}</span>
+          )}
+          {running && <span className="muted">running…</span>}
+          {took && <span className="muted tool-took">{took}</span>}
+        </>
+      }
+    >
+      <div className="tool-card-tools">
+        <span className="muted">Output{output === "" ? ": none" : ""}</span>
+        {output !== "" && <CopyButton text={ansiPlain(output)} label="Copy output" />}
       </div>
-      {item.output !== undefined && item.output !== "" ? (
-        <pre className="command-output">{item.output}</pre>
-      ) : (
-        item.status === "running" && <p className="muted">running…</p>
+      {output !== "" && (
+        <TruncatedOutput text={output} render={(shown) => <AnsiText text={shown} />} />
       )}
-    </div>
+    </ToolCard>
   );
 }
 
 export function FileChangeView({ item }: { item: TurnItemOf<"file_change"> }) {
   const small = (item.diffStr ?? `${item.oldStr ?? ""}${item.newStr ?? ""}`).length < 4_000;
   return (
-    <details className="file-change" open={small}>
-      <summary>
-        <code>{item.fileName}</code>{" "}
-        {item.additions !== undefined && <span className="add">+{item.additions}</span>}{" "}
-        {item.deletions !== undefined && <span className="del">−{item.deletions}</span>}
-      </summary>
+    <ToolCard
+      kind="file-change"
+      icon={FilePen}
+      autoOpen={small}
+      summary={
+        <>
+          <span className="tool-kind">Edit</span>
+          <code className="file-name clip">{item.fileName}</code>
+          {item.additions !== undefined && <span className="add">+{item.additions}</span>}
+          {item.deletions !== undefined && <span className="del">−{item.deletions}</span>}
+        </>
+      }
+    >
       <DiffView
         diff={item.diffStr}
         oldText={item.oldStr}
         newText={item.newStr}
         label={`Diff of ${item.fileName}`}
       />
-    </details>
+    </ToolCard>
   );
 }
 
 export function FileSearchView({ item }: { item: TurnItemOf<"file_search"> }) {
+  const matches = item.matches ?? [];
   return (
-    <div className="search-item">
-      <span className="item-label">File search</span> <code>{item.query}</code>
-      {item.matches && item.matches.length > 0 && (
+    <ToolCard
+      kind="search"
+      icon={Search}
+      autoOpen={false}
+      summary={
+        <>
+          <span className="tool-kind">File search</span> <code className="clip">{item.query}</code>
+          <span className="muted">
+            {matches.length} match{matches.length === 1 ? "" : "es"}
+          </span>
+        </>
+      }
+    >
+      {matches.length > 0 ? (
         <ul className="compact-list">
-          {item.matches.map((match) => (
+          {matches.map((match) => (
             <li key={match}>
               <code>{match}</code>
             </li>
           ))}
         </ul>
+      ) : (
+        <p className="muted">No matches.</p>
       )}
-    </div>
+    </ToolCard>
   );
 }
 
 const SAFE_URL = /^https?:\/\//i;
 
 export function WebSearchView({ item }: { item: TurnItemOf<"web_search"> }) {
+  const results = item.results ?? [];
   return (
-    <div className="search-item">
-      <span className="item-label">Web search</span> <code>{item.query}</code>
-      {item.results && item.results.length > 0 && (
+    <ToolCard
+      kind="search"
+      icon={Globe}
+      autoOpen={false}
+      summary={
+        <>
+          <span className="tool-kind">Web search</span> <code className="clip">{item.query}</code>
+          <span className="muted">
+            {results.length} result{results.length === 1 ? "" : "s"}
+          </span>
+        </>
+      }
+    >
+      {results.length > 0 ? (
         <ul className="compact-list">
-          {item.results.map((result) => (
+          {results.map((result) => (
             <li key={result.url}>
               {SAFE_URL.test(result.url) ? (
                 <a href={result.url} target="_blank" rel="noopener noreferrer nofollow">
@@ -77,18 +138,31 @@ export function WebSearchView({ item }: { item: TurnItemOf<"web_search"> }) {
             </li>
           ))}
         </ul>
+      ) : (
+        <p className="muted">No results.</p>
       )}
-    </div>
+    </ToolCard>
   );
 }
 
 export function DynamicToolView({ item }: { item: TurnItemOf<"dynamic_tool"> }) {
   const name = item.toolName ?? "tool";
+  const took = tookOf(item);
   return (
-    <div className="dynamic-tool">
-      <span className="item-label">Tool</span> <code>{name}</code>
+    <ToolCard
+      kind="dynamic"
+      icon={Wrench}
+      autoOpen={item.status === "failed"}
+      summary={
+        <>
+          <span className="tool-kind">Tool</span> <code className="clip">{name}</code>
+          {LIVE.has(item.status) && <span className="muted">running…</span>}
+          {took && <span className="muted tool-took">{took}</span>}
+        </>
+      }
+    >
       <JsonView value={item.input} summary={`Input of ${name}`} />
       {item.output !== undefined && <JsonView value={item.output} summary={`Output of ${name}`} />}
-    </div>
+    </ToolCard>
   );
 }

@@ -153,6 +153,15 @@ describe("turn item components", () => {
     expect(html("itm_14")).toContain("Input of lookup");
   });
 
+  it("B8: an item that came from provider frames has a folded 'raw' disclosure; others have none", () => {
+    const item = ITEMS.find((i) => i.id === "itm_2")!;
+    const rawFrames = { first: "raw-000001.jsonl:3", last: "raw-000001.jsonl:9" };
+    const html = render({ ...item, rawFrames } as TurnItem);
+    expect(html).toMatch(/<details class="raw-frames" data-testid="raw-frames"><summary[^>]*>raw</);
+    expect(html).not.toMatch(/<details class="raw-frames"[^>]* open/);
+    expect(render(item)).not.toContain("raw-frames");
+  });
+
   it("a pending approval that can no longer be answered says why", () => {
     const item = ITEMS.find((i) => i.type === "approval_request")!;
     const html = render(item, new Map([["req_1", PENDING]]));

@@ -4,6 +4,7 @@ import { ApprovalView } from "./approval-item.tsx";
 import { CheckpointView, CompactionView, ForkView, HandoffView } from "./marker-items.tsx";
 import { AssistantMessageView, ReasoningView, UserMessageView } from "./message-items.tsx";
 import { PlanView } from "./plan-item.tsx";
+import { RawFrames } from "./raw-frames.tsx";
 import {
   CommandExecutionView,
   DynamicToolView,
@@ -33,6 +34,7 @@ export function TurnItemView({
       {!QUIET_STATUSES.has(item.status) && (
         <span className={`badge badge-${item.status}`}>{words(item.status)}</span>
       )}
+      <RawFrames item={item} />
     </article>
   );
 }

@@ -1,15 +1,20 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useCallback, useDeferredValue, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { buildSidebarRows, type SidebarRow } from "../../lib/lineage-tree.ts";
 import { useShells } from "../../lib/shells-store.tsx";
+import { archiveWithUndo } from "../../lib/archive-with-undo.ts";
+import { confirmArchive } from "../../lib/confirm-archive.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ConnectionBadge } from "../common/connection-badge.tsx";
 import { VirtualList } from "../common/virtual-list.tsx";
 import { ProjectRow } from "./project-row.tsx";
 import { ThreadRow } from "./thread-row.tsx";
+import { ActionError } from "../common/action-error.tsx";
+import { ArchivedList } from "./archived-list.tsx";
+import { AppTools } from "../ui/app-tools.tsx";
 
 const ROW_HEIGHT = 32;
 
@@ -21,11 +26,13 @@ function activeThreadId(pathname: string): string | null {
 /** Projects and their lineage trees, searchable, windowed, live through `thread.watchShells`. */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const client = useApi();
-  const { shells, projects, watch, loaded, refreshThread } = useShells();
+  const { shells, projects, watch, loaded, refreshThread, hasMore, loadMore, search } = useShells();
   const pathname = usePathname();
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  // B7: the list holds the pages loaded so far; a search also asks the server for its matches.
+  useEffect(() => search(deferredQuery), [search, deferredQuery]);
   const archive = useAction();
 
   const rows = useMemo(
@@ -47,11 +54,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
     });
   }, []);
   const onArchive = useCallback(
-    (threadId: string) => {
-      void archive.run(async () => {
-        await client.thread.archive.mutate({ threadId });
-        refreshThread(threadId);
-      });
+    (threadId: string, title: string) => {
+      if (!confirmArchive(title)) return;
+      void archive.run(() => archiveWithUndo(client, { id: threadId, title }, refreshThread));
     },
     [archive, client, refreshThread],
   );
@@ -82,6 +87,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           Skein
         </Link>
         <ConnectionBadge watch={watch} label="threads" />
+        <AppTools />
       </div>
       <div className="sidebar-links">
         <Link href="/" aria-current={pathname === "/" ? "page" : undefined}>
@@ -100,11 +106,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         value={query}
         onChange={(event) => setQuery(event.target.value)}
       />
-      {archive.error && (
-        <p className="error" role="alert">
-          Archive failed: {archive.error}
-        </p>
-      )}
+      <ActionError error={archive.failure} prefix="Archive failed." />
       {!loaded ? (
         <p className="muted pad">Loading threads…</p>
       ) : rows.length === 0 ? (
@@ -120,6 +122,12 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           label="Threads"
         />
       )}
+      {loaded && hasMore && (
+        <button type="button" className="link-button sidebar-more" onClick={() => loadMore()}>
+          Older threads
+        </button>
+      )}
+      <ArchivedList />
     </nav>
   );
 }

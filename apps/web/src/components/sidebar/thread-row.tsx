@@ -1,6 +1,8 @@
 "use client";
 import Link from "next/link";
 import type { SidebarRow } from "../../lib/lineage-tree.ts";
+import { useShells } from "../../lib/shells-store.tsx";
+import { nestedForkLabel } from "../../lib/use-fork.ts";
 import { StatusDot } from "../common/status-dot.tsx";
 
 type ThreadRowProps = {
@@ -14,6 +16,9 @@ const INDENT_PX = 14;
 
 export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) {
   const { shell } = row;
+  const { shells } = useShells();
+  const parentId = row.depth > 0 ? shell.lineage?.parentThreadId : undefined;
+  const label = nestedForkLabel(shell.title, parentId ? shells.get(parentId)?.title : undefined);
   return (
     <div
       className={`thread-row${active ? " active" : ""}${row.context ? " context" : ""}`}
@@ -41,7 +46,7 @@ export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) 
         aria-current={active ? "page" : undefined}
         title={shell.title}
       >
-        {shell.title}
+        {label}
       </Link>
       {row.relationship !== null && (
         <span className={`badge badge-${row.relationship}`}>{row.relationship}</span>

@@ -4,10 +4,16 @@ import { useLayoutEffect, useMemo, useRef } from "react";
 import { useShells } from "../../lib/shells-store.tsx";
 import type { PendingRequest, Run, ThreadDetail, TurnItem } from "../../lib/types.ts";
 import { useFork } from "../../lib/use-fork.ts";
+import { retryableRunId } from "../../lib/retryable-run.ts";
+import { useRetry } from "../../lib/use-retry.ts";
+import { useRunNumber } from "../../lib/use-run-number.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import { Composer } from "../composer/composer.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
 import { ItemStream } from "./item-stream.tsx";
+import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
+import { ActionError } from "../common/action-error.tsx";
+import { useCommand } from "../../lib/commands.tsx";
 
 type Sections = { inherited: TurnItem[]; marker: TurnItem | null; own: TurnItem[] };
 
@@ -16,7 +22,8 @@ type Sections = { inherited: TurnItem[]; marker: TurnItem | null; own: TurnItem[
  * marker, then its own items. Any other thread shows its visible items as they are.
  */
 function splitSections(detail: ThreadDetail): Sections {
-  const items = detail.visibleTurnItems;
+  // Null when it equals `turnItems` (a thread that is not a fork; nothing rolled back).
+  const items = detail.visibleTurnItems ?? detail.turnItems;
   const markerId = detail.thread.inheritance?.forkItemId;
   const at = markerId ? items.findIndex((item) => item.id === markerId) : -1;
   if (at < 0) return { inherited: [], marker: null, own: items };
@@ -26,16 +33,40 @@ function splitSections(detail: ThreadDetail): Sections {
 const STICK_PX = 96;
 
 export function ConversationView() {
-  const { detail, refresh, threadId, isolatedForks } = useThread();
+  const { detail, refresh, threadId, isolatedForks, older, hasOlder, loadOlder, travel } =
+    useThread();
   const { shells } = useShells();
   const forker = useFork(threadId, detail?.thread.title ?? null);
+  const retrier = useRetry(threadId, refresh);
+  const numberOf = useRunNumber();
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
   const runs = useMemo(
-    () => new Map<string, Run>((detail?.runs ?? []).map((run) => [run.id, run])),
-    [detail],
+    () =>
+      new Map<string, Run>(
+        [...older.flatMap((page) => page.runs), ...(detail?.runs ?? [])].map((run) => [
+          run.id,
+          run,
+        ]),
+      ),
+    [detail, older],
   );
+  // B7: older windows, loaded as the reader scrolls up; the live window stays below them.
+  const olderItems = useMemo(
+    () => older.flatMap((page) => page.visibleTurnItems ?? page.turnItems),
+    [older],
+  );
+  // Prepending older runs must not move what the reader is looking at.
+  const heightBefore = useRef<number | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: re-run when older runs arrive
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (element && heightBefore.current !== null) {
+      element.scrollTop += element.scrollHeight - heightBefore.current;
+      heightBefore.current = null;
+    }
+  }, [older]);
   const pending = useMemo(
     () => new Map<string, PendingRequest>((detail?.pendingRequests ?? []).map((r) => [r.id, r])),
     [detail],
@@ -49,11 +80,32 @@ export function ConversationView() {
     if (element && stick.current) element.scrollTop = element.scrollHeight;
   }, [detail]);
 
+  const onFork = (run: Run) =>
+    forker.fork(
+      { type: "run", runId: run.id },
+      { isolatedWorkspace: isolatedForks, runNumber: numberOf(run.threadId, run.ordinal) },
+    );
+  const latestForkable = useMemo(
+    () =>
+      (detail?.runs ?? []).findLast(
+        (run) => run.threadId === threadId && run.status === "completed",
+      ) ?? null,
+    [detail, threadId],
+  );
+  useCommand(
+    {
+      id: "fork",
+      label: "Fork from the latest run",
+      group: "Thread",
+      shortcut: "fork",
+      run: () => latestForkable && !forker.pending && onFork(latestForkable),
+    },
+    latestForkable !== null,
+  );
+
   if (detail === null || sections === null) return null;
   const sourceId = detail.thread.inheritance?.sourceThreadId ?? null;
   const rolledBack = detail.runs.filter((run) => run.status === "rolled_back").length;
-  const onFork = (run: Run) =>
-    forker.fork({ type: "run", runId: run.id }, { isolatedWorkspace: isolatedForks });
 
   return (
     <div className="conversation">
@@ -63,8 +115,36 @@ export function ConversationView() {
         onScroll={(event) => {
           const el = event.currentTarget;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
+          if (el.scrollTop < STICK_PX && hasOlder) {
+            heightBefore.current = el.scrollHeight;
+            loadOlder();
+          }
         }}
       >
+        {hasOlder && (
+          <p className="muted older-runs">
+            <button
+              type="button"
+              className="link-button"
+              onClick={() => {
+                heightBefore.current = scroller.current?.scrollHeight ?? null;
+                loadOlder();
+              }}
+            >
+              Earlier runs
+            </button>
+          </p>
+        )}
+        {olderItems.length > 0 && (
+          <section className="older-items" aria-label="Earlier runs">
+            <ItemStream
+              items={olderItems}
+              runs={runs}
+              pendingRequests={pending}
+              inherited={false}
+            />
+          </section>
+        )}
         {sections.inherited.length > 0 && (
           <section className="inherited" aria-label="Inherited from the source thread">
             <h2 className="section-label">
@@ -88,14 +168,32 @@ export function ConversationView() {
           {sections.own.length === 0 && sections.marker === null && (
             <p className="muted empty">No messages yet. Say what you want done.</p>
           )}
-          <ItemStream
-            items={sections.own}
-            runs={runs}
-            pendingRequests={pending}
-            inherited={false}
-            onFork={onFork}
-            forking={forker.pending}
-          />
+          {sections.own.length >= VIRTUALIZE_FROM ? (
+            <VirtualItemStream
+              items={sections.own}
+              runs={runs}
+              pendingRequests={pending}
+              scroller={scroller}
+              stick={stick}
+              onFork={onFork}
+              forking={forker.pending}
+              retryRunId={retryableRunId(detail)}
+              onRetry={retrier.retry}
+              retrying={retrier.pending}
+            />
+          ) : (
+            <ItemStream
+              items={sections.own}
+              runs={runs}
+              pendingRequests={pending}
+              inherited={false}
+              onFork={onFork}
+              forking={forker.pending}
+              retryRunId={retryableRunId(detail)}
+              onRetry={retrier.retry}
+              retrying={retrier.pending}
+            />
+          )}
         </section>
         {rolledBack > 0 && (
           <p className="muted rolled-back-note">
@@ -103,13 +201,20 @@ export function ConversationView() {
             tab keeps them.
           </p>
         )}
-        {forker.error && (
-          <p className="error" role="alert">
-            Fork failed: {forker.error}
-          </p>
-        )}
+        <ActionError error={forker.failure} prefix="Fork failed." />
+        <ActionError error={retrier.failure} prefix="Retry failed." />
       </div>
-      <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+      {travel.atSequence === null ? (
+        <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+      ) : (
+        <p className="past-banner" role="status">
+          You are looking at this thread as it was at event #{travel.atSequence}.{" "}
+          <button type="button" className="link-button" onClick={() => travel.moveTo(null)}>
+            Back to live
+          </button>{" "}
+          to send a message.
+        </p>
+      )}
     </div>
   );
 }

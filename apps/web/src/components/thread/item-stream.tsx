@@ -15,6 +15,9 @@ export function ItemStream({
   inherited,
   onFork,
   forking,
+  retryRunId,
+  onRetry,
+  retrying,
 }: {
   items: readonly TurnItem[];
   runs: ReadonlyMap<string, Run>;
@@ -22,6 +25,9 @@ export function ItemStream({
   inherited: boolean;
   onFork?: (run: Run) => void;
   forking?: boolean;
+  retryRunId?: string | null;
+  onRetry?: (run: Run) => void;
+  retrying?: boolean;
 }) {
   let previousRun: string | null = null;
   return (
@@ -34,11 +40,13 @@ export function ItemStream({
             {startsRun && (
               <RunHeader
                 run={inherited ? undefined : runs.get(item.runId!)}
+                threadId={item.threadId}
                 ordinal={item.runOrdinal}
                 provider={item.provider}
                 inherited={inherited}
                 {...(onFork ? { onFork } : {})}
                 {...(forking !== undefined ? { forking } : {})}
+                {...(onRetry && item.runId === retryRunId ? { onRetry, retrying: !!retrying } : {})}
               />
             )}
             <TurnItemView item={item} pendingRequests={pendingRequests} />

@@ -1,27 +1,43 @@
 "use client";
+import { GitFork } from "lucide-react";
 import { providerModel, shortTime, words } from "../../lib/format.ts";
 import type { ProviderKind, Run } from "../../lib/types.ts";
+import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
+import { useRunNumber } from "../../lib/use-run-number.ts";
+import { CopyId } from "../common/copy-id.tsx";
+import { RunProgress } from "./run-progress.tsx";
 
 /**
  * Where a run begins in the item stream: its ordinal, provider and model (so a thread that mixes
- * providers shows it run by run), its status, and "fork from here" once it has completed.
+ * providers shows it run by run), its status, its tokens and cost once reported, "fork from here" once it has completed, and "retry"
+ * on the latest run when it ended interrupted or failed.
  */
 export function RunHeader({
   run,
+  threadId,
   ordinal,
   provider,
   inherited,
   onFork,
   forking,
+  onRetry,
+  retrying,
 }: {
   run: Run | undefined;
+  /** The thread the run belongs to (an inherited run belongs to the source). */
+  threadId: string;
   ordinal: number | null;
   provider: ProviderKind | null;
   inherited: boolean;
   onFork?: (run: Run) => void;
   forking?: boolean;
+  /** Set only on the run "Retry" is offered on (the latest, interrupted or failed). */
+  onRetry?: (run: Run) => void;
+  retrying?: boolean;
 }) {
-  const label = `Run ${run?.ordinal ?? ordinal ?? "?"}`;
+  const numberOf = useRunNumber();
+  const own = run?.ordinal ?? ordinal;
+  const label = `Run ${own === null ? "?" : numberOf(threadId, own)}`;
   return (
     <div
       className="run-header"
@@ -29,12 +45,24 @@ export function RunHeader({
       data-provider={run?.provider ?? provider ?? undefined}
     >
       <span className="run-label">{label}</span>
+      {run && <CopyId id={run.id} what="run" />}
       <span className={`provider-chip provider-${run?.provider ?? provider ?? "none"}`}>
         {run ? providerModel(run.provider, run.model) : providerModel(provider, null)}
       </span>
       {run && <span className={`run-status status-${run.status}`}>{words(run.status)}</span>}
+      {run && <RunProgress run={run} />}
       {inherited && <span className="badge">inherited</span>}
+      {run?.imported && (
+        <span className="badge" title="Read from the adopted session's own history">
+          imported
+        </span>
+      )}
       {run?.startedAt && <span className="muted">{shortTime(run.startedAt)}</span>}
+      {run?.usage && (
+        <span className="muted run-usage" title={usageDetail(run.usage)}>
+          {usageLabel(run.usage)}
+        </span>
+      )}
       {run?.error && <span className="error inline-error">{run.error}</span>}
       {run && onFork && run.status === "completed" && (
         <button
@@ -44,7 +72,19 @@ export function RunHeader({
           onClick={() => onFork(run)}
           aria-label={`Fork from ${label}`}
         >
-          Fork from here
+          <GitFork size={13} aria-hidden /> Fork
+        </button>
+      )}
+      {run && onRetry && (
+        <button
+          type="button"
+          className="small"
+          disabled={retrying}
+          onClick={() => onRetry(run)}
+          aria-label={`Retry ${label}`}
+          title="Start this run again from the last stable point"
+        >
+          Retry
         </button>
       )}
     </div>

@@ -4,7 +4,10 @@ import { usePathname } from "next/navigation";
 import { type ReactNode, useState } from "react";
 import { ThreadContext } from "../../lib/use-thread-context.tsx";
 import { useThreadDetail } from "../../lib/use-thread-detail.ts";
+import { useTimeTravel } from "../../lib/use-time-travel.ts";
 import { ThreadHeader } from "./thread-header.tsx";
+import { TimelineScrubber } from "./timeline-scrubber.tsx";
+import { ActionError } from "../common/action-error.tsx";
 
 /**
  * Holds the open thread's live detail for all of its tabs, so switching between conversation,
@@ -13,29 +16,41 @@ import { ThreadHeader } from "./thread-header.tsx";
 export function ThreadFrame({ threadId, children }: { threadId: string; children: ReactNode }) {
   const state = useThreadDetail(threadId);
   const [isolatedForks, setIsolatedForks] = useState(false);
+  const travel = useTimeTravel(threadId);
+  const [timelineOpen, setTimelineOpen] = useState(false);
   const pathname = usePathname();
   const base = `/threads/${threadId}`;
   const { detail, watch } = state;
+  // The past replaces the live detail in every tab; older windows belong to the live view only.
+  const traveling = travel.atSequence !== null && travel.past !== null;
+  const shown = traveling
+    ? { ...state, detail: travel.past, older: [], hasOlder: false, loadOlder: () => {} }
+    : state;
+  const toggleTimeline = () => {
+    if (timelineOpen) travel.moveTo(null);
+    else travel.open();
+    setTimelineOpen(!timelineOpen);
+  };
 
   const tabs = [
     { href: base, label: "Conversation" },
+    { href: `${base}/review`, label: "Review" },
     { href: `${base}/handoffs`, label: `Handoffs${detail ? ` (${detail.transfers.length})` : ""}` },
     {
       href: `${base}/checkpoints`,
       label: `Checkpoints${detail ? ` (${detail.checkpoints.length})` : ""}`,
     },
     { href: `${base}/graph`, label: "Graph" },
+    { href: `${base}/parallel`, label: "Parallel" },
   ];
 
   return (
-    <ThreadContext value={{ ...state, threadId, isolatedForks, setIsolatedForks }}>
+    <ThreadContext value={{ ...shown, threadId, isolatedForks, setIsolatedForks, travel }}>
       <div className="thread-frame" data-thread-id={threadId}>
         {detail === null ? (
           <div className="page">
             {watch.status === "failed" ? (
-              <p className="error" role="alert">
-                Cannot open this thread: {watch.error}
-              </p>
+              <ActionError error={watch.error} prefix="Cannot open this thread." />
             ) : (
               <p className="muted">Loading thread…</p>
             )}
@@ -54,12 +69,17 @@ export function ThreadFrame({ threadId, children }: { threadId: string; children
                   {tab.label}
                 </Link>
               ))}
+              <button
+                type="button"
+                className="tab timeline-toggle"
+                aria-pressed={timelineOpen}
+                onClick={toggleTimeline}
+              >
+                Timeline
+              </button>
             </nav>
-            {state.readError && (
-              <p className="error" role="alert">
-                Refresh failed: {state.readError}
-              </p>
-            )}
+            {timelineOpen && <TimelineScrubber travel={travel} />}
+            <ActionError error={state.readError} prefix="Refreshing this thread failed." />
             <div className="thread-body">{children}</div>
           </>
         )}

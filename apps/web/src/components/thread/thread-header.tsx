@@ -4,12 +4,20 @@ import { useApi } from "../../lib/api-context.tsx";
 import { providerModel, STATUS_LABEL, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import type { ThreadDetail } from "../../lib/types.ts";
+import { archiveWithUndo } from "../../lib/archive-with-undo.ts";
+import { confirmArchive } from "../../lib/confirm-archive.ts";
 import { useAction } from "../../lib/use-action.ts";
+import { currentChoice } from "../../lib/composer-choice.ts";
 import { useFork } from "../../lib/use-fork.ts";
+import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
+import { useLineage } from "../../lib/use-run-number.ts";
+import { CopyId } from "../common/copy-id.tsx";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import type { WatchState } from "../../lib/use-watch.ts";
 import { ConnectionBadge } from "../common/connection-badge.tsx";
 import { StatusDot } from "../common/status-dot.tsx";
+import { ActionError } from "../common/action-error.tsx";
+import { ThreadTitle } from "./thread-title.tsx";
 
 export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: WatchState }) {
   const client = useApi();
@@ -17,23 +25,39 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
   const { thread } = detail;
   const forker = useFork(thread.id, thread.title);
   const archive = useAction();
+  const compact = useAction();
   const { isolatedForks: isolated, setIsolatedForks: setIsolated } = useThread();
   const parentId = thread.lineage?.parentThreadId ?? null;
   const parent = parentId ? shells.get(parentId) : undefined;
-  const hasStableRun = detail.runs.some((run) => run.status === "completed");
+  const { numberOf } = useLineage();
+  const completed = detail.runs.filter((run) => run.status === "completed");
+  const hasStableRun = completed.length > 0;
+  // What `latest_stable` resolves to: the latest completed run with a checkpoint, else the latest.
+  const stable = completed.findLast((run) => run.checkpointId !== null) ?? completed.at(-1) ?? null;
+  const current = currentChoice(detail);
 
   return (
     <header className="thread-header">
       <div className="thread-title-row">
         <StatusDot status={thread.status} />
-        <h1 className="thread-title">{thread.title}</h1>
+        <ThreadTitle threadId={thread.id} title={thread.title} />
+        <CopyId id={thread.id} what="thread" />
         <span className="muted">{STATUS_LABEL[thread.status]}</span>
         <ConnectionBadge watch={watch} label="thread" />
       </div>
       <div className="thread-meta muted">
-        <span>Default: {providerModel(thread.defaultProvider, thread.modelSelection.model)}</span>
+        <span
+          title={`Thread default: ${providerModel(thread.defaultProvider, thread.modelSelection.model)}`}
+        >
+          On {providerModel(current.provider, current.model || null)}
+        </span>
         <span>{words(thread.runtimeMode)}</span>
         <span>{thread.runCount} runs</span>
+        {thread.usage && (
+          <span className="thread-usage" title={`All runs\n${usageDetail(thread.usage)}`}>
+            {usageLabel(thread.usage)}
+          </span>
+        )}
         {thread.worktreePath && (
           <span title={thread.worktreePath}>
             own worktree …/{thread.worktreePath.split("/").filter(Boolean).at(-1)}
@@ -50,11 +74,32 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
       <div className="thread-actions">
         <button
           type="button"
-          onClick={() => forker.fork({ type: "latest_stable" }, { isolatedWorkspace: isolated })}
+          onClick={() =>
+            forker.fork(
+              { type: "latest_stable" },
+              {
+                isolatedWorkspace: isolated,
+                runNumber: stable ? numberOf(thread.id, stable.ordinal) : null,
+              },
+            )
+          }
           disabled={forker.pending || !hasStableRun}
           title={hasStableRun ? "Fork from the latest completed run" : "No completed run yet"}
         >
           {forker.pending ? "Forking…" : "Fork latest"}
+        </button>
+        <button
+          type="button"
+          disabled={compact.pending || thread.runCount === 0 || thread.archivedAt !== null}
+          title="Ask the provider to compact this thread's context now (it summarizes the conversation so far)"
+          onClick={() =>
+            void compact.run(async () => {
+              await client.thread.compact.mutate({ threadId: thread.id });
+              refreshThread(thread.id);
+            })
+          }
+        >
+          {compact.pending ? "Compacting…" : "Compact context"}
         </button>
         <label className="inline">
           <input
@@ -64,24 +109,35 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
           />
           Isolated workspace for forks
         </label>
-        <button
-          type="button"
-          disabled={archive.pending || thread.archivedAt !== null}
-          onClick={() =>
-            void archive.run(async () => {
-              await client.thread.archive.mutate({ threadId: thread.id });
-              refreshThread(thread.id);
-            })
-          }
-        >
-          Archive thread
-        </button>
+        {thread.archivedAt === null ? (
+          <button
+            type="button"
+            disabled={archive.pending}
+            onClick={() => {
+              if (!confirmArchive(thread.title)) return;
+              void archive.run(() => archiveWithUndo(client, thread, refreshThread));
+            }}
+          >
+            Archive thread
+          </button>
+        ) : (
+          <button
+            type="button"
+            disabled={archive.pending}
+            onClick={() =>
+              void archive.run(async () => {
+                await client.thread.unarchive.mutate({ threadId: thread.id });
+                refreshThread(thread.id);
+              })
+            }
+          >
+            Unarchive thread
+          </button>
+        )}
       </div>
-      {(forker.error || archive.error) && (
-        <p className="error" role="alert">
-          {forker.error ?? archive.error}
-        </p>
-      )}
+      <ActionError error={forker.failure} prefix="Fork failed." />
+      <ActionError error={archive.failure} prefix="Archive or unarchive failed." />
+      <ActionError error={compact.failure} prefix="Compaction could not start." />
     </header>
   );
 }

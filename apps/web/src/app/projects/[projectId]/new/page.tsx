@@ -1,3 +1,4 @@
+import { AdoptSession } from "../../../../components/home/adopt-session.tsx";
 import { NewThreadForm } from "../../../../components/home/new-thread-form.tsx";
 
 export default async function NewThreadPage({
@@ -9,6 +10,7 @@ export default async function NewThreadPage({
   return (
     <div className="page">
       <NewThreadForm projectId={decodeURIComponent(projectId)} />
+      <AdoptSession projectId={decodeURIComponent(projectId)} />
     </div>
   );
 }

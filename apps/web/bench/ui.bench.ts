@@ -1,0 +1,173 @@
+/**
+ * Issue 17 rows, measured in Chromium on the production build against the real API:
+ * - ui_first_paint_ms: open a thread of 1,000 runs (a fresh navigation to its page) → its last
+ *   item painted in view; from navigation start on the page's performance timeline, median of 5.
+ * - ui_stream_frame_ms: p95 main-thread time per frame while a reply streams into that thread,
+ *   from a Chromium performance trace (test/support/frame-trace.ts).
+ * Writes bench/.rows/web-ui.json at the repo root for `pnpm bench`.
+ */
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter } from "@skein/contract";
+import type { Page } from "playwright-core";
+import { writeBenchRows } from "../../api/bench/bench-rows.ts";
+import { launchBrowser, waitFor } from "../test/support/browser.ts";
+import { ensureProductionBuild } from "../test/support/build.ts";
+import { frameTimes, percentile, type TraceEvent } from "../test/support/frame-trace.ts";
+import { freePort, startWeb } from "../test/support/processes.ts";
+import { startUiBenchApi } from "./ui-stack.ts";
+
+const RUNS = Number(process.env.SKEIN_BENCH_UI_RUNS ?? 1_000);
+const OPENS = 5;
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const log = (line: string) => console.error(`[ui bench] ${line}`);
+
+/**
+ * In the page from its first byte: each frame, is the item with this id in the DOM and in view?
+ * Plain source text, not a compiled function: tsx would add helpers the page does not have.
+ */
+function watchForPaint(itemId: string): string {
+  return `(() => {
+    const selector = '[data-item-id="' + CSS.escape(${JSON.stringify(itemId)}) + '"]';
+    const inView = () => {
+      const element = document.querySelector(selector);
+      if (!element) return false;
+      const box = element.getBoundingClientRect();
+      return box.height > 0 && box.top < innerHeight && box.bottom > 0;
+    };
+    const frame = () => {
+      if (!inView()) return void requestAnimationFrame(frame);
+      // The frame that laid it out is painted once a task after it runs.
+      const channel = new MessageChannel();
+      channel.port1.onmessage = () => {
+        performance.mark("skein:last-item-painted");
+        window.__painted = performance.now();
+      };
+      channel.port2.postMessage(0);
+    };
+    requestAnimationFrame(frame);
+  })();`;
+}
+
+async function firstPaint(page: Page, url: string): Promise<number> {
+  await page.goto(url, { waitUntil: "commit" });
+  return waitFor(
+    () => page.evaluate(() => (window as unknown as { __painted?: number }).__painted),
+    "the thread's last item painted",
+    180_000,
+  );
+}
+
+async function traceWhile(page: Page, work: () => Promise<void>): Promise<TraceEvent[]> {
+  const cdp = await page.context().newCDPSession(page);
+  const events: TraceEvent[] = [];
+  cdp.on("Tracing.dataCollected", ({ value }) =>
+    events.push(...(value as unknown as TraceEvent[])),
+  );
+  await cdp.send("Tracing.start", {
+    transferMode: "ReportEvents",
+    traceConfig: {
+      includedCategories: [
+        "toplevel",
+        "devtools.timeline",
+        "disabled-by-default-devtools.timeline",
+      ],
+    },
+  });
+  // Keep a frame requested every vsync, so idle frames count too (as they would on screen).
+  await page.evaluate(`(() => {
+    window.__frames = true;
+    const loop = () => window.__frames && requestAnimationFrame(loop);
+    requestAnimationFrame(loop);
+  })()`);
+  try {
+    await work();
+  } finally {
+    await page.evaluate(() => {
+      (window as unknown as { __frames?: boolean }).__frames = false;
+    });
+    const complete = new Promise((resolve) => cdp.once("Tracing.tracingComplete", resolve));
+    await cdp.send("Tracing.end");
+    await complete;
+    await cdp.detach();
+  }
+  return events;
+}
+
+async function main() {
+  const build = ensureProductionBuild();
+  log(build.built ? `UI built in ${build.ms} ms` : build.reason);
+  const webPort = await freePort();
+  const webOrigin = `http://127.0.0.1:${webPort}`;
+  const api = await startUiBenchApi({ webOrigin });
+  const web = await startWeb({ port: webPort, apiUrl: api.url, mode: "start" }).catch(
+    async (error: unknown) => {
+      await api.close();
+      throw error;
+    },
+  );
+  const browser = await launchBrowser();
+  try {
+    const seeded = Date.now();
+    const threadId = await api.seedThread(`${RUNS} runs`, RUNS);
+    log(`seeded ${RUNS} runs in ${Date.now() - seeded} ms`);
+    const client = createSkeinClient<AppRouter>({ url: api.url });
+    const detail = await client.thread.detail.query({ threadId });
+    const items = detail.visibleTurnItems ?? detail.turnItems;
+    const lastItemId = items.at(-1)?.id;
+    if (!lastItemId) throw new Error("the seeded thread has no items");
+    log(`${items.length} items in the first window, ${detail.runs.length} runs`);
+
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    await context.addInitScript({ content: watchForPaint(lastItemId) });
+    const page = await context.newPage();
+    const url = `${web.url}/threads/${threadId}`;
+    // One visit first: the browser caches the app's scripts as it would for someone using it.
+    await firstPaint(page, url);
+    const opens: number[] = [];
+    for (let i = 0; i < OPENS; i += 1) opens.push(await firstPaint(page, url));
+    log(`first paint of the last item: ${opens.map((ms) => ms.toFixed(0)).join(", ")} ms`);
+
+    const reply = Array.from(
+      { length: 60 },
+      (_, i) => `Line ${i}: the \`stream_frame\` check keeps **each frame** short.`,
+    ).join("\n\n");
+    const events = await traceWhile(page, async () => {
+      const done = await api.streamReply(threadId, reply, 240, 12);
+      await done();
+      await waitFor(
+        () => page.getByText("Line 59: the", { exact: false }).count(),
+        "the streamed reply on screen",
+      );
+    });
+    const frames = frameTimes(events);
+    if (frames.length < 30) throw new Error(`only ${frames.length} frames in the trace`);
+    const p95 = percentile(frames, 95);
+    log(
+      `streaming: ${frames.length} frames, p50 ${percentile(frames, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...frames).toFixed(1)} ms`,
+    );
+
+    const paint = median(opens);
+    writeBenchRows("web-ui.json", [
+      {
+        name: "ui_first_paint_ms",
+        value: Math.round(paint),
+        unit: "ms",
+        target: 1000,
+        pass: paint <= 1000,
+      },
+      {
+        name: "ui_stream_frame_ms",
+        value: +p95.toFixed(1),
+        unit: "ms",
+        target: 16,
+        pass: p95 <= 16,
+      },
+    ]);
+  } finally {
+    await browser.close();
+    await web.stop();
+    await api.close();
+  }
+}
+
+await main();

@@ -1,0 +1,5 @@
+import { ParallelView } from "../../../../components/parallel/parallel-view.tsx";
+
+export default function ParallelPage() {
+  return <ParallelView />;
+}

@@ -1,0 +1,184 @@
+"use client";
+import { useSearchParams } from "next/navigation";
+import { useEffect, useMemo, useState } from "react";
+import { useApi } from "../../lib/api-context.tsx";
+import { type ApiFailure, describeError } from "../../lib/errors.ts";
+import { readLastSeenRun, writeLastSeenRun } from "../../lib/review-seen.ts";
+import { useThread } from "../../lib/use-thread-context.tsx";
+import { ActionError } from "../common/action-error.tsx";
+import { type DiffViewType, FileDiff } from "./file-diff.tsx";
+import { FileList } from "./file-list.tsx";
+import type { ReviewDiff } from "./review-types.ts";
+import "react-diff-view/style/index.css";
+import "./review.css";
+
+type Scope = { kind: "thread" } | { kind: "since" } | { kind: "run"; runId: string };
+
+function scopeKey(scope: Scope): string {
+  return scope.kind === "run" ? `run:${scope.runId}` : scope.kind;
+}
+
+function parseScope(value: string): Scope {
+  if (value.startsWith("run:")) return { kind: "run", runId: value.slice(4) };
+  return value === "since" ? { kind: "since" } : { kind: "thread" };
+}
+
+/**
+ * Review: what the agent changed, from the thread's checkpoints — the whole thread, one run, or
+ * everything since the person last marked the changes as seen — as unified or split diffs.
+ */
+export function ReviewView() {
+  const { detail, threadId } = useThread();
+  const client = useApi();
+  const params = useSearchParams();
+  const [scope, setScope] = useState<Scope>(() => {
+    const run = params.get("run");
+    return run ? { kind: "run", runId: run } : { kind: "thread" };
+  });
+  const [viewType, setViewType] = useState<DiffViewType>("unified");
+  const [lastSeen, setLastSeen] = useState<string | null>(null);
+  const [diff, setDiff] = useState<ReviewDiff | null>(null);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
+  const [loading, setLoading] = useState(false);
+
+  useEffect(() => setLastSeen(readLastSeenRun(threadId)), [threadId]);
+
+  const runs = useMemo(() => {
+    const rows = (detail?.checkpoints ?? []).filter((c) => c.status === "ready" && c.runId);
+    return rows.map((c) => ({ runId: c.runId as string, ordinal: c.appRunOrdinal }));
+  }, [detail?.checkpoints]);
+  // Re-read whenever a checkpoint is added or changes status (a run ended, a rollback).
+  const checkpointsKey = (detail?.checkpoints ?? []).map((c) => `${c.id}:${c.status}`).join();
+  const seenIsKnown = lastSeen !== null && runs.some((r) => r.runId === lastSeen);
+
+  useEffect(() => {
+    void checkpointsKey;
+    let cancelled = false;
+    const input =
+      scope.kind === "run"
+        ? { threadId, runId: scope.runId }
+        : scope.kind === "since" && seenIsKnown && lastSeen
+          ? { threadId, sinceRunId: lastSeen }
+          : { threadId };
+    setLoading(true);
+    client.review.diff
+      .query(input as Parameters<typeof client.review.diff.query>[0])
+      .then((answer) => {
+        if (cancelled) return;
+        setDiff(answer);
+        setFailure(null);
+      })
+      .catch((error: unknown) => {
+        if (!cancelled) setFailure(describeError(error));
+      })
+      .finally(() => {
+        if (!cancelled) setLoading(false);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [client, threadId, scope, lastSeen, seenIsKnown, checkpointsKey]);
+
+  if (detail === null) return null;
+  const currentRunId = diff?.to?.runId ?? null;
+  const totals = (diff?.files ?? []).reduce(
+    (sum, f) => ({ add: sum.add + f.additions, del: sum.del + f.deletions }),
+    { add: 0, del: 0 },
+  );
+  const markSeen = () => {
+    if (!currentRunId) return;
+    writeLastSeenRun(threadId, currentRunId);
+    setLastSeen(currentRunId);
+  };
+  const unseen = currentRunId !== null && lastSeen !== currentRunId;
+
+  return (
+    <div className="page review" aria-busy={loading}>
+      <div className="review-bar">
+        <h2>Review</h2>
+        <label className="review-scope">
+          <span>Changes</span>
+          <select
+            value={scopeKey(scope)}
+            onChange={(event) => setScope(parseScope(event.target.value))}
+            aria-label="Which changes"
+          >
+            <option value="thread">Whole thread</option>
+            <option value="since">Since I last looked</option>
+            {runs.map((r) => (
+              <option key={r.runId} value={`run:${r.runId}`}>
+                Run {r.ordinal ?? "?"}
+              </option>
+            ))}
+          </select>
+        </label>
+        <fieldset className="review-toggle">
+          <legend className="sr-only">Diff layout</legend>
+          {(["unified", "split"] as const).map((type) => (
+            <button
+              key={type}
+              type="button"
+              aria-pressed={viewType === type}
+              onClick={() => setViewType(type)}
+            >
+              {type === "unified" ? "Unified" : "Split"}
+            </button>
+          ))}
+        </fieldset>
+        <button
+          type="button"
+          onClick={markSeen}
+          disabled={!unseen}
+          title="The next 'since I last looked' starts from here"
+        >
+          {unseen ? "Mark as seen" : "All seen"}
+        </button>
+      </div>
+      {scope.kind === "since" && !seenIsKnown && (
+        <p className="muted">
+          Nothing marked as seen yet in this browser: showing the whole thread.
+        </p>
+      )}
+      <ActionError error={failure} prefix="Could not load the changes." />
+      {diff && diff.to === null && (
+        <p className="muted">No checkpoints yet: changes show here once a run has finished.</p>
+      )}
+      {diff && diff.to !== null && diff.files.length === 0 && (
+        <p className="muted review-empty">
+          {scope.kind === "since" ? "No changes since you last looked." : "No files changed."}
+        </p>
+      )}
+      {diff && diff.files.length > 0 && (
+        <>
+          <p className="review-summary">
+            {diff.files.length} {diff.files.length === 1 ? "file" : "files"} changed{" "}
+            <span className="add">+{totals.add}</span> <span className="del">−{totals.del}</span>
+            <span className="muted">
+              {" "}
+              · {diff.from ? `after run ${diff.from.appRunOrdinal ?? "?"}` : "thread start"} → after
+              run {diff.to?.appRunOrdinal ?? "?"}
+            </span>
+          </p>
+          <FileList files={diff.files} />
+          {diff.files.map((file, index) => (
+            <details
+              key={`${file.oldPath ?? ""}→${file.path}`}
+              id={`review-file-${index}`}
+              className="panel review-file"
+              data-path={file.path}
+              open
+            >
+              <summary>
+                <code>{file.oldPath ? `${file.oldPath} → ${file.path}` : file.path}</code>{" "}
+                <span className={`badge review-status-${file.status}`}>{file.status}</span>{" "}
+                <span className="add">+{file.additions}</span>{" "}
+                <span className="del">−{file.deletions}</span>
+              </summary>
+              <FileDiff file={file} viewType={viewType} />
+            </details>
+          ))}
+        </>
+      )}
+    </div>
+  );
+}

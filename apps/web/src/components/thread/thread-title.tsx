@@ -1,0 +1,71 @@
+"use client";
+import { useState } from "react";
+import { useApi } from "../../lib/api-context.tsx";
+import { useShells } from "../../lib/shells-store.tsx";
+import { useAction } from "../../lib/use-action.ts";
+import { ActionError } from "../common/action-error.tsx";
+
+/** The thread's title, renamed in place through `thread.updateSettings`. */
+export function ThreadTitle({ threadId, title }: { threadId: string; title: string }) {
+  const client = useApi();
+  const { refreshThread } = useShells();
+  const rename = useAction();
+  const [draft, setDraft] = useState<string | null>(null);
+
+  if (draft === null) {
+    return (
+      <>
+        <h1 className="thread-title">{title}</h1>
+        <button
+          type="button"
+          className="small"
+          aria-label={`Rename ${title}`}
+          onClick={() => {
+            rename.clearError();
+            setDraft(title);
+          }}
+        >
+          Rename
+        </button>
+        <ActionError error={rename.failure} prefix="Rename failed." />
+      </>
+    );
+  }
+  const next = draft.trim();
+  return (
+    <form
+      className="thread-rename"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (next === "" || next === title) {
+          setDraft(null);
+          return;
+        }
+        void rename.run(async () => {
+          await client.thread.updateSettings.mutate({ threadId, title: next });
+          refreshThread(threadId);
+          setDraft(null);
+        });
+      }}
+    >
+      <input
+        aria-label="Thread title"
+        value={draft}
+        maxLength={200}
+        // biome-ignore lint/a11y/noAutofocus: the field appears because the person asked to rename
+        autoFocus
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === "Escape") setDraft(null);
+        }}
+      />
+      <button type="submit" disabled={rename.pending || next === ""}>
+        {rename.pending ? "Saving…" : "Save"}
+      </button>
+      <button type="button" onClick={() => setDraft(null)}>
+        Cancel
+      </button>
+      <ActionError error={rename.failure} prefix="Rename failed." />
+    </form>
+  );
+}

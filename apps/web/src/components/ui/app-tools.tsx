@@ -1,0 +1,25 @@
+"use client";
+import { Command as CommandIcon } from "lucide-react";
+import { useCommands } from "../../lib/commands.tsx";
+import { chordLabel, SHORTCUTS } from "../../lib/shortcuts.ts";
+import { ThemeToggle } from "./theme-toggle.tsx";
+
+/** The sidebar's corner: command palette and theme. */
+export function AppTools() {
+  const { setPaletteOpen } = useCommands();
+  return (
+    <div className="flex items-center gap-1">
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Command palette"
+        aria-keyshortcuts={chordLabel(SHORTCUTS.palette, false).replace("Ctrl", "Control")}
+        title={`Command palette (${chordLabel(SHORTCUTS.palette)})`}
+        onClick={() => setPaletteOpen(true)}
+      >
+        <CommandIcon size={16} aria-hidden />
+      </button>
+      <ThemeToggle />
+    </div>
+  );
+}

@@ -1,0 +1,126 @@
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter, SkeinClient } from "@skein/contract";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import {
+  anthropicTextReply,
+  anthropicUserTexts,
+  responsesTextReply,
+} from "../../../tooling/fake-models/src/index.ts";
+import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
+import { useE2eStack } from "./support/e2e-stack.ts";
+import type { Stack } from "./support/stack.ts";
+import { assistantTexts } from "./support/ui.ts";
+
+/**
+ * Issue 17 item 5 in the browser: a provider switch stops at "review handoff before sending" by
+ * default (preview, regenerate, edit), a bring-back does when asked, and the provider — real
+ * Claude against a fake model — receives exactly the reviewed text.
+ */
+describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real providers)", () => {
+  let stack: Stack;
+  let page: Page;
+
+  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
+    ({ stack, page } = started);
+  });
+
+  const lastClaudeTexts = () => {
+    const request = stack.providers.anthropic
+      .conversationRequests()
+      .filter((r) => r.agent === "main")
+      .at(-1);
+    return request ? anthropicUserTexts(request).join("\n") : "";
+  };
+
+  async function completed(client: SkeinClient, threadId: string) {
+    await expect
+      .poll(
+        async () => {
+          const detail = await client.thread.detail.query({ threadId: threadId as never });
+          return detail.runs.length > 0 && detail.runs.every((r) => r.status === "completed");
+        },
+        { timeout: 90_000 },
+      )
+      .toBe(true);
+  }
+
+  it("reviews, regenerates and edits a provider switch's and a bring-back's handoff before sending", async () => {
+    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
+    const { projectId } = await client.project.create.mutate({
+      name: "Composer project",
+      workspaceRoot: stack.providers.workspace,
+    });
+    const { threadId } = await client.thread.create.mutate({
+      projectId,
+      title: "Switching thread",
+      provider: "codex",
+    });
+    stack.providers.openai.enqueue(responsesTextReply("Codex answered."));
+    await client.thread.sendMessage.mutate({ threadId, text: "ORIGINAL-CODEX-QUESTION" });
+    await completed(client, threadId);
+
+    await page.goto(`${stack.web.url}/threads/${threadId}`);
+    const composer = page.getByRole("form", { name: "Composer" });
+    await composer.getByLabel("Provider", { exact: true }).selectOption("claude");
+    const toggle = composer.getByRole("checkbox", { name: "Review handoff before sending" });
+    expect(await toggle.isChecked()).toBe(true); // on by default for a provider switch
+    await composer.getByLabel("Message").fill("continue on Claude");
+    await composer.getByLabel("Message").press("Enter");
+
+    const review = page.getByRole("region", { name: "Review the handoff before sending" });
+    const handoff = review.getByLabel("Handoff text to send");
+    await expect
+      .poll(() => handoff.inputValue(), { timeout: 30_000 })
+      .toContain("ORIGINAL-CODEX-QUESTION");
+    const generated = await handoff.inputValue();
+    // Nothing is sent yet: the message stays in the box and no run was queued.
+    expect(await composer.getByLabel("Message").inputValue()).toBe("continue on Claude");
+    expect((await client.thread.detail.query({ threadId })).runs).toHaveLength(1);
+    await saveScreenshot(page, "composer-review-switch");
+
+    await handoff.fill("scratch");
+    await review.getByRole("button", { name: "Regenerate" }).click();
+    await expect.poll(() => handoff.inputValue()).toBe(generated);
+    const edited = `${generated}\n\nREVIEWED-SWITCH-NOTE: keep the API stable.`;
+    await handoff.fill(edited);
+    stack.providers.anthropic.enqueue(anthropicTextReply("Claude took over."));
+    await review.getByRole("button", { name: "Send with this handoff" }).click();
+    await expect
+      .poll(() => assistantTexts(page), { timeout: 90_000 })
+      .toContain("Claude took over.");
+    expect(lastClaudeTexts()).toContain("REVIEWED-SWITCH-NOTE: keep the API stable.");
+    expect(await review.count()).toBe(0);
+
+    // Bring-back: the review is opt-in, then works the same way.
+    const { threadId: forkId } = await client.thread.fork.mutate({
+      threadId,
+      title: "Side fork",
+      isolatedWorkspace: false,
+    });
+    stack.providers.anthropic.enqueue(anthropicTextReply("Fork work done."));
+    await client.thread.sendMessage.mutate({
+      threadId: forkId,
+      text: "FORK-ONLY-WORK",
+      provider: "claude",
+    });
+    await completed(client, forkId);
+    await page.reload();
+    await page.getByLabel("Bring back from fork").selectOption(forkId);
+    expect(await toggle.isChecked()).toBe(false);
+    await toggle.check();
+    await composer.getByLabel("Message").fill("bring the fork back");
+    await composer.getByLabel("Message").press("Enter");
+    await expect.poll(() => handoff.inputValue(), { timeout: 30_000 }).toContain("FORK-ONLY-WORK");
+    await saveScreenshot(page, "composer-review-bring-back");
+    await handoff.fill("REVIEWED-BRING-BACK: only the fork's tests matter.");
+    stack.providers.anthropic.enqueue(anthropicTextReply("Merged as reviewed."));
+    await review.getByRole("button", { name: "Send with this handoff" }).click();
+    await expect
+      .poll(() => assistantTexts(page), { timeout: 90_000 })
+      .toContain("Merged as reviewed.");
+    expect(lastClaudeTexts()).toContain("REVIEWED-BRING-BACK: only the fork's tests matter.");
+    const detail = await client.thread.detail.query({ threadId });
+    expect(detail.transfers.map((t) => t.type).sort()).toEqual(["merge_back", "provider_handoff"]);
+  }, 600_000);
+});

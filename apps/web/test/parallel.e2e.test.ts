@@ -1,0 +1,126 @@
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter } from "@skein/contract";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import {
+  anthropicBashReply,
+  anthropicTextReply,
+  execCommandReply,
+  responsesTextReply,
+} from "../../../tooling/fake-models/src/index.ts";
+import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
+import { useE2eStack } from "./support/e2e-stack.ts";
+import type { Stack } from "./support/stack.ts";
+import { text } from "./support/ui.ts";
+
+/**
+ * B9 in the browser: a task fanned out to a Codex and a Claude fork (real runtimes, fake models,
+ * real git worktrees), compared side by side with the file both touched flagged; one fork comes
+ * back with its files, and the other, clashing with it, is refused with the file named and the
+ * workspace left as it was.
+ */
+describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex and Claude)", () => {
+  let stack: Stack;
+  let page: Page;
+
+  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
+    ({ stack, page } = started);
+  });
+
+  it("B9: fan out → compare with an overlap warning → bring one back → the clashing one is refused untouched", async () => {
+    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
+    const workspace = stack.providers.workspace;
+    const { projectId } = await client.project.create.mutate({
+      name: "Parallel",
+      workspaceRoot: workspace,
+    });
+    const { threadId } = await client.thread.create.mutate({
+      projectId,
+      title: "Parallel main",
+      provider: "codex",
+      runtimeMode: "full-access",
+    });
+    stack.providers.openai.enqueue(responsesTextReply("ready"));
+    await client.thread.sendMessage.mutate({ threadId, text: "get ready" });
+    const settled = async (id: string) =>
+      expect
+        .poll(
+          async () => {
+            const detail = await client.thread.detail.query({ threadId: id as never });
+            return detail.runs.length > 0 && detail.runs.every((r) => r.status === "completed");
+          },
+          { timeout: 90_000 },
+        )
+        .toBe(true);
+    await settled(threadId);
+
+    stack.providers.openai.enqueue(
+      execCommandReply("printf '# codex\\n' > README.md && printf 'x\\n' > codex.txt"),
+      responsesTextReply("codex edited README.md"),
+    );
+    stack.providers.anthropic.enqueue(
+      anthropicBashReply("printf '# claude\\n' > README.md"),
+      anthropicTextReply("claude edited README.md"),
+    );
+    await page.goto(`${stack.web.url}/threads/${threadId}/parallel`);
+    await page.getByLabel("Task for every fork").fill("edit the readme");
+    await page.getByLabel("Provider of fork 1").selectOption("codex");
+    await page.getByLabel("Provider of fork 2").selectOption("claude");
+    await page.getByRole("button", { name: "Fan out to 2" }).click();
+
+    // Both forks run in their own worktrees, then the table shows what each changed.
+    const rows = page.locator(".fork-table tbody tr");
+    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
+    await expect
+      .poll(async () => (await rows.locator(".fork-status").allInnerTexts()).join(","), {
+        timeout: 120_000,
+      })
+      .toBe("completed,completed");
+    await expect
+      .poll(() => rows.locator("li[data-path='README.md']").count(), { timeout: 30_000 })
+      .toBe(2);
+    // Rows follow the forks' creation, which runs side by side: find each by its title.
+    const codexRow = rows.filter({ hasText: "Parallel main · codex #1" });
+    const claudeRow = rows.filter({ hasText: "Parallel main · claude #2" });
+    expect(await codexRow.locator("li[data-path='codex.txt']").count()).toBe(1);
+    expect(await claudeRow.locator("li[data-path='codex.txt']").count()).toBe(0);
+    await expect
+      .poll(() => text(page.locator(".overlap-warning")), { timeout: 30_000 })
+      .toContain("README.md");
+    await saveScreenshot(page, "parallel-compare");
+
+    // Codex's fork comes back: its files land here and its conversation is sent in one step.
+    stack.providers.openai.enqueue(responsesTextReply("merged and checked"));
+    await page.getByRole("button", { name: "Bring back Parallel main · codex #1" }).click();
+    await expect
+      .poll(() => text(page.locator(".notice")), { timeout: 60_000 })
+      .toContain("Brought back Parallel main · codex #1: 2 files applied");
+    expect(readFileSync(path.join(workspace, "README.md"), "utf8")).toBe("# codex\n");
+    expect(existsSync(path.join(workspace, "codex.txt"))).toBe(true);
+    await settled(threadId);
+
+    // Claude's fork changed README.md too: refused file by file, nothing touched here.
+    await page.getByRole("button", { name: "Bring back Parallel main · claude #2" }).click();
+    const conflict = page.locator(".merge-conflict");
+    await expect.poll(() => text(conflict), { timeout: 60_000 }).toContain("README.md");
+    expect(readFileSync(path.join(workspace, "README.md"), "utf8")).toBe("# codex\n");
+    await saveScreenshot(page, "parallel-conflict");
+    expect((await client.thread.detail.query({ threadId })).runs).toHaveLength(2);
+
+    // The clash handed to this thread's agent: a bring-back of the conversation only, asking the
+    // agent to merge the fork's branch and naming the clashing file.
+    stack.providers.openai.enqueue(responsesTextReply("I will merge it"));
+    await page.getByRole("button", { name: "Hand to the agent to merge" }).click();
+    await expect
+      .poll(() => text(page.locator(".notice")), { timeout: 60_000 })
+      .toContain("Asked this thread's agent");
+    await settled(threadId);
+    const detail = await client.thread.detail.query({ threadId });
+    expect(detail.runs).toHaveLength(3);
+    const asked = detail.turnItems.filter((item) => item.type === "user_message").at(-1);
+    expect(asked && "text" in asked ? asked.text : "").toMatch(/README\.md.*Merge branch skein\//s);
+    expect(readFileSync(path.join(workspace, "README.md"), "utf8")).toBe("# codex\n");
+  }, 360_000);
+});

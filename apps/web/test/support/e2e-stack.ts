@@ -1,0 +1,43 @@
+import type { Browser, BrowserContext, Page, ViewportSize } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
+import { launchBrowser } from "./browser.ts";
+import { ensureProductionBuild } from "./build.ts";
+import { type Stack, startStack } from "./stack.ts";
+
+export type E2eStack = { stack: Stack; browser: Browser; context: BrowserContext; page: Page };
+
+export type E2eStackOptions = {
+  /** Playwright's default (1280×720) when absent. */
+  viewport?: ViewportSize;
+  /** Default timeout of the page's actions and waits. */
+  timeoutMs?: number;
+};
+
+/**
+ * One production build, one real stack (API, web, fake model servers) and one Chromium page per
+ * browser test file, closed after it. `ready` receives them once started, so a file keeps its
+ * own names for them; hooks the file registers after this call run after it.
+ */
+export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack) => void): void {
+  let started: Partial<E2eStack> = {};
+  beforeAll(async () => {
+    const build = ensureProductionBuild();
+    console.info(
+      `[apps/web e2e] UI build: ${build.built ? `built in ${build.ms} ms` : build.reason}`,
+    );
+    const stack = await startStack("start");
+    started = { stack };
+    const browser = await launchBrowser();
+    started.browser = browser;
+    const context = await browser.newContext(
+      options.viewport ? { viewport: options.viewport } : {},
+    );
+    const page = await context.newPage();
+    page.setDefaultTimeout(options.timeoutMs ?? 30_000);
+    ready({ stack, browser, context, page });
+  });
+  afterAll(async () => {
+    await started.browser?.close();
+    await started.stack?.close();
+  });
+}
