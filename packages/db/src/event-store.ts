@@ -175,7 +175,12 @@ export interface EventStore {
     options?: AppendOptions,
   ): Promise<AppendResult>;
   readAll(afterSequence: number, limit?: number): Promise<StoredEvent[]>;
-  readStream(streamId: string, afterSequence?: number): Promise<StoredEvent[]>;
+  /** A stream's events after `afterSequence` and up to `upToSequence` (inclusive), in order. */
+  readStream(
+    streamId: string,
+    afterSequence?: number,
+    upToSequence?: number,
+  ): Promise<StoredEvent[]>;
   /** Current version of a stream; 0 if it has no events. */
   streamVersion(streamId: string): Promise<number>;
   /** Highest committed sequence; 0 for an empty log. */

@@ -80,13 +80,22 @@ function byKey(a: ProjectionRow, b: ProjectionRow): number {
  * the SQL readers, so every read model runs unchanged over a rebuilt past state.
  */
 export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
-  const ofTable = (table: ProjectionTable, filter: Omit<ProjectionFilter, "limit">) => {
-    const found: ProjectionRow[] = [];
-    for (const { table: rowTable, ...row } of rows.values()) {
-      if (rowTable === table && matches(row, filter)) found.push(row);
+  // Grouped by table on first use: a read lists a few tables, each of which may be small next to
+  // the whole image (the rows are not expected to change while the query is in use).
+  let byTable: Map<ProjectionTable, ProjectionRow[]> | null = null;
+  const tableRows = (table: ProjectionTable): ProjectionRow[] => {
+    if (!byTable) {
+      byTable = new Map();
+      for (const { table: rowTable, ...row } of rows.values()) {
+        const list = byTable.get(rowTable);
+        if (list) list.push(row);
+        else byTable.set(rowTable, [row]);
+      }
     }
-    return found;
+    return byTable.get(table) ?? [];
   };
+  const ofTable = (table: ProjectionTable, filter: Omit<ProjectionFilter, "limit">) =>
+    tableRows(table).filter((row) => matches(row, filter));
   return {
     async get(table, id) {
       const row = rows.get(memoryRowKey(table, id));

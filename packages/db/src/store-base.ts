@@ -23,7 +23,11 @@ type MaybePromise<T> = T | Promise<T>;
 /** The log reads each database answers its own way (SQLite synchronously, PostgreSQL pooled). */
 export interface LogReads {
   readAll(afterSequence: number, limit?: number): MaybePromise<StoredEvent[]>;
-  readStream(streamId: string, afterSequence?: number): MaybePromise<StoredEvent[]>;
+  readStream(
+    streamId: string,
+    afterSequence?: number,
+    upToSequence?: number,
+  ): MaybePromise<StoredEvent[]>;
   streamVersion(streamId: string): MaybePromise<number>;
   headSequence(): MaybePromise<number>;
   findReceipt(commandId: string): MaybePromise<StoredReceipt | null>;
@@ -95,9 +99,13 @@ export abstract class StoreBase {
     return this.events.readAll(afterSequence, limit);
   }
 
-  async readStream(streamId: string, afterSequence?: number): Promise<StoredEvent[]> {
+  async readStream(
+    streamId: string,
+    afterSequence?: number,
+    upToSequence?: number,
+  ): Promise<StoredEvent[]> {
     this.assertOpen();
-    return this.events.readStream(streamId, afterSequence);
+    return this.events.readStream(streamId, afterSequence, upToSequence);
   }
 
   async streamVersion(streamId: string): Promise<number> {

@@ -34,7 +34,7 @@ describeStores("append and read", (stores) => {
     expect(await store.streamVersion("nope")).toBe(0);
   });
 
-  it("reads pages after a cursor and one stream after a sequence", async () => {
+  it("reads pages after a cursor and one stream between two sequences", async () => {
     const store = await stores.fresh();
     for (let i = 0; i < 5; i += 1) {
       await store.append(i % 2 === 0 ? "even" : "odd", "any", [inc(i)]);
@@ -43,6 +43,9 @@ describeStores("append and read", (stores) => {
     expect((await store.readAll(5)).length).toBe(0);
     expect((await store.readStream("even")).map((e) => e.sequence)).toEqual([1, 3, 5]);
     expect((await store.readStream("even", 1)).map((e) => e.streamVersion)).toEqual([2, 3]);
+    expect((await store.readStream("even", 0, 4)).map((e) => e.sequence)).toEqual([1, 3]);
+    expect((await store.readStream("even", 1, 3)).map((e) => e.sequence)).toEqual([3]);
+    expect(await store.readStream("even", 3, 4)).toEqual([]);
     expect(await store.readStream("missing")).toEqual([]);
   });
 

@@ -42,12 +42,16 @@ export class PgEventReader {
     return rows.map(toStoredEvent);
   }
 
-  async readStream(streamId: string, afterSequence = 0): Promise<StoredEvent[]> {
+  async readStream(
+    streamId: string,
+    afterSequence = 0,
+    upToSequence = Number.MAX_SAFE_INTEGER,
+  ): Promise<StoredEvent[]> {
     const { rows } = await this.pool.query<EventRow>({
       name: "skein_read_stream",
       text: `SELECT ${COLUMNS} FROM events WHERE stream_id = $1 AND sequence > $2
-             ORDER BY stream_version`,
-      values: [streamId, afterSequence],
+             AND sequence <= $3 ORDER BY stream_version`,
+      values: [streamId, afterSequence, upToSequence],
       rowMode: "array",
     });
     return rows.map(toStoredEvent);

@@ -27,7 +27,7 @@ const COLUMNS = "sequence, stream_id, stream_version, type, data, command_id, re
 /** Log reads on one connection; each call is a single statement, hence a consistent read. */
 export class EventReader {
   private readonly all: Database.Statement<[number, number], EventRow>;
-  private readonly stream: Database.Statement<[string, number], EventRow>;
+  private readonly stream: Database.Statement<[string, number, number], EventRow>;
   private readonly head: Database.Statement<[], number>;
   private readonly version: Database.Statement<[string], number>;
   private readonly receipt: Database.Statement<[string], ReceiptRow>;
@@ -37,8 +37,9 @@ export class EventReader {
     this.all = db.prepare<[number, number], EventRow>(
       `SELECT ${COLUMNS} FROM events WHERE sequence > ? ORDER BY sequence LIMIT ?`,
     );
-    this.stream = db.prepare<[string, number], EventRow>(
-      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND sequence > ? ORDER BY stream_version`,
+    this.stream = db.prepare<[string, number, number], EventRow>(
+      `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND sequence > ? AND sequence <= ?
+       ORDER BY stream_version`,
     );
     this.head = db.prepare<[], number>("SELECT COALESCE(MAX(sequence), 0) FROM events").pluck();
     this.version = db
@@ -79,8 +80,12 @@ export class EventReader {
     return this.all.all(afterSequence, limit ?? -1).map(toStoredEvent);
   }
 
-  readStream(streamId: string, afterSequence = 0): StoredEvent[] {
-    return this.stream.all(streamId, afterSequence).map(toStoredEvent);
+  readStream(
+    streamId: string,
+    afterSequence = 0,
+    upToSequence = Number.MAX_SAFE_INTEGER,
+  ): StoredEvent[] {
+    return this.stream.all(streamId, afterSequence, upToSequence).map(toStoredEvent);
   }
 
   headSequence(): number {
