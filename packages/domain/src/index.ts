@@ -277,9 +277,14 @@ export {
   type RowKey,
   type RowMap,
   rebuildRows,
+  type StreamFold,
+  continueStreamFold,
+  copyStreamFold,
+  newStreamFold,
 } from "./projections/rebuild.ts";
 export {
   isCompactState,
+  compactStateWithKeys,
   restoreCompactState,
   serializeCompactState,
 } from "./state/compact-state.ts";

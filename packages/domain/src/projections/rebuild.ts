@@ -51,11 +51,57 @@ export function rebuildRows(
 ): RowMap {
   const rows: RowMap = new Map();
   for (const [streamId, events] of eventsByStream) {
-    const state: AggregateState = initialStateFor(aggregateKindOfStream(streamId));
-    for (const event of events) {
-      evolve(state, event);
-      applyWrites(rows, projectEvent(state, event), event.sequence);
-    }
+    foldEvents(initialStateFor(aggregateKindOfStream(streamId)), rows, events);
   }
   return rows;
+}
+
+function foldEvents(state: AggregateState, rows: RowMap, events: readonly LoggedEvent[]): void {
+  for (const event of events) {
+    evolve(state, event);
+    applyWrites(rows, projectEvent(state, event), event.sequence);
+  }
+}
+
+/**
+ * One stream's rebuild, resumable: its aggregate state and the rows it owns after the event at
+ * `sequence` (0 before any). Past reads (B8) keep copies of these as checkpoints and continue
+ * from the nearest one instead of folding the stream from its start.
+ */
+export type StreamFold = {
+  readonly streamId: string;
+  state: AggregateState;
+  rows: RowMap;
+  sequence: number;
+  version: number;
+};
+
+export function newStreamFold(streamId: string): StreamFold {
+  return {
+    streamId,
+    state: initialStateFor(aggregateKindOfStream(streamId)),
+    rows: new Map(),
+    sequence: 0,
+    version: 0,
+  };
+}
+
+/** Folds logged events (in stream order, after the fold's position) into the fold, in place. */
+export function continueStreamFold(
+  fold: StreamFold,
+  events: readonly (LoggedEvent & { streamVersion?: number })[],
+): StreamFold {
+  foldEvents(fold.state, fold.rows, events);
+  const last = events.at(-1);
+  if (last?.sequence !== undefined) fold.sequence = last.sequence;
+  fold.version = last?.streamVersion ?? fold.version + events.length;
+  return fold;
+}
+
+/**
+ * An independent copy to keep or to continue: the state is cloned (evolve mutates it); rows are
+ * shared, since a fold only ever replaces a row, never changes one.
+ */
+export function copyStreamFold(fold: StreamFold): StreamFold {
+  return { ...fold, state: structuredClone(fold.state), rows: new Map(fold.rows) };
 }

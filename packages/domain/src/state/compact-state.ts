@@ -1,6 +1,13 @@
 import type { RunId } from "../ids.ts";
 import { isSettledRun } from "./run-caches.ts";
-import { HistoryNeeded, heldEntries, heldValue, LeftOutKeys, PartialMap } from "./partial-map.ts";
+import {
+  HistoryNeeded,
+  heldEntries,
+  heldValue,
+  type KeyFilter,
+  LeftOutKeys,
+  PartialMap,
+} from "./partial-map.ts";
 import { restoreState, serializeState } from "./state-snapshot.ts";
 import type { ThreadState } from "./thread-state.ts";
 
@@ -115,6 +122,16 @@ const COMPACT_MARK = "compact:";
  * out, so a compact state cannot be compacted again (it throws `HistoryNeeded`).
  */
 export function serializeCompactState(s: ThreadState): string {
+  const { text, leftOut } = compactStateWithKeys(s);
+  const newline = text.indexOf("\n");
+  return `${text.slice(0, newline)}${LeftOutKeys.of([...leftOut]).toText()}${text.slice(newline)}`;
+}
+
+/**
+ * For a process that keeps the compact state itself (B8 past-read checkpoints): its text without
+ * a filter, and the exact keys left out, so a restore never mistakes a new key for history.
+ */
+export function compactStateWithKeys(s: ThreadState): { text: string; leftOut: Set<string> } {
   if (isCompactState(s)) throw new HistoryNeeded("every entry");
   const pruned = prune(s);
   // One key can be left out of several maps (a run id keys five of them): the filter holds it once.
@@ -123,17 +140,28 @@ export function serializeCompactState(s: ThreadState): string {
     const kept = pruned[key];
     for (const [k] of heldEntries(s[key] as AnyMap)) if (!kept.has(k)) leftOut.add(String(k));
   }
-  return `${COMPACT_MARK}${LeftOutKeys.of([...leftOut]).toText()}\n${serializeState({ ...s, ...pruned } as ThreadState)}`;
+  return {
+    text: `${COMPACT_MARK}\n${serializeState({ ...s, ...pruned } as ThreadState)}`,
+    leftOut,
+  };
 }
 
-/** The compact state a `serializeCompactState` text holds, or null (then load the full one). */
-export function restoreCompactState(text: string): ThreadState | null {
+/**
+ * The compact state a `serializeCompactState` text holds, or null (then load the full one).
+ * `exactLeftOut`: the keys a `compactStateWithKeys` text left out, instead of its filter.
+ */
+export function restoreCompactState(
+  text: string,
+  exactLeftOut?: ReadonlySet<string>,
+): ThreadState | null {
   if (!text.startsWith(COMPACT_MARK)) return null;
   const newline = text.indexOf("\n");
   if (newline < 0) return null;
   const state = restoreState(text.slice(newline + 1), "thread") as ThreadState | null;
   if (!state) return null;
-  const leftOut = LeftOutKeys.fromText(text.slice(COMPACT_MARK.length, newline));
+  const leftOut: KeyFilter = exactLeftOut
+    ? { mayHold: (key) => exactLeftOut.has(String(key)) }
+    : LeftOutKeys.fromText(text.slice(COMPACT_MARK.length, newline));
   const record = state as unknown as Record<Pruned, AnyMap>;
   for (const key of PRUNED) {
     const map = new PartialMap(heldEntries(record[key]));

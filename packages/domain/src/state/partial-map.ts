@@ -12,6 +12,9 @@ export class HistoryNeeded extends Error {
 
 const rawEntries = Map.prototype.entries;
 
+/** Whether a key may have been left out (false: it never was, so a miss is a real absence). */
+export type KeyFilter = { mayHold(key: unknown): boolean };
+
 /**
  * The keys a compact state left out, as a Bloom filter (about 10 bits a key, 1% false hits): a
  * key it has never seen was never in the full state either, so a miss on it is a real absence
@@ -69,7 +72,7 @@ export class LeftOutKeys {
  * as usual: an entry set here is current, and one deleted here is gone from the full state too.
  */
 export class PartialMap<K, V> extends Map<K, V> {
-  leftOut: LeftOutKeys | null = null;
+  leftOut: KeyFilter | null = null;
 
   override get(key: K): V | undefined {
     if (super.has(key)) return super.get(key);

@@ -4,7 +4,12 @@ import type { ThreadCommand } from "../commands.ts";
 import { ACTIVE_RUN_STATUSES } from "../entities/run.ts";
 import { formatZodError } from "../errors.ts";
 import { DomainEvent, type ThreadEvent } from "../events.ts";
-import { rebuildRows } from "../projections/rebuild.ts";
+import {
+  continueStreamFold,
+  copyStreamFold,
+  newStreamFold,
+  rebuildRows,
+} from "../projections/rebuild.ts";
 import { evolveThread } from "../state/evolve-thread.ts";
 import type { ThreadState } from "../state/thread-state.ts";
 import { incrementalRows } from "../testing/rows.ts";
@@ -103,7 +108,16 @@ describe("random command sequences", () => {
           }
           checkInvariants(s.state);
         });
-        expect(rebuildRows([[`thread-${s.threadId}`, log]])).toEqual(incrementalRows(log));
+        const rebuilt = rebuildRows([[`thread-${s.threadId}`, log]]);
+        expect(rebuilt).toEqual(incrementalRows(log));
+        // B8: a fold kept at a checkpoint and continued later ends where one fold from the start does.
+        const cut = Math.floor(log.length / 2);
+        const kept = continueStreamFold(newStreamFold(`thread-${s.threadId}`), log.slice(0, cut));
+        const resumed = continueStreamFold(copyStreamFold(kept), log.slice(cut));
+        expect(resumed.rows).toEqual(rebuilt);
+        expect(resumed.version).toBe(log.length);
+        expect(kept.version).toBe(cut);
+        expect(kept.rows).toEqual(rebuildRows([[`thread-${s.threadId}`, log.slice(0, cut)]]));
       }),
       { numRuns: 60, seed: 20250101 },
     );
