@@ -8,7 +8,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
 import { readThreadDetail } from "../src/read-models/detail.ts";
 import { readThreadGraph } from "../src/read-models/graph.ts";
-import { pastReads } from "../src/read-models/past-reads.ts";
+import { PastFolds } from "../src/read-models/past-folds.ts";
+import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
 import { readShells } from "../src/read-models/shells.ts";
 import { readThreadTimeline } from "../src/read-models/timeline.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
@@ -137,6 +138,20 @@ describe.each(["sqlite", "postgres"] as const)("B8 time travel on %s", (kind) =>
       expect(await pastReads.graph(store, then.threadId, at)).toEqual(then.graph);
       expect(await pastReads.shells(store, at)).toEqual(then.shells);
     }
+    // Again from checkpoints every 3 events of a stream, read backwards and then forwards: a
+    // read continued from a checkpoint equals one folded from the start.
+    const folds = new PastFolds(3, 4, 12);
+    usePastFolds(store, folds);
+    for (const then of [...captures.slice().reverse(), ...captures]) {
+      const at = then.sequence;
+      expect(await pastReads.detail(store, then.threadId, at)).toEqual(then.detail);
+      expect(await pastReads.graph(store, then.threadId, at)).toEqual(then.graph);
+    }
+    expect(folds.size).toBeGreaterThan(0);
+    expect(folds.size).toBeLessThanOrEqual(12);
+    // Both ways of continuing were taken: from the compact state, and (history needed) the full.
+    expect(folds.counts.compact).toBeGreaterThan(0);
+    expect(folds.counts.full).toBeGreaterThan(0);
     // Before a thread existed it is not found; beyond the head is refused.
     const last = threads.at(-1)!;
     const born = (await store.readStream(`thread-${last}`))[0]!.sequence;

@@ -1,9 +1,18 @@
-import { type EventStore, type MemoryRows, memoryProjectionQuery } from "@skein/db";
+import {
+  type EventStore,
+  type MemoryRows,
+  memoryProjectionQuery,
+  type ProjectionQuery,
+} from "@skein/db";
 import {
   type LoggedEvent,
   NotFoundError,
+  projectStreamId,
+  type RebuiltRow,
   rebuildRows,
+  sessionStreamId,
   type ThreadId,
+  threadStreamId,
   ValidationError,
 } from "@skein/domain";
 import type { ThreadDetailData } from "./detail.ts";
@@ -12,7 +21,8 @@ import type { DetailWindowInput } from "./detail-window.ts";
 import { type ThreadGraphData, readThreadGraph } from "./graph.ts";
 import type { Snapshotted, ThreadShells } from "./index.ts";
 import { readShells, type ShellPageInput } from "./shells.ts";
-import { type ThreadStream, readThreadStreams } from "./thread-streams.ts";
+import { type FoldAt, PastFolds } from "./past-folds.ts";
+import type { ThreadStream } from "./thread-streams.ts";
 
 /** Events read per page when a past read needs the whole log (the shells). */
 const PAGE = 5_000;
@@ -42,13 +52,82 @@ async function checkedSequence(store: EventStore, atSequence: number): Promise<v
   }
 }
 
+/** One set of checkpoints per store (tests and tools open several stores in one process). */
+const foldsOf = new WeakMap<EventStore, PastFolds>();
+
+/** Sizes a store's checkpoints (tests use small intervals to cross many of them). */
+export function usePastFolds(store: EventStore, folds: PastFolds): void {
+  foldsOf.set(store, folds);
+}
+
+function pastFolds(store: EventStore): PastFolds {
+  let folds = foldsOf.get(store);
+  if (!folds) {
+    folds = new PastFolds();
+    foldsOf.set(store, folds);
+  }
+  return folds;
+}
+
+/** Forks of forks are followed at most this deep (as the detail read does). */
+const MAX_LINEAGE_DEPTH = 64;
+
+/**
+ * The rows a thread's reads see at `atSequence`: its own stream, its sources' streams up to the
+ * root (a fork reads them by reference), its project's and its provider sessions' streams, each
+ * folded from its nearest checkpoint.
+ */
 async function threadRowsAt(store: EventStore, threadId: ThreadId, atSequence: number) {
   await checkedSequence(store, atSequence);
-  const streams = await readThreadStreams(store, threadId, atSequence);
-  if (streams.length === 0) {
+  const folds = pastFolds(store);
+  const own = await folds.at(store, threadStreamId(threadId), atSequence);
+  if (own.fold.version === 0) {
     throw new NotFoundError("thread", threadId);
   }
-  return memoryProjectionQuery(fold(streams));
+  const parts: FoldAt[] = [own];
+  const sessions = new Set(own.sessions);
+  const visited = new Set<string>([threadId]);
+  let origin = own.origin;
+  for (let depth = 0; origin.sourceThreadId && depth < MAX_LINEAGE_DEPTH; depth += 1) {
+    const sourceId = origin.sourceThreadId;
+    if (visited.has(sourceId)) break;
+    visited.add(sourceId);
+    const source = await folds.at(store, threadStreamId(sourceId), atSequence);
+    if (source.fold.version === 0) break;
+    parts.push(source);
+    for (const id of source.sessions) sessions.add(id);
+    origin = source.origin;
+  }
+  const projectId = own.origin.projectId;
+  const others = [
+    ...(projectId ? [projectStreamId(projectId)] : []),
+    ...[...sessions].sort().map((id) => sessionStreamId(id)),
+  ];
+  for (const streamId of others) parts.push(await folds.at(store, streamId, atSequence));
+  // Each row belongs to exactly one stream, so the folds' rows simply join.
+  const rows = new Map<string, RebuiltRow>();
+  for (const part of parts) for (const [key, row] of part.fold.rows) rows.set(key, row);
+  return detached(memoryProjectionQuery(rows as MemoryRows));
+}
+
+/**
+ * Checkpointed rows are shared between reads: hand each reader its own copy of what it reads,
+ * so a read model that edits a row's data in place cannot change a later read.
+ */
+function detached(query: ProjectionQuery): ProjectionQuery {
+  const own = <T extends { data: unknown }>(row: T): T => ({
+    ...row,
+    data: structuredClone(row.data),
+  });
+  return {
+    get: async (table, id) => {
+      const row = await query.get(table, id);
+      return row && own(row);
+    },
+    list: async (table, filter) => (await query.list(table, filter)).map(own),
+    threadPage: async (filter) => (await query.threadPage(filter)).map(own),
+    count: (table, filter) => query.count(table, filter),
+  };
 }
 
 /** Every stream of the log up to `atSequence`, grouped by stream in log order. */

@@ -6,10 +6,10 @@ const MAX_LINEAGE_DEPTH = 64;
 
 export type ThreadStream = { streamId: string; events: StoredEvent[] };
 
-type ThreadOrigin = { projectId: string | null; sourceThreadId: string | null };
+export type ThreadOrigin = { projectId: string | null; sourceThreadId: string | null };
 
 /** Where a thread stream came from: its first event (ThreadCreated or ThreadForked) says. */
-function originOf(events: readonly StoredEvent[]): ThreadOrigin {
+export function originOf(events: readonly StoredEvent[]): ThreadOrigin {
   const first = events[0]?.data as
     | {
         thread?: { projectId?: string; lineage?: { parentThreadId?: string | null } | null };
@@ -24,7 +24,7 @@ function originOf(events: readonly StoredEvent[]): ThreadOrigin {
 }
 
 /** Every provider session a thread's events name (runs, provider threads, turns). */
-function sessionIdsIn(value: unknown, into: Set<string>): void {
+export function sessionIdsIn(value: unknown, into: Set<string>): void {
   if (Array.isArray(value)) {
     for (const item of value) sessionIdsIn(item, into);
     return;
@@ -47,8 +47,8 @@ export async function readThreadStreams(
   threadId: ThreadId,
   upTo: number = Number.POSITIVE_INFINITY,
 ): Promise<ThreadStream[]> {
-  const read = async (streamId: string) =>
-    (await store.readStream(streamId)).filter((event) => event.sequence <= upTo);
+  const read = (streamId: string) =>
+    store.readStream(streamId, 0, Number.isFinite(upTo) ? upTo : undefined);
   const own = await read(threadStreamId(threadId));
   if (own.length === 0) return [];
   const threads: ThreadStream[] = [{ streamId: threadStreamId(threadId), events: own }];
