@@ -23,6 +23,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
 import { createReadModels } from "../src/read-models/index.ts";
+import { CLAUDE_NO_CLI_RETRY } from "./support/claude-skein-harness.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { scratchSchema } from "./support/postgres.ts";
 
@@ -118,6 +119,8 @@ async function setup(database: "sqlite" | "postgres") {
         configDir: claudeConfigDir,
         baseUrl: claudeProxy.url,
         apiKey: "test",
+        // A cut stream would otherwise be answered by the CLI's own non-streaming request.
+        env: CLAUDE_NO_CLI_RETRY,
       }),
     },
     attempts: { maxRetries: 2, baseDelayMs: 50, maxDelayMs: 400, idleTimeoutMs: 4_000 },

@@ -10,6 +10,7 @@ import {
 import { afterEach, describe, expect, it } from "vitest";
 import { attemptsShown } from "./support/attempts-shown.ts";
 import {
+  CLAUDE_NO_CLI_RETRY,
   type ClaudeSkeinHarness,
   createClaudeSkeinHarness,
   eventually,
@@ -100,13 +101,9 @@ describe("B2: new attempts of a run after a provider failure (real Claude Agent 
 });
 
 // Claude Code retries a 5xx by itself unless the answer says not to (`x-should-retry: false`), and
-// answers a cut stream with a non-streaming request of its own: both are turned off, so every new
+// a cut stream by itself unless told not to (CLAUDE_NO_CLI_RETRY): both are off, so every new
 // conversation request below is Skein's new attempt, not the CLI's own retry.
 const NO_RETRY = { "x-should-retry": "false" };
-const NO_CLI_RETRY = {
-  CLAUDE_CODE_MAX_RETRIES: "0",
-  CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK: "1",
-};
 const MODEL_FAULTS: { name: string; fault: ModelFault; cut: boolean; cause: RegExp }[] = [
   {
     name: "a stream silent past the idle timeout",
@@ -135,7 +132,7 @@ describe("B2/E4: a failed model request gets a new attempt (real Claude Agent SD
       const x = await createClaudeSkeinHarness({
         attempts: { baseDelayMs: 50, idleTimeoutMs: 1_500 },
         faultProxy: true,
-        claudeEnv: NO_CLI_RETRY,
+        claudeEnv: CLAUDE_NO_CLI_RETRY,
       });
       h = x;
       x.faults!.inject(fault);

@@ -44,6 +44,15 @@ import {
 } from "../../src/orchestrator/index.ts";
 import { withCapabilities } from "./capability-override.ts";
 
+/**
+ * `claude` child environment that leaves every retry to Skein: Claude Code otherwise retries a
+ * failed request itself and answers a cut stream with a non-streaming request of its own.
+ */
+export const CLAUDE_NO_CLI_RETRY = {
+  CLAUDE_CODE_MAX_RETRIES: "0",
+  CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK: "1",
+};
+
 /** Which Codex backs the `codex` provider: the real app-server on a fake model, or a script. */
 export type CodexBackend = "real" | "scripted" | "none";
 
