@@ -22,7 +22,8 @@ import {
 } from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
-import { readThreadDetail } from "../src/read-models/detail.ts";
+import { createReadModels } from "../src/read-models/index.ts";
+import { CLAUDE_NO_CLI_RETRY } from "./support/claude-skein-harness.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { scratchSchema } from "./support/postgres.ts";
 
@@ -35,6 +36,8 @@ const THREADS: ProviderKind[] = ["codex", "codex", "claude", "claude"];
 const FAULT_RATE = 0.5;
 /** Events one thread may append within one second (a streamed reply is tens, a loop thousands). */
 const MAX_EVENTS_PER_THREAD_SECOND = 150;
+/** Events one failed run may append, all its attempts included (issue 13: "say ≤ 20"). */
+const MAX_EVENTS_PER_FAILED_RUN = 20;
 const SLOW = 400_000;
 
 const cleanups: (() => unknown)[] = [];
@@ -116,6 +119,8 @@ async function setup(database: "sqlite" | "postgres") {
         configDir: claudeConfigDir,
         baseUrl: claudeProxy.url,
         apiKey: "test",
+        // A cut stream would otherwise be answered by the CLI's own non-streaming request.
+        env: CLAUDE_NO_CLI_RETRY,
       }),
     },
     attempts: { maxRetries: 2, baseDelayMs: 50, maxDelayMs: 400, idleTimeoutMs: 4_000 },
@@ -130,6 +135,12 @@ async function setup(database: "sqlite" | "postgres") {
 
 function attemptsOf(state: ThreadState, runId: RunId) {
   return [...state.attempts.values()].filter((a) => a.runId === runId);
+}
+
+/** The run an event is about, if it names one (RunQueued carries the whole run). */
+function runIdOf(data: unknown): string | undefined {
+  const d = data as { runId?: string; run?: { id?: string }; item?: { runId?: string } };
+  return d.runId ?? d.run?.id ?? d.item?.runId;
 }
 
 async function settle(orchestrator: Orchestrator, runIds: RunId[]) {
@@ -176,7 +187,28 @@ describe.each(["sqlite", "postgres"] as const)(
         s.codexProxy.setChooser(null);
         s.claudeProxy.setChooser(null);
 
+        // Random faults may leave no run failed; one run per provider whose every attempt fails
+        // makes sure the per-failed-run bound below is measured on both.
+        const attemptsPerRun = 3; // maxRetries 2 + the first attempt
+        for (const [i, { threadId, provider }] of threads.entries()) {
+          if (i !== THREADS.indexOf(provider)) continue;
+          const proxy = provider === "codex" ? s.codexProxy : s.claudeProxy;
+          const fault: ModelFault = {
+            kind: "status",
+            status: 500,
+            ...(provider === "claude" ? { headers: { "x-should-retry": "false" } } : {}),
+          };
+          proxy.inject(...Array.from({ length: attemptsPerRun }, () => fault));
+          const text = `doomed ${i}`;
+          const { runId } = await s.orchestrator.sendMessage({ threadId, text });
+          await s.orchestrator.waitForRun(runId);
+          runs.push({ threadId, runId, text });
+          const run = (await s.orchestrator.repository.thread(threadId)).runs.get(runId);
+          expect(run?.status, `${provider} doomed run`).toBe("failed");
+        }
+
         // Calm: every run ended, and failed ones say why.
+        const reads = createReadModels(s.store);
         let recovered = 0;
         let failed = 0;
         for (const { threadId } of threads) {
@@ -191,12 +223,30 @@ describe.each(["sqlite", "postgres"] as const)(
             if (run.status === "completed" && attemptsOf(state, run.id).length > 1) recovered += 1;
           }
           // The attempts are what a person sees in the thread's detail (E4).
-          const { data: detail } = await s.store.snapshot((q) => readThreadDetail(q, threadId));
+          const detail = await reads.detail(threadId);
           const shown = detail.attempts.map((a) => `${a.runId}/${a.attemptOrdinal}/${a.reason}`);
           const held = [...state.attempts.values()].map(
             (a) => `${a.runId}/${a.attemptOrdinal}/${a.reason}`,
           );
           expect(shown.sort()).toEqual(held.sort());
+          // Every failure is visible with its cause: a failed run's error in `thread.detail`,
+          // and each attempt that did not complete with its provider turn's error in the graph.
+          expect(detail.runs.filter((r) => ["running", "starting"].includes(r.status))).toEqual([]);
+          for (const run of detail.runs.filter((r) => r.status === "failed")) {
+            expect(run.error ?? "").toMatch(/\S{3}/);
+          }
+          const graph = await reads.graph(threadId);
+          for (const { attempts } of graph.runs) {
+            for (const { attempt, providerTurn } of attempts) {
+              expect(["pending", "running"]).not.toContain(attempt.status);
+              if (["superseded", "failed"].includes(attempt.status)) {
+                expect(
+                  providerTurn?.error ?? "",
+                  `${attempt.runId}/${attempt.attemptOrdinal}`,
+                ).toMatch(/\S{3}/);
+              }
+            }
+          }
         }
 
         // No flood: per thread, events per one-second window stay small.
@@ -206,11 +256,14 @@ describe.each(["sqlite", "postgres"] as const)(
           const events = await s.store.readStream(threadStreamId(threadId));
           const perSecond = new Map<number, number>();
           const perRun = new Map<string, number>();
+          // A thread's runs here go one after another, so an event that names no run belongs to
+          // the run before it.
+          let currentRun: string | undefined;
           for (const event of events) {
             const second = Math.floor(new Date(event.recordedAt).getTime() / 1000);
             perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
-            const runId = (event.data as { runId?: string }).runId;
-            if (runId) perRun.set(runId, (perRun.get(runId) ?? 0) + 1);
+            currentRun = runIdOf(event.data) ?? currentRun;
+            if (currentRun) perRun.set(currentRun, (perRun.get(currentRun) ?? 0) + 1);
           }
           maxPerSecond = Math.max(maxPerSecond, ...perSecond.values());
           const state = await s.orchestrator.repository.thread(threadId);
@@ -220,6 +273,7 @@ describe.each(["sqlite", "postgres"] as const)(
           }
         }
         expect(maxPerSecond).toBeLessThanOrEqual(MAX_EVENTS_PER_THREAD_SECOND);
+        expect(maxPerFailedRun).toBeLessThanOrEqual(MAX_EVENTS_PER_FAILED_RUN);
 
         // Whole: a next message on every thread completes, and its request holds the thread's
         // completed messages.
@@ -273,6 +327,7 @@ describe.each(["sqlite", "postgres"] as const)(
         expect(injected).toBeGreaterThan(0);
         // The faults bit: some runs needed a new attempt or ended failed.
         expect(recovered + failed).toBeGreaterThan(0);
+        expect(failed).toBeGreaterThanOrEqual(2);
       },
       SLOW,
     );

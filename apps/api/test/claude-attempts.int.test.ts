@@ -5,9 +5,12 @@ import {
   anthropicSlowTextReply,
   anthropicTextReply,
   anthropicUserTexts,
+  type ModelFault,
 } from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
+import { attemptsShown } from "./support/attempts-shown.ts";
 import {
+  CLAUDE_NO_CLI_RETRY,
   type ClaudeSkeinHarness,
   createClaudeSkeinHarness,
   eventually,
@@ -95,4 +98,66 @@ describe("B2: new attempts of a run after a provider failure (real Claude Agent 
     expect(anthropicUserTexts(request).map((t) => t.trim())[0]).toBe("first");
     expect(anthropicAssistantTexts(request)[0]).toBe("A1");
   });
+});
+
+// Claude Code retries a 5xx by itself unless the answer says not to (`x-should-retry: false`), and
+// a cut stream by itself unless told not to (CLAUDE_NO_CLI_RETRY): both are off, so every new
+// conversation request below is Skein's new attempt, not the CLI's own retry.
+const NO_RETRY = { "x-should-retry": "false" };
+const MODEL_FAULTS: { name: string; fault: ModelFault; cut: boolean; cause: RegExp }[] = [
+  {
+    name: "a stream silent past the idle timeout",
+    fault: { kind: "hang" },
+    cut: false,
+    cause: /idle timeout/,
+  },
+  {
+    name: "a 529 overloaded",
+    fault: { kind: "status", status: 529, headers: NO_RETRY },
+    cut: false,
+    cause: /529|overloaded/i,
+  },
+  {
+    name: "a stream cut mid-SSE",
+    fault: { kind: "cut_stream", afterBytes: 400 },
+    cut: true,
+    cause: /ECONNRESET|connection/i,
+  },
+];
+
+describe("B2/E4: a failed model request gets a new attempt (real Claude Agent SDK)", () => {
+  it.each(MODEL_FAULTS)(
+    "B2/E4: $name starts a retry attempt of the same run, shown in thread.detail and thread.graph",
+    async ({ fault, cut, cause }) => {
+      const x = await createClaudeSkeinHarness({
+        attempts: { baseDelayMs: 50, idleTimeoutMs: 1_500 },
+        faultProxy: true,
+        claudeEnv: CLAUDE_NO_CLI_RETRY,
+      });
+      h = x;
+      x.faults!.inject(fault);
+      if (cut) x.anthropic.enqueue(anthropicTextReply("this answer is cut short ".repeat(20)));
+      x.anthropic.enqueue(anthropicTextReply("SECOND-TRY"));
+      const threadId: ThreadId = await x.createThread();
+      const { runId, state } = await x.send(threadId, "hello");
+      const shown = await attemptsShown(x.store, threadId, runId);
+      expect(state.runs.get(runId)?.status).toBe("completed");
+      expect(x.faults!.applied).toHaveLength(1);
+      // Only a cut stream reaches the fake server; the retry's request carries the same prompt.
+      expect(x.claudeRequests()).toHaveLength(cut ? 2 : 1);
+      expect(anthropicUserTexts(x.claudeRequests().at(-1)!).map((t) => t.trim())).toContain(
+        "hello",
+      );
+      expect(shown.detail).toEqual([
+        ["initial", "superseded"],
+        ["retry", "completed"],
+      ]);
+      expect(shown.graph).toEqual([
+        { reason: "initial", status: "superseded", error: expect.stringMatching(cause) },
+        { reason: "retry", status: "completed", error: null },
+      ]);
+      expect(lastAnswer(state, runId)).toMatchObject({ text: "SECOND-TRY" });
+    },
+    30_000,
+  );
 });

@@ -392,6 +392,9 @@ export class RunExecutor {
   ): Promise<void> {
     const { session } = active;
     const providerTurnId = this.ids.next("providerTurn");
+    // Taken now: a failure starts the next attempt (and counts it) before it is described, and
+    // each attempt's error must name its own attempt, not the one it hands over to.
+    const attempt = recovery.retries + 1;
     this.sessions.begin(session);
     try {
       const turn = startTurnOrThrow(() =>
@@ -447,7 +450,7 @@ export class RunExecutor {
           describe: (error) =>
             turnFailureInWords(
               session.provider,
-              recovery.retries > 0 ? `${error} (attempt ${recovery.retries + 1})` : error,
+              attempt > 1 ? `${error} (attempt ${attempt})` : error,
             ),
         },
         children,

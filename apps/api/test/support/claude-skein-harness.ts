@@ -25,12 +25,16 @@ import type {
 } from "@skein/domain/provider";
 import {
   type AnthropicRecordedRequest,
+  anthropicAgentOf,
   type CodexTestHome,
+  classifyAnthropicRequest,
   createCodexTestHome,
   type FakeMessagesServer,
   type FakeResponsesServer,
+  type FaultProxy,
   startFakeMessagesServer,
   startFakeResponsesServer,
+  startFaultProxy,
 } from "@skein/fake-models";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import {
@@ -39,6 +43,15 @@ import {
   type OrchestratorOptions,
 } from "../../src/orchestrator/index.ts";
 import { withCapabilities } from "./capability-override.ts";
+
+/**
+ * `claude` child environment that leaves every retry to Skein: Claude Code otherwise retries a
+ * failed request itself and answers a cut stream with a non-streaming request of its own.
+ */
+export const CLAUDE_NO_CLI_RETRY = {
+  CLAUDE_CODE_MAX_RETRIES: "0",
+  CLAUDE_CODE_DISABLE_NONSTREAMING_FALLBACK: "1",
+};
 
 /** Which Codex backs the `codex` provider: the real app-server on a fake model, or a script. */
 export type CodexBackend = "real" | "scripted" | "none";
@@ -57,6 +70,11 @@ export type ClaudeSkeinHarness = {
   claudeConfigDir: string;
   /** The fake Anthropic Messages API the real `claude` binary talks to. */
   anthropic: FakeMessagesServer;
+  /**
+   * The fault proxy in front of `anthropic` (with `faultProxy` only); faults hit the main
+   * conversation's requests only, never Claude Code's side requests.
+   */
+  faults: FaultProxy | null;
   /** The fake Responses API behind the real Codex (codex: "real" only). */
   openai: FakeResponsesServer | null;
   /** The scripted Codex (codex: "scripted" only). */
@@ -114,6 +132,10 @@ export async function createClaudeSkeinHarness(
     attempts?: OrchestratorOptions["attempts"];
     /** A `claude` executable path instead of the bundled one (e.g. one that does not exist). */
     claudeExecutablePath?: string;
+    /** Puts a fault proxy between `claude` and the fake Messages API, as `faults`. */
+    faultProxy?: boolean;
+    /** Extra environment for the `claude` child (e.g. `CLAUDE_CODE_MAX_RETRIES`). */
+    claudeEnv?: Record<string, string>;
   } = {},
 ): Promise<ClaudeSkeinHarness> {
   const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -127,11 +149,24 @@ export async function createClaudeSkeinHarness(
     maxFiles: 3,
   });
   const anthropic = await startFakeMessagesServer();
+  const faults = options.faultProxy
+    ? await startFaultProxy({
+        upstream: anthropic.url,
+        applies: (r) => {
+          const body = parseJson(r.body);
+          return (
+            classifyAnthropicRequest(r.method, r.path, body) === "conversation" &&
+            anthropicAgentOf(body) === "main"
+          );
+        },
+      })
+    : null;
   const claudeSessions: ClaudeProviderSession[] = [];
   const realClaude = createClaudeAdapter({
     configDir: claudeConfigDir,
-    baseUrl: anthropic.url,
+    baseUrl: faults?.url ?? anthropic.url,
     apiKey: "test",
+    ...(options.claudeEnv ? { env: options.claudeEnv } : {}),
     ...(options.claudeExecutablePath ? { executablePath: options.claudeExecutablePath } : {}),
   });
   const claude = observed(
@@ -180,6 +215,7 @@ export async function createClaudeSkeinHarness(
     workspaceRoot,
     claudeConfigDir,
     anthropic,
+    faults,
     openai,
     scriptedCodex,
     claudeSessions,
@@ -210,6 +246,7 @@ export async function createClaudeSkeinHarness(
       await orchestrator.shutdown();
       rawLog.close();
       await store.close();
+      await faults?.close();
       await anthropic.close();
       await openai?.close();
       await codexHome?.remove();
@@ -218,6 +255,14 @@ export async function createClaudeSkeinHarness(
       }
     },
   };
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 export { eventually } from "./orchestrator-harness.ts";

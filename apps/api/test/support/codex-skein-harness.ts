@@ -29,8 +29,10 @@ import {
   type CodexTestHome,
   createCodexTestHome,
   type FakeResponsesServer,
+  type FaultProxy,
   type ResponsesRequestBody,
   startFakeResponsesServer,
+  startFaultProxy,
 } from "@skein/fake-models";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import {
@@ -59,12 +61,16 @@ export type CodexSkeinOptions = {
   delegateTimeoutMs?: number;
   /** A PostgreSQL URL (a scratch schema) for the store instead of SQLite in the data dir. */
   postgresUrl?: string;
+  /** Puts a fault proxy between Codex and the fake server (model requests only), as `faults`. */
+  faultProxy?: boolean;
 };
 
 export type CodexSkeinHarness = {
   store: EventStore;
   /** The fake Responses API; `requests` is every model request Codex sent, in order. */
   server: FakeResponsesServer;
+  /** The fault proxy in front of `server` (with `faultProxy` only): inject model faults. */
+  faults: FaultProxy | null;
   readonly orchestrator: Orchestrator;
   /** Second provider for cross-provider work (delegation): in-memory and instant. */
   claude: ScriptedProvider;
@@ -123,14 +129,21 @@ export async function createCodexSkeinHarness(
     ? await openEventStore({ url: options.postgresUrl })
     : openSqliteEventStore({ dataDir });
   const server = await startFakeResponsesServer();
+  const faults = options.faultProxy
+    ? await startFaultProxy({
+        upstream: server.url,
+        applies: (r) => r.method === "POST" && r.path.endsWith("/responses"),
+      })
+    : null;
   let home: CodexTestHome;
   try {
     home = await createCodexTestHome({
-      baseUrl: server.url,
+      baseUrl: faults?.url ?? server.url,
       model: "gpt-5.5",
       ...(options.features ? { features: options.features } : {}),
     });
   } catch (error) {
+    await faults?.close();
     await server.close();
     throw error;
   }
@@ -190,6 +203,7 @@ export async function createCodexSkeinHarness(
   const harness: CodexSkeinHarness = {
     store,
     server,
+    faults,
     get orchestrator() {
       return orchestrator;
     },
@@ -248,6 +262,7 @@ export async function createCodexSkeinHarness(
       await orchestrator.shutdown().catch(() => undefined);
       rotating.close();
       await store.close();
+      await faults?.close();
       await server.close();
       await home.remove();
       rmSync(dataDir, { recursive: true, force: true });
