@@ -164,3 +164,21 @@ describe("thread.archive / thread.unarchive and the archived list", () => {
     expect(refused.message).toMatch(/archived/);
   });
 });
+
+describe("thread.promote refusals", () => {
+  it("T9: refuses a thread that is not a sub-agent's child (CONFLICT, in words), an unknown and a malformed id", async () => {
+    const threadId = await newThread();
+    const root = await refusal(t.client.thread.promote.mutate({ threadId }));
+    expect(root.code).toBe("CONFLICT");
+    expect(root.message).toMatch(/not a sub-agent's child thread/);
+    const unknown = await refusal(
+      t.client.thread.promote.mutate({ threadId: "thr_unknown" as never }),
+    );
+    expect(unknown.code).toBe("NOT_FOUND");
+    const malformed = await refusal(t.client.thread.promote.mutate({ threadId: "nope" as never }));
+    expect(malformed.code).toBe("BAD_REQUEST");
+    expect((await t.client.thread.detail.query({ threadId })).thread.lineage).toMatchObject({
+      parentThreadId: null,
+    });
+  });
+});

@@ -43,6 +43,7 @@ import {
   ArchiveThread,
   CreateThread,
   ForkThread,
+  PromoteThread,
   UnarchiveThread,
   UpdateThreadSettings,
 } from "./commands/thread-lifecycle-commands.ts";
@@ -70,6 +71,7 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   UpdateThreadSettings,
   ArchiveThread,
   UnarchiveThread,
+  PromoteThread,
   QueueRun,
   StartRun,
   CancelQueuedRun,

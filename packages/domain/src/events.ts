@@ -45,6 +45,7 @@ import {
   ThreadCreated,
   ThreadForked,
   ThreadSettingsUpdated,
+  ThreadPromoted,
   ThreadUnarchived,
 } from "./events/thread-lifecycle-events.ts";
 import {
@@ -67,6 +68,7 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ThreadSettingsUpdated,
   ThreadArchived,
   ThreadUnarchived,
+  ThreadPromoted,
   RunQueued,
   RunStarted,
   RunCancelled,

@@ -19,6 +19,7 @@ export type CommandProcedure =
   | "thread.rollback"
   | "thread.archive"
   | "thread.unarchive"
+  | "thread.promote"
   | "thread.updateSettings"
   | "thread.import"
   | "thread.adopt"

@@ -151,6 +151,11 @@ export interface OrchestratorCommands {
   /** Cancels the thread's queued runs and interrupts its active one (issue 13). */
   archive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   unarchive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
+  /**
+   * T9/E9: a sub-agent's child thread becomes a normal thread: listed on its own, no longer
+   * following its parent's sub-agent nor stopped with its parent; a message continues it.
+   */
+  promote(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   /** Title and defaults for later messages; at least one must be given. */
   updateSettings(input: {
     threadId: ThreadId;

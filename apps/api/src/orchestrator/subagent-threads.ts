@@ -4,10 +4,12 @@ import type {
   NodeId,
   ProviderKind,
   ProviderSessionId,
+  ProviderThread,
   ProviderThreadId,
   ProviderTurnId,
   RuntimeRequestId,
   ThreadId,
+  ThreadState,
 } from "@skein/domain";
 import type { RuntimeEvent } from "@skein/domain/provider";
 import type { AggregateRepository } from "./aggregate-repository.ts";
@@ -21,6 +23,17 @@ import {
 } from "./turn-consumer.ts";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The parent's record of a sub-agent's native thread, nested under its subagent node (E9). */
+function nestedThreadOf(
+  parent: ThreadState,
+  provider: ProviderKind,
+  childRef: string,
+): ProviderThread | undefined {
+  return [...parent.providerThreads.values()].findLast(
+    (p) => p.ownerNodeId !== null && p.provider === provider && p.nativeThreadRef === childRef,
+  );
+}
 
 /** The parent turn's node of a native item, if it was recorded. */
 type NodeOf = (itemRef: string) => NodeId | undefined;
@@ -41,21 +54,12 @@ type RunningChild = {
 };
 
 /**
- * Which app thread follows which native sub-agent thread, for this process: a sub-agent that works
- * again in a later parent turn (the parent messages it) records that turn in the same child thread,
- * and a person interrupting the child thread reaches its native turn.
+ * The sub-agent turns running here, for this process: a person interrupting a child thread
+ * reaches its native turn, and a parent's interrupt reaches its children. Which child thread
+ * follows which native sub-agent thread is not kept here but in the parent's event log (E8).
  */
 export class SubagentRegistry {
-  private readonly threads = new Map<string, ThreadId>();
   private readonly running = new Map<ThreadId, RunningChild>();
-
-  threadOf(provider: ProviderKind, nativeThreadRef: string): ThreadId | undefined {
-    return this.threads.get(`${provider}:${nativeThreadRef}`);
-  }
-
-  remember(provider: ProviderKind, nativeThreadRef: string, threadId: ThreadId): void {
-    this.threads.set(`${provider}:${nativeThreadRef}`, threadId);
-  }
 
   started(threadId: ThreadId, turn: RunningChild): void {
     this.running.set(threadId, turn);
@@ -130,8 +134,8 @@ export class SubagentThreads implements ChildEvents {
     if (childRef === undefined || this.broken.has(childRef)) return;
     try {
       if (event.type === "subagent.started") {
-        await this.start(childRef, event);
-        await this.nestUnderNode(childRef, event.parentItemRef, parentNodeOf);
+        const threadId = await this.start(childRef, event);
+        await this.link(childRef, threadId, event.parentItemRef, parentNodeOf);
         return;
       }
       const turn = this.turns.get(childRef);
@@ -199,19 +203,32 @@ export class SubagentThreads implements ChildEvents {
   /**
    * E9: the sub-agent's native thread is also recorded in the parent, nested under the subagent
    * node that spawned it, so the parent's graph leads from that node to the child's provider
-   * thread (and, by its native ref, to the child thread). Once per native thread.
+   * thread and to the child thread that follows it. That link is what finds the child thread
+   * again for the sub-agent's later turns, also after a restart (E8: not from memory).
    */
-  private async nestUnderNode(
+  private async link(
     childRef: string,
+    childThreadId: ThreadId,
     parentItemRef: string | null | undefined,
     parentNodeOf: NodeOf,
   ): Promise<void> {
     const d = this.deps;
+    const nested = nestedThreadOf(await d.repo.thread(d.parentThreadId), d.provider, childRef);
+    if (nested) {
+      if (nested.childThreadId === childThreadId) return;
+      await d.appends.execute({
+        type: "UpdateProviderThread",
+        data: { threadId: d.parentThreadId, providerThreadId: nested.id, childThreadId },
+      });
+      return;
+    }
     const ownerNodeId = parentItemRef ? parentNodeOf(parentItemRef) : undefined;
-    if (!ownerNodeId) return;
-    const parent = await d.repo.thread(d.parentThreadId);
-    for (const p of parent.providerThreads.values()) {
-      if (p.ownerNodeId !== null && p.nativeThreadRef === childRef) return;
+    if (!ownerNodeId) {
+      d.log.warn(
+        { threadId: d.parentThreadId, childThreadRef: childRef },
+        "a sub-agent's spawning item is unknown: its later turns may get a new child thread",
+      );
+      return;
     }
     await d.appends.execute({
       type: "RecordProviderThread",
@@ -221,17 +238,34 @@ export class SubagentThreads implements ChildEvents {
         provider: d.provider,
         providerSessionId: d.providerSessionId,
         ownerNodeId,
+        childThreadId,
         nativeThreadRef: childRef,
       },
     });
   }
 
+  /**
+   * The child thread following this sub-agent, from the parent's event log. A child thread that
+   * was promoted (or deleted) follows it no more: the sub-agent's later work gets a new one.
+   */
+  private async followingThread(childRef: string): Promise<ThreadId | undefined> {
+    const d = this.deps;
+    const parent = await d.repo.thread(d.parentThreadId);
+    const childId = nestedThreadOf(parent, d.provider, childRef)?.childThreadId;
+    if (!childId) return undefined;
+    const child = (await d.repo.thread(childId)).thread;
+    if (!child || child.deletedAt || child.lineage?.parentThreadId !== d.parentThreadId) {
+      return undefined;
+    }
+    return childId;
+  }
+
   private async start(
     childRef: string,
     event: Extract<RuntimeEvent, { type: "subagent.started" }>,
-  ): Promise<void> {
+  ): Promise<ThreadId> {
     const d = this.deps;
-    const known = d.registry.threadOf(d.provider, childRef);
+    const known = await this.followingThread(childRef);
     const threadId = known ?? d.ids.next("thread");
     const parent = (await d.repo.thread(d.parentThreadId)).thread;
     if (!parent) throw new Error(`parent thread ${d.parentThreadId} not found`);
@@ -301,7 +335,6 @@ export class SubagentThreads implements ChildEvents {
         data: { threadId, runId, providerTurnId, nativeTurnRef: event.nativeTurnRef },
       },
     ]);
-    d.registry.remember(d.provider, childRef, threadId);
     d.registry.started(threadId, {
       parentThreadId: d.parentThreadId,
       interrupt: () => d.interruptNative(childRef, event.nativeTurnRef),
@@ -312,6 +345,7 @@ export class SubagentThreads implements ChildEvents {
       resumable: event.resumable,
       consumer: this.consumerFor(threadId, providerTurnId),
     });
+    return threadId;
   }
 
   private consumerFor(threadId: ThreadId, providerTurnId: ProviderTurnId): TurnConsumer {

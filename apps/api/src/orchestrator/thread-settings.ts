@@ -20,9 +20,9 @@ type Deps = {
   catalog: (provider: ProviderKind) => Promise<ProviderModel[]>;
 };
 
-type Commands = Pick<OrchestratorCommands, "updateSettings" | "archive" | "unarchive">;
+type Commands = Pick<OrchestratorCommands, "updateSettings" | "archive" | "unarchive" | "promote">;
 
-/** Rename, defaults, archive and unarchive: the thread's own settings, no provider work. */
+/** Rename, defaults, archive, unarchive and promote: the thread's own settings, no provider work. */
 export function threadSettingsCommands(deps: Deps): Commands {
   const { gate, repo, runtime, executor, log, requireThread, catalog } = deps;
 
@@ -109,6 +109,17 @@ export function threadSettingsCommands(deps: Deps): Commands {
         await requireThread(input.threadId);
         const result = await repo.execute(
           { type: "UnarchiveThread", data: { threadId: input.threadId } },
+          command.answer({}),
+        );
+        return { sequence: result.sequence };
+      }),
+    // The parent's interrupt and its sub-agent's later turns find their child threads by lineage
+    // and by the parent's log; a promoted thread is in neither, so nothing here needs telling.
+    promote: (input) =>
+      gate.run("thread.promote", input, async (command) => {
+        await requireThread(input.threadId);
+        const result = await repo.execute(
+          { type: "PromoteThread", data: { threadId: input.threadId } },
           command.answer({}),
         );
         return { sequence: result.sequence };

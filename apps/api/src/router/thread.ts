@@ -251,6 +251,14 @@ export const threadRouter = {
     .mutation(({ ctx, input }) => ctx.orchestrator.unarchive(input)),
 
   /**
+   * T9/E9: a sub-agent's child thread becomes a normal thread of its own (CONFLICT for a thread
+   * that is not a sub-agent's child or has a run in progress).
+   */
+  promote: apiProcedure
+    .input(ThreadRef)
+    .mutation(({ ctx, input }) => ctx.orchestrator.promote(input)),
+
+  /**
    * P1, one page (B7): newest activity first, filtered by project and title; `archived: true`
    * lists the archived threads instead of the others.
    */

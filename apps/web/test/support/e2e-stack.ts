@@ -11,6 +11,8 @@ export type E2eStackOptions = {
   viewport?: ViewportSize;
   /** Default timeout of the page's actions and waits. */
   timeoutMs?: number;
+  /** Codex `[features]` flags for the stack's CODEX_HOME (e.g. `{ multi_agent_v2: true }`). */
+  codexFeatures?: Record<string, boolean>;
 };
 
 /**
@@ -25,7 +27,10 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     console.info(
       `[apps/web e2e] UI build: ${build.built ? `built in ${build.ms} ms` : build.reason}`,
     );
-    const stack = await startStack("start");
+    const stack = await startStack(
+      "start",
+      options.codexFeatures ? { codexFeatures: options.codexFeatures } : {},
+    );
     started = { stack };
     const browser = await launchBrowser();
     started.browser = browser;

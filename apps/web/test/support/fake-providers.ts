@@ -26,12 +26,15 @@ export type FakeProviders = {
  * Both fake model servers plus a throwaway CODEX_HOME / CLAUDE_CONFIG_DIR. The API inherits its
  * environment into the provider processes (main.ts), exactly as a user's own setup would be used.
  */
-export async function startFakeProviders(): Promise<FakeProviders> {
+export async function startFakeProviders(
+  options: { codexFeatures?: Record<string, boolean> } = {},
+): Promise<FakeProviders> {
   const openai = await startFakeResponsesServer();
   const anthropic = await startFakeMessagesServer();
   const codexHome: CodexTestHome = await createCodexTestHome({
     baseUrl: openai.url,
     model: "gpt-5.5",
+    ...(options.codexFeatures ? { features: options.codexFeatures } : {}),
   });
   const claudeConfig = mkdtempSync(path.join(tmpdir(), "skein-web-claude-"));
   const workspace = mkdtempSync(path.join(tmpdir(), "skein-web-ws-"));

@@ -9,8 +9,11 @@ export type Stack = {
 };
 
 /** Fake models → real Codex/Claude → `apps/api/src/main.ts` → the built UI, on free ports. */
-export async function startStack(mode: "start" | "dev" = "start"): Promise<Stack> {
-  const providers = await startFakeProviders();
+export async function startStack(
+  mode: "start" | "dev" = "start",
+  options: { codexFeatures?: Record<string, boolean> } = {},
+): Promise<Stack> {
+  const providers = await startFakeProviders(options);
   const webPort = await freePort();
   const api = await startApi({ webPort, env: providers.env });
   let web: Child;

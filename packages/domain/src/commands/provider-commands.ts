@@ -20,6 +20,8 @@ export const RecordProviderThread = defineCommand("RecordProviderThread", {
   providerSessionId: ProviderSessionId.nullable().optional(),
   /** Set for provider threads nested under a node (native subagents); else bound to the thread. */
   ownerNodeId: NodeId.optional(),
+  /** With `ownerNodeId`: the child app thread following that sub-agent (T9). */
+  childThreadId: ThreadId.optional(),
   nativeThreadRef: NativeRef.nullable().optional(),
   nativeConversationHeadRef: NativeRef.nullable().optional(),
   status: ProviderThreadStatus.optional(),
@@ -36,6 +38,8 @@ export const UpdateProviderThread = defineCommand("UpdateProviderThread", {
   firstRunOrdinal: z.number().int().positive().optional(),
   lastRunOrdinal: z.number().int().positive().optional(),
   addHandoffIds: z.array(ContextHandoffId).optional(),
+  /** A nested sub-agent thread is followed by another child thread (its last one was promoted). */
+  childThreadId: ThreadId.optional(),
 });
 
 export const StartProviderTurn = defineCommand("StartProviderTurn", {

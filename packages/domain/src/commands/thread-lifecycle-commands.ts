@@ -57,6 +57,12 @@ export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
 export const ArchiveThread = defineCommand("ArchiveThread", { threadId: ThreadId });
 export const UnarchiveThread = defineCommand("UnarchiveThread", { threadId: ThreadId });
 
+/**
+ * T9/E9: a sub-agent's child thread becomes a normal app thread: a top-level row of its own, no
+ * longer following its parent's native sub-agent nor stopped with its parent.
+ */
+export const PromoteThread = defineCommand("PromoteThread", { threadId: ThreadId });
+
 /** One native turn of an adopted thread, as the provider's own history holds it (B6). */
 export const AdoptedTurn = z.object({
   /** The provider's turn id (Claude: the prompt's uuid); null where it has none (E10). */

@@ -39,6 +39,11 @@ export const ProviderThread = z
     providerSessionId: ProviderSessionId.nullable(),
     appThreadId: ThreadId.nullable(),
     ownerNodeId: NodeId.nullable(),
+    /**
+     * T9: for a provider thread nested under a subagent node, the child app thread that records
+     * that sub-agent's work, so the link outlives the process (E8).
+     */
+    childThreadId: ThreadId.nullable().optional(),
     nativeThreadRef: NativeRef.nullable(),
     nativeConversationHeadRef: NativeRef.nullable(),
     status: ProviderThreadStatus,

@@ -8,6 +8,7 @@ import {
   ProviderThreadId,
   ProviderTurnId,
   RunId,
+  ThreadId,
 } from "../ids.ts";
 import { defineEvent } from "./define.ts";
 
@@ -19,6 +20,7 @@ export const ProviderThreadPatch = z.object({
   firstRunOrdinal: z.number().int().positive().nullable().optional(),
   lastRunOrdinal: z.number().int().positive().nullable().optional(),
   handoffIds: z.array(ContextHandoffId).optional(),
+  childThreadId: ThreadId.nullable().optional(),
 });
 export type ProviderThreadPatch = z.infer<typeof ProviderThreadPatch>;
 

@@ -30,3 +30,8 @@ export const ThreadSettingsUpdated = defineEvent("ThreadSettingsUpdated", {
 });
 export const ThreadArchived = defineEvent("ThreadArchived", { threadId: ThreadId });
 export const ThreadUnarchived = defineEvent("ThreadUnarchived", { threadId: ThreadId });
+/** The former parent is kept for audit; the thread's lineage no longer names it. */
+export const ThreadPromoted = defineEvent("ThreadPromoted", {
+  threadId: ThreadId,
+  formerParentThreadId: ThreadId,
+});

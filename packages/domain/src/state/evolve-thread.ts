@@ -17,6 +17,7 @@ import {
   onThreadCreated,
   onThreadForked,
   onThreadSettingsUpdated,
+  onThreadPromoted,
   onThreadUnarchived,
 } from "./evolve/lifecycle.ts";
 import {
@@ -76,6 +77,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "ThreadUnarchived":
       onThreadUnarchived(state, event.data);
+      break;
+    case "ThreadPromoted":
+      onThreadPromoted(state, event.data);
       break;
     case "RunQueued":
       onRunQueued(state, event.data);

@@ -18,6 +18,7 @@ import {
   archiveThread,
   createThread,
   forkThread,
+  promoteThread,
   unarchiveThread,
   updateThreadSettings,
 } from "./lifecycle.ts";
@@ -58,6 +59,8 @@ function route(
       return archiveThread(c.data, s, m);
     case "UnarchiveThread":
       return unarchiveThread(c.data, s, m);
+    case "PromoteThread":
+      return promoteThread(c.data, s, m);
     case "QueueRun":
       return queueRun(c.data, s, m, ctx);
     case "StartRun":

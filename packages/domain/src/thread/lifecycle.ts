@@ -190,3 +190,33 @@ export function unarchiveThread(
   if (!thread.archivedAt) throw new PreconditionFailedError(`thread ${thread.id} is not archived`);
   return [{ type: "ThreadUnarchived", data: { threadId: thread.id, at: meta.at } }];
 }
+
+/**
+ * T9/E9: only a sub-agent's child thread is promoted, and not while it works: a sub-agent turn
+ * still running belongs to its parent's native turn and would stop with it.
+ */
+export function promoteThread(
+  d: CommandData<"PromoteThread">,
+  s: ThreadState,
+  meta: CommandMeta,
+): ThreadEvent[] {
+  const thread = requireThread(s, d.threadId);
+  if (thread.deletedAt) throw new PreconditionFailedError(`thread ${thread.id} is deleted`);
+  const parentThreadId = thread.lineage?.parentThreadId;
+  if (thread.lineage?.relationshipToParent !== "subagent" || !parentThreadId) {
+    throw new ConflictError(
+      `thread ${thread.id} is not a sub-agent's child thread: only those can be promoted`,
+    );
+  }
+  if (s.activeRunId) {
+    throw new ConflictError(
+      `thread ${thread.id} has a run in progress: promote it once that run has ended`,
+    );
+  }
+  return [
+    {
+      type: "ThreadPromoted",
+      data: { threadId: thread.id, formerParentThreadId: parentThreadId, at: meta.at },
+    },
+  ];
+}

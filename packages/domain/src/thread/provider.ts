@@ -16,6 +16,11 @@ export function recordProviderThread(
   const thread = requireThread(s, d.threadId);
   requireAbsent(s.providerThreads, d.providerThreadId, "ProviderThread");
   if (d.ownerNodeId) requireEntity(s.nodes, d.ownerNodeId, "ExecutionNode");
+  if (d.childThreadId && !d.ownerNodeId) {
+    throw new ValidationError("only a provider thread nested under a node has a child thread", [
+      { path: "childThreadId", message: "needs ownerNodeId" },
+    ]);
+  }
   const providerThread: ProviderThread = {
     id: d.providerThreadId,
     provider: d.provider,
@@ -23,6 +28,7 @@ export function recordProviderThread(
     // A provider thread nested under a node (native subagent) is addressed through that node.
     appThreadId: d.ownerNodeId ? null : thread.id,
     ownerNodeId: d.ownerNodeId ?? null,
+    ...(d.childThreadId ? { childThreadId: d.childThreadId } : {}),
     nativeThreadRef: d.nativeThreadRef ?? null,
     nativeConversationHeadRef: d.nativeConversationHeadRef ?? null,
     status: d.status ?? "not_loaded",
@@ -56,6 +62,14 @@ export function updateProviderThread(
   }
   if (d.firstRunOrdinal !== undefined) changes.firstRunOrdinal = d.firstRunOrdinal;
   if (d.lastRunOrdinal !== undefined) changes.lastRunOrdinal = d.lastRunOrdinal;
+  if (d.childThreadId !== undefined && d.childThreadId !== current.childThreadId) {
+    if (current.ownerNodeId === null) {
+      throw new ValidationError("only a provider thread nested under a node has a child thread", [
+        { path: "childThreadId", message: "the provider thread is not nested under a node" },
+      ]);
+    }
+    changes.childThreadId = d.childThreadId;
+  }
   const first = changes.firstRunOrdinal ?? current.firstRunOrdinal;
   const last = changes.lastRunOrdinal ?? current.lastRunOrdinal;
   if (first !== null && last !== null && first > last) {

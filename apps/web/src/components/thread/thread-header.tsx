@@ -26,6 +26,7 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
   const forker = useFork(thread.id, thread.title);
   const archive = useAction();
   const compact = useAction();
+  const promote = useAction();
   const { isolatedForks: isolated, setIsolatedForks: setIsolated } = useThread();
   const parentId = thread.lineage?.parentThreadId ?? null;
   const parent = parentId ? shells.get(parentId) : undefined;
@@ -35,6 +36,8 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
   // What `latest_stable` resolves to: the latest completed run with a checkpoint, else the latest.
   const stable = completed.findLast((run) => run.checkpointId !== null) ?? completed.at(-1) ?? null;
   const current = currentChoice(detail);
+  const isSubagent = thread.lineage?.relationshipToParent === "subagent";
+  const busy = detail.runs.some((run) => run.status === "running" || run.status === "waiting");
 
   return (
     <header className="thread-header">
@@ -101,6 +104,25 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
         >
           {compact.pending ? "Compacting…" : "Compact context"}
         </button>
+        {isSubagent && (
+          <button
+            type="button"
+            disabled={promote.pending || busy}
+            title={
+              busy
+                ? "The sub-agent is still working; promote it once its run has ended"
+                : "Make this sub-agent's thread a normal thread of its own: listed on its own and no longer stopped with its parent"
+            }
+            onClick={() =>
+              void promote.run(async () => {
+                await client.thread.promote.mutate({ threadId: thread.id });
+                refreshThread(thread.id);
+              })
+            }
+          >
+            {promote.pending ? "Promoting…" : "Promote to thread"}
+          </button>
+        )}
         <label className="inline">
           <input
             type="checkbox"
@@ -138,6 +160,7 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
       <ActionError error={forker.failure} prefix="Fork failed." />
       <ActionError error={archive.failure} prefix="Archive or unarchive failed." />
       <ActionError error={compact.failure} prefix="Compaction could not start." />
+      <ActionError error={promote.failure} prefix="Promotion failed." />
     </header>
   );
 }

@@ -34,3 +34,11 @@ export function onThreadUnarchived(s: ThreadState, d: EventData<"ThreadUnarchive
   s.thread = { ...s.thread, archivedAt: null, updatedAt: d.at };
   touchShell(s, d.at);
 }
+
+/** A promoted thread is a root of its own; its items and runs stay as they were. */
+export function onThreadPromoted(s: ThreadState, d: EventData<"ThreadPromoted">): void {
+  if (!s.thread) return;
+  const lineage = { parentThreadId: null, relationshipToParent: null, rootThreadId: s.thread.id };
+  s.thread = { ...s.thread, lineage, updatedAt: d.at };
+  touchShell(s, d.at);
+}
