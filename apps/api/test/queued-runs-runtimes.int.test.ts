@@ -1,5 +1,5 @@
 import type { Orchestrator } from "../src/orchestrator/index.ts";
-import type { SqliteEventStore } from "@skein/db";
+import type { EventStore } from "@skein/db";
 import type { ThreadId, ThreadState } from "@skein/domain";
 import {
   anthropicSlowTextReply,
@@ -30,7 +30,7 @@ function texts(items: readonly Item[]): string[] {
 
 /** What both real runtimes offer this test: a thread whose first answer streams slowly. */
 type Runtime = {
-  store: SqliteEventStore;
+  store: EventStore;
   orchestrator: Orchestrator;
   thread(threadId: ThreadId): Promise<ThreadState>;
   threadId: ThreadId;
