@@ -1,7 +1,11 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { type RunId, type RuntimeRequest, type ThreadId, threadStreamId } from "@skein/domain";
-import { anthropicBashReply, anthropicTextReply } from "@skein/fake-models";
+import {
+  anthropicBashReply,
+  anthropicLatestUserText,
+  anthropicTextReply,
+} from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
 import {
@@ -94,6 +98,8 @@ describe("Claude runtime requests are never stranded (real SDK)", () => {
       [1, "initial", "interrupted"],
       [2, "retry", "completed"],
     ]);
+    // From the last stable point: the new attempt sends the run's text again.
+    expect(anthropicLatestUserText(x.claudeRequests().at(-1)!)).toBe("make the file");
     expect(state.requests.get(request.id)?.status).toBe("expired");
     expect((await reads.pendingRequests()).requests).toEqual([]);
     expect((await reads.detail(threadId)).pendingRequests).toEqual([]);

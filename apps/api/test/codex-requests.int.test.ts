@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   execCommandReply,
   forAgent,
+  messageTexts,
   notForAgent,
   responsesTextReply,
   spawnAgentReply,
@@ -145,6 +146,8 @@ describe("Codex runtime requests are never stranded (real app-server)", () => {
         [1, "initial", "interrupted"],
         [2, "retry", "completed"],
       ]);
+      // From the last stable point: the new attempt sends the run's text again.
+      expect(messageTexts(x.request(-1), "user").at(-1)).toBe("run it");
       expect((await x.thread(threadId)).requests.get(request.id)?.status).toBe("expired");
       expect((await reads.pendingRequests()).requests).toEqual([]);
       expect((await reads.detail(threadId)).pendingRequests).toEqual([]);
