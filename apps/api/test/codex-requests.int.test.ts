@@ -3,10 +3,12 @@ import { join } from "node:path";
 import {
   execCommandReply,
   forAgent,
+  messageTexts,
   notForAgent,
   responsesTextReply,
   spawnAgentReply,
 } from "@skein/fake-models";
+import type { RunId, ThreadId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
 import {
@@ -23,6 +25,14 @@ afterEach(async () => {
   await h?.close();
   h = null;
 });
+
+async function attemptsOf(x: CodexSkeinHarness, threadId: ThreadId, runId: RunId) {
+  const state = await x.thread(threadId);
+  return (state.attemptIdsByRun.get(runId) ?? []).map((id) => {
+    const a = state.attempts.get(id);
+    return [a?.attemptOrdinal, a?.reason, a?.status];
+  });
+}
 
 describe("Codex runtime requests are never stranded (real app-server)", () => {
   it(
@@ -109,6 +119,39 @@ describe("Codex runtime requests are never stranded (real app-server)", () => {
       expect(next.run.status).toBe("completed");
       expect((await reads.pendingRequests()).requests).toEqual([]);
       expect((await x.thread(threadId)).requests.get(request.id)?.status).toBe("expired");
+    },
+    SLOW,
+  );
+
+  it(
+    "E15, E4: after a restart, retrying the run whose approval was stranded starts a new attempt that completes and closes the request",
+    async () => {
+      const x = await createCodexSkeinHarness();
+      h = x;
+      x.server.enqueue(execCommandReply("echo ran > stranded.txt"));
+      const threadId = await x.createThread({ runtimeMode: "approval-required" });
+      const runId = await x.send(threadId, "run it");
+      const request = await pendingRequestOf(x, threadId);
+      await x.restart();
+      const reads = createReadModels(x.store);
+      expect((await reads.pendingRequests()).requests).toEqual([
+        expect.objectContaining({ id: request.id, answerable: false }),
+      ]);
+
+      x.server.enqueue(responsesTextReply("RETRIED"));
+      await x.orchestrator.retryRun({ threadId, runId });
+      const retried = await x.waitForRunStatus(threadId, runId, ["completed", "failed"], 30_000);
+      expect([retried.status, retried.error]).toEqual(["completed", null]);
+      expect(await attemptsOf(x, threadId, runId)).toEqual([
+        [1, "initial", "interrupted"],
+        [2, "retry", "completed"],
+      ]);
+      // From the last stable point: the new attempt sends the run's text again.
+      expect(messageTexts(x.request(-1), "user").at(-1)).toBe("run it");
+      expect((await x.thread(threadId)).requests.get(request.id)?.status).toBe("expired");
+      expect((await reads.pendingRequests()).requests).toEqual([]);
+      expect((await reads.detail(threadId)).pendingRequests).toEqual([]);
+      expect(existsSync(join(x.workspace, "stranded.txt"))).toBe(false);
     },
     SLOW,
   );
