@@ -177,7 +177,12 @@ describe
       await expect
         .poll(() => text(page.locator(".thread-title")))
         .toBe("fork of Design thread at run 1");
-      // Sidebar order: the source, then its fork nested under it.
+      // Sidebar order: the source, then its fork nested under it. The shortcuts step through
+      // the sidebar's rows, so wait until the fork's row is there (its shell arrives by stream).
+      await page
+        .getByRole("navigation", { name: "Projects and threads" })
+        .locator(`a[href="/threads/${forkId}"]`)
+        .waitFor();
       await page.keyboard.press("Alt+ArrowUp");
       await page.waitForURL((url) => url.pathname === `/threads/${threadId}`);
       await expect.poll(() => text(page.locator(".thread-title"))).toBe("Design thread");
