@@ -13,7 +13,11 @@ import {
 import { eventually, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 import { scratchSchema } from "./support/postgres.ts";
 import { readRawFrames } from "../src/read-models/raw-frames.ts";
-import { acceptPending, expectItemsLeadToTheirFrames } from "./support/raw-frames-check.ts";
+import {
+  acceptPending,
+  expectItemsLeadToTheirFrames,
+  expectRunFramesSpanTheTurn,
+} from "./support/raw-frames-check.ts";
 import { serveHarness, watchRaw } from "./support/raw-stream-check.ts";
 
 // Real runtimes on a loaded 2-core machine: generous bounds.
@@ -66,6 +70,10 @@ describe("from an item to its raw frames (real runtimes)", () => {
         expect(state.runs.get(runId)?.status).toBe("completed");
         const items = await expectItemsLeadToTheirFrames(x.store, x.rawLog, state, threadId, runId);
         expect(items.map((i) => i.type)).toContain("approval_request");
+        await expectRunFramesSpanTheTurn(x.store, x.rawLog, threadId, runId, {
+          start: /^turn\/started$/,
+          end: /^turn\/completed$/,
+        });
 
         const all = (await readRawFrames(x.store, x.rawLog, { threadId, runId })).frames;
         const ids = all.map((f) => f.rawEventId);
@@ -93,7 +101,7 @@ describe("from an item to its raw frames (real runtimes)", () => {
   }
 
   it(
-    "B8: on Claude, every item of a run with an approved command leads to the frames that produced it",
+    "B8/E18: on Claude, every item of a run with an approved command, its approval too, leads to the frames that produced it, from the turn's first message to its result",
     async () => {
       const x = await createClaudeSkeinHarness();
       claude = x;
@@ -106,7 +114,21 @@ describe("from an item to its raw frames (real runtimes)", () => {
       await x.orchestrator.waitForRun(runId);
       const state = await x.thread(threadId);
       expect(state.runs.get(runId)?.status).toBe("completed");
-      await expectItemsLeadToTheirFrames(x.store, x.rawLog, state, threadId, runId);
+      const items = await expectItemsLeadToTheirFrames(x.store, x.rawLog, state, threadId, runId);
+      // The permission callback is no wire frame: the adapter logs what it received, and the
+      // approval item leads there.
+      const approval = items.find((i) => i.type === "approval_request");
+      if (!approval?.nodeId) throw new Error("the approval item keeps no frames");
+      const asked = await readRawFrames(x.store, x.rawLog, {
+        threadId,
+        runId,
+        nodeId: approval.nodeId,
+      });
+      expect(asked.frames[0]).toMatchObject({ method: "can_use_tool", messageKind: "request" });
+      await expectRunFramesSpanTheTurn(x.store, x.rawLog, threadId, runId, {
+        start: /./,
+        end: /^result\//,
+      });
     },
     SLOW,
   );
