@@ -28,8 +28,12 @@ export type RawStreamInput = {
   lastEventId?: string | null | undefined;
 };
 
-/** Deltas come in bursts; one read of the log per burst is plenty for a diagnostics view. */
-const BATCHING = { maxBatch: 256, minIntervalMs: 25 };
+/**
+ * Each wake-up reads the raw log back from its files, and a streaming reply sends a frame per
+ * delta: under load a subscriber reads at most a few times a second (a quiet run's next frame
+ * still goes out at once).
+ */
+const BATCHING = { maxBatch: 1_024, minIntervalMs: 250 };
 
 /**
  * B8/E18: a run's raw frames as a stream — the frames recorded so far, then each new one as the
