@@ -88,7 +88,10 @@ export async function* watchRaw(
           if (yield* drain()) return;
         }
         if (signal.aborted) return;
-        throw new TRPCError({ code: "SERVICE_UNAVAILABLE", message: "event feed closed; reconnect" });
+        throw new TRPCError({
+          code: "SERVICE_UNAVAILABLE",
+          message: "event feed closed; reconnect",
+        });
       } catch (error) {
         // Fell behind the store's buffer: the cursor still says exactly what was sent.
         if (!(error instanceof SubscriberOverflow)) throw error;
