@@ -4,6 +4,7 @@ import type { NodeId, RunId, ThreadId } from "@skein/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
 import { refusal } from "./support/errors.ts";
+import { watchRaw } from "./support/raw-stream-check.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
 import { tempDir } from "./support/test-server.ts";
 
@@ -76,5 +77,29 @@ describe("events.raw", () => {
     const refused = await refusal(t.client.events.raw.query({ threadId, runId: "nope" as RunId }));
     expect(refused.code).toBe("BAD_REQUEST");
     expect(refused.issues?.map((i) => i.path)).toEqual(["runId"]);
+  });
+});
+
+describe("events.watchRaw", () => {
+  it("B8/E18: an ended run without frames gets one empty message, tracked as the start, and the stream ends", async () => {
+    const watch = watchRaw(t.client, { threadId, runId });
+    await watch.until(() => watch.complete, 10_000, "the stream to end");
+    expect(watch.messages).toBe(1);
+    expect(watch.ids).toEqual([]);
+    expect(watch.lastId).toBe("start");
+  });
+
+  it("B8/E18: an unknown run is NOT_FOUND and a cursor that is no frame id BAD_REQUEST", async () => {
+    const cases = [
+      { input: { threadId, runId: "run_missing" as RunId }, code: "NOT_FOUND" },
+      { input: { threadId, runId, lastEventId: "12" }, code: "BAD_REQUEST" },
+    ];
+    for (const { input, code } of cases) {
+      const watch = watchRaw(t.client, input);
+      // `until` rethrows the stream's error; a timeout is no TRPCClientError and fails below.
+      const error = await watch.until(() => false, 10_000, "a refusal").catch((e: unknown) => e);
+      expect((await refusal(Promise.reject(error))).code).toBe(code);
+      watch.stop();
+    }
   });
 });

@@ -61,7 +61,9 @@ function subscriptionInput(path: string): string {
       ? { threadId }
       : path === "thread.watchOverlaps"
         ? { threadIds: [threadId] }
-        : {};
+        : path === "events.watchRaw"
+          ? { threadId, runId: "run_scope" }
+          : {};
   return `input=${encodeURIComponent(JSON.stringify(input))}`;
 }
 
@@ -78,6 +80,7 @@ describe("token scope (issue 14 item 6)", () => {
     expect(types).toEqual(new Set(["query", "mutation", "subscription"]));
     expect(SUBSCRIPTIONS.map(([path]) => path).sort()).toEqual([
       "events.watch",
+      "events.watchRaw",
       "thread.watchDetail",
       "thread.watchOverlaps",
       "thread.watchShells",

@@ -152,6 +152,12 @@ export class ClaudeSession {
 
   private canUseTool(permissions: PermissionHandler): CanUseTool {
     return async (toolName, toolInput, ctx) => {
+      const rawEventId = this.log.controlRequest("can_use_tool", ctx.requestId, {
+        toolName,
+        input: toolInput,
+        ...ctx,
+        signal: undefined,
+      });
       const request: ToolPermissionRequest = {
         requestId: ctx.requestId,
         toolName,
@@ -164,13 +170,8 @@ export class ClaudeSession {
         decisionReason: ctx.decisionReason ?? null,
         suggestions: ctx.suggestions ?? [],
         signal: ctx.signal,
+        ...(rawEventId === undefined ? {} : { rawEventId }),
       };
-      this.log.controlRequest("can_use_tool", ctx.requestId, {
-        toolName,
-        input: toolInput,
-        ...ctx,
-        signal: undefined,
-      });
       let decision: ToolPermissionDecision;
       try {
         decision = await permissions(request);

@@ -19,6 +19,8 @@ export type ToolPermissionRequest = {
   suggestions: PermissionUpdate[];
   /** Aborted when Claude Code withdraws the question (interrupt, process exit). */
   signal: AbortSignal;
+  /** B8: where the raw log keeps the callback as received (it is no wire frame of its own). */
+  rawEventId?: string;
 };
 
 export type ToolPermissionDecision =

@@ -90,6 +90,8 @@ export class TurnEventMapper {
   private readonly stopped = new Set<string>();
   private readonly usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 };
   private isStarted = false;
+  /** B8: the latest result message's frame: the turn's end frame. */
+  private endFrame: string | undefined;
   /** The compaction item Claude is working on ("compacting" status seen, no boundary yet). */
   private compacting: string | null = null;
   private resolveStarted!: (value: { nativeTurnRef: string | null }) => void;
@@ -126,6 +128,7 @@ export class TurnEventMapper {
     } else if (message.type === "system") {
       this.onSystem(message, rawEventId);
     } else if (message.type === "result") {
+      this.endFrame = rawEventId;
       // A steered turn gets one result per CLI turn: the turn's usage is their sum.
       const usage = message.usage;
       this.usage.inputTokens += usage.input_tokens;
@@ -176,7 +179,7 @@ export class TurnEventMapper {
    * its item to start.
    */
   requestOpened(request: ToolPermissionRequest): void {
-    this.markStarted(undefined);
+    this.markStarted(request.rawEventId);
     if (this.open.has(request.toolUseId)) {
       this.emitRequest(request);
       return;
@@ -212,6 +215,7 @@ export class TurnEventMapper {
         : {}),
       ...(kind === "file-change" ? { changes: plannedChanges(toolName, input) } : {}),
       ...(kind === "user_input" ? { questions: questionsOf(input) } : {}),
+      ...(request.rawEventId === undefined ? {} : { rawEventId: request.rawEventId }),
     });
   }
 
@@ -274,6 +278,7 @@ export class TurnEventMapper {
       nativeTurnRef: this.turnRef ?? outcome.lastEntryUuid ?? outcome.lastAssistantUuid,
       status: outcome.status,
       ...(outcome.error ? { error: outcome.error } : {}),
+      ...(this.endFrame === undefined ? {} : { rawEventId: this.endFrame }),
     });
     this.channel.end();
   }

@@ -24,6 +24,7 @@ import {
 import {
   CompleteProviderTurn,
   RecordProviderThread,
+  RecordProviderTurnFrame,
   StartProviderTurn,
   UpdateProviderThread,
 } from "./commands/provider-commands.ts";
@@ -84,6 +85,7 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   RecordProviderThread,
   UpdateProviderThread,
   StartProviderTurn,
+  RecordProviderTurnFrame,
   CompleteProviderTurn,
   StartItem,
   AppendItemDelta,

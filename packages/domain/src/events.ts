@@ -22,6 +22,7 @@ import {
   ProviderThreadRecorded,
   ProviderThreadUpdated,
   ProviderTurnCompleted,
+  ProviderTurnFrameRecorded,
   ProviderTurnStarted,
 } from "./events/provider-events.ts";
 import {
@@ -81,6 +82,7 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ProviderThreadRecorded,
   ProviderThreadUpdated,
   ProviderTurnStarted,
+  ProviderTurnFrameRecorded,
   ProviderTurnCompleted,
   ItemStarted,
   ItemDeltaAppended,

@@ -58,6 +58,8 @@ export class TurnConsumer {
   private readonly plans = new Map<string, { planId: PlanId; nodeId: NodeId }>();
   private readonly requests = new Map<string, RuntimeRequestId>();
   private usage: TokenUsage | null = null;
+  /** B8: the provider's frame that ended the turn, kept on its end. */
+  private endFrame: string | undefined;
 
   constructor(
     private readonly repo: Pick<AggregateRepository, "execute">,
@@ -114,6 +116,11 @@ export class TurnConsumer {
     }
     switch (event.type) {
       case "turn.started":
+        if (event.rawEventId)
+          await this.run({
+            type: "RecordProviderTurnFrame",
+            data: { threadId, providerTurnId, rawEventId: event.rawEventId },
+          });
         return null;
       case "item.started": {
         if (event.kind === "user_message") return null;
@@ -247,6 +254,7 @@ export class TurnConsumer {
       case "subagent.completed":
         return null;
       case "turn.completed":
+        this.endFrame = event.rawEventId;
         return { status: event.status, error: event.error ?? null };
     }
   }
@@ -294,6 +302,7 @@ export class TurnConsumer {
               ? this.stopReason()
               : null,
         usage: this.usage,
+        ...rawRef({ rawEventId: this.endFrame }),
       },
     });
   }

@@ -6,6 +6,7 @@ import {
   type RawFrames,
   type Run,
   type RunId,
+  type RunStatus,
   type ThreadId,
   type ThreadShell,
 } from "@skein/domain";
@@ -46,29 +47,65 @@ export type RawFramesView = {
 
 type RawInput = { threadId: ThreadId; runId: RunId; nodeId?: NodeId | undefined };
 
+/** A run that can lead to no more frames. */
+const ENDED: ReadonlySet<RunStatus> = new Set([
+  "completed",
+  "interrupted",
+  "failed",
+  "cancelled",
+  "rolled_back",
+]);
+
 /**
  * B8: the raw frames of a run (or of one of its nodes). Every node keeps the first and latest
- * frame it came from; the answer is the log between the earliest and the latest of those, kept to
- * the provider sessions the nodes' frames belong to, each with the sequences it led to. Frames
- * that rotated out of the bounded log are gone (E18), so a range may come back short.
+ * frame it came from (a turn's root node its turn start and end frames); the answer is the log
+ * between the earliest and the latest of those, kept to the provider sessions the nodes' frames
+ * belong to, each with the sequences it led to. Frames that rotated out of the bounded log are
+ * gone (E18), so a range may come back short.
  */
 export async function readRawFrames(
   store: EventStore,
   rawLog: RawLogReader | null,
   input: RawInput,
 ): Promise<RawFramesView> {
-  const { data: nodes } = await store.snapshot((q) => runNodes(q, input));
-  const base = { threadId: input.threadId, runId: input.runId, nodeId: input.nodeId ?? null };
+  const { ended: _ended, ...view } = await readRawFramesAfter(store, rawLog, input, null);
+  return view;
+}
+
+/**
+ * The frames of `readRawFrames` that lie after `after` in log order (all of them for null), with
+ * whether the run has ended. A node's range only ever grows at its end and a turn's root node
+ * holds its first frame from the start, so what lies after a frame already sent is everything
+ * not sent yet: the cursor `events.watchRaw` resumes from.
+ */
+export async function readRawFramesAfter(
+  store: EventStore,
+  rawLog: RawLogReader | null,
+  input: RawInput,
+  after: string | null,
+): Promise<RawFramesView & { ended: boolean }> {
+  const { data } = await store.snapshot((q) => runNodes(q, input));
+  const { nodes, run } = data;
+  const base = {
+    threadId: input.threadId,
+    runId: input.runId,
+    nodeId: input.nodeId ?? null,
+    ended: ENDED.has(run.status),
+  };
   if (rawLog === null) return { ...base, logged: false, frames: [], truncated: false };
   const ranges = nodes.flatMap((n) => (n.rawFrames ? [n.rawFrames] : []));
   const span = spanOf(ranges);
   if (span === null) return { ...base, logged: true, frames: [], truncated: false };
+  const from =
+    after !== null && (compareRawEventIds(after, span.first) ?? -1) > 0 ? after : span.first;
   const firsts = rawLog.readMany(ranges.map((r) => r.first));
   const sessions = new Set([...firsts.values()].map(sessionOf).filter((s) => s !== null));
-  const records = rawLog.readRange(span.first, span.last, {
-    limit: MAX_RAW_FRAMES + 1,
-    keep: (record) => sessions.has(sessionOf(record) ?? ""),
-  });
+  const records = rawLog
+    .readRange(from, span.last, {
+      limit: MAX_RAW_FRAMES + 2,
+      keep: (record) => sessions.has(sessionOf(record) ?? ""),
+    })
+    .filter((r) => r.rawEventId !== after);
   const truncated = records.length > MAX_RAW_FRAMES;
   const kept = records.slice(0, MAX_RAW_FRAMES);
   const linked = await store.rawSequences(kept.map((r) => r.rawEventId));
@@ -86,7 +123,7 @@ export async function readRawFrames(
 async function runNodes(
   q: Parameters<Parameters<EventStore["snapshot"]>[0]>[0],
   input: RawInput,
-): Promise<ExecutionNode[]> {
+): Promise<{ run: Run; nodes: ExecutionNode[] }> {
   const thread = await getData<ThreadShell>(q, "threads", input.threadId);
   if (thread === undefined) throw new NotFoundError("thread", input.threadId);
   const run = await getData<Run>(q, "runs", input.runId);
@@ -95,10 +132,10 @@ async function runNodes(
   }
   const rows = await q.list("nodes", { threadId: input.threadId, runOrdinal: run.ordinal });
   const nodes = rows.map((row) => row.data as ExecutionNode).filter((n) => n.runId === run.id);
-  if (input.nodeId === undefined) return nodes;
+  if (input.nodeId === undefined) return { run, nodes };
   const node = nodes.find((n) => n.id === input.nodeId);
   if (node === undefined) throw new NotFoundError("node", input.nodeId);
-  return [node];
+  return { run, nodes: [node] };
 }
 
 /** The earliest first and the latest last frame of the ranges, in log order. */

@@ -2,9 +2,10 @@ import { NodeId, RunId, ThreadId } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { readRawFrames } from "../read-models/raw-frames.ts";
+import { watchRaw } from "../subscriptions/raw-stream.ts";
 import { watchEvents } from "../subscriptions/watches.ts";
 import { apiProcedure } from "../trpc.ts";
-import { LastEventId } from "./inputs.ts";
+import { LastEventId, LastRawFrameId } from "./inputs.ts";
 
 export const eventsRouter = {
   /**
@@ -22,4 +23,19 @@ export const eventsRouter = {
   raw: apiProcedure
     .input(z.object({ threadId: ThreadId, runId: RunId, nodeId: NodeId.optional() }))
     .query(({ ctx, input }) => readRawFrames(ctx.store, ctx.rawLog, input)),
+  /**
+   * B8/E18: the same frames as a stream: those recorded so far, then each new one as the run
+   * produces it, tracked with its frame id (a reconnect resumes after it); ends once the run has
+   * ended and its last frame was sent.
+   */
+  watchRaw: apiProcedure
+    .input(
+      z.object({
+        threadId: ThreadId,
+        runId: RunId,
+        nodeId: NodeId.optional(),
+        lastEventId: LastRawFrameId,
+      }),
+    )
+    .subscription(({ ctx, input, signal }) => watchRaw(ctx, input, signal)),
 } satisfies TRPCRouterRecord;

@@ -28,3 +28,9 @@ export const LastEventId = z
   .string()
   .regex(/^\d{1,15}$/, "must be a sequence number from a previous event")
   .nullish();
+
+/** A `tracked` id `events.watchRaw` handed out: a raw frame's id, or `start` (none yet). */
+export const LastRawFrameId = z
+  .string()
+  .regex(/^(start|raw-\d{6,}\.jsonl:\d{1,12})$/, "must be a frame id from a previous message")
+  .nullish();

@@ -71,3 +71,22 @@ export async function expectItemsLeadToTheirFrames(
   }
   return fromProvider;
 }
+
+/**
+ * B8: a run's frames open with its turn's start frame and close with its end frame, which led to
+ * the turn's end (ProviderTurnCompleted).
+ */
+export async function expectRunFramesSpanTheTurn(
+  store: EventStore,
+  rawLog: RawLogReader,
+  threadId: ThreadId,
+  runId: RunId,
+  ends: { start: string | RegExp; end: string | RegExp },
+): Promise<void> {
+  const { frames } = await readRawFrames(store, rawLog, { threadId, runId });
+  expect(frames[0]?.method).toMatch(ends.start);
+  const last = frames.at(-1);
+  expect(last?.method).toMatch(ends.end);
+  const led = (await store.readAll(0)).filter((e) => last?.sequences.includes(e.sequence));
+  expect(led.map((e) => e.type)).toContain("ProviderTurnCompleted");
+}

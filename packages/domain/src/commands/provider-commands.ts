@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NativeRef, TokenUsage } from "../entities/common.ts";
+import { NativeRef, RawLogRef, TokenUsage } from "../entities/common.ts";
 import { ProviderKind } from "../entities/common.ts";
 import { ProviderThreadForkSource, ProviderThreadStatus } from "../entities/provider-thread.ts";
 import {
@@ -55,4 +55,16 @@ export const CompleteProviderTurn = defineCommand("CompleteProviderTurn", {
   status: z.enum(["completed", "interrupted", "failed"]),
   error: z.string().min(1).nullable().optional(),
   usage: TokenUsage.nullable().optional(),
+  /** B8: the provider's frame that ended the turn (`turn/completed`, Claude's result). */
+  rawEventId: RawLogRef.optional(),
+});
+
+/**
+ * B8: the provider's frame that started a turn (`turn/started`, Claude's first message), kept as
+ * the start of the turn's root node's frames; recorded once the turn is, as the frame arrives.
+ */
+export const RecordProviderTurnFrame = defineCommand("RecordProviderTurnFrame", {
+  threadId: ThreadId,
+  providerTurnId: ProviderTurnId,
+  rawEventId: RawLogRef,
 });

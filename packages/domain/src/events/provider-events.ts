@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NativeRef, TokenUsage } from "../entities/common.ts";
+import { NativeRef, RawLogRef, TokenUsage } from "../entities/common.ts";
 import { ProviderThread, ProviderThreadStatus } from "../entities/provider-thread.ts";
 import { ProviderTurn } from "../entities/provider-turn.ts";
 import {
@@ -42,4 +42,10 @@ export const ProviderTurnCompleted = defineEvent("ProviderTurnCompleted", {
   status: z.enum(["completed", "interrupted", "failed"]),
   error: z.string().nullable(),
   usage: TokenUsage.nullable(),
+  rawEventId: RawLogRef.optional(),
+});
+/** B8: a frame of the turn itself (its start): the turn's root node's frames begin there. */
+export const ProviderTurnFrameRecorded = defineEvent("ProviderTurnFrameRecorded", {
+  providerTurnId: ProviderTurnId,
+  rawEventId: RawLogRef,
 });

@@ -24,6 +24,7 @@ import {
   onProviderThreadRecorded,
   onProviderThreadUpdated,
   onProviderTurnCompleted,
+  onProviderTurnFrameRecorded,
   onProviderTurnStarted,
 } from "./evolve/provider.ts";
 import {
@@ -116,6 +117,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "ProviderTurnStarted":
       onProviderTurnStarted(state, event.data);
+      break;
+    case "ProviderTurnFrameRecorded":
+      onProviderTurnFrameRecorded(state, event.data);
       break;
     case "ProviderTurnCompleted":
       onProviderTurnCompleted(state, event.data);

@@ -24,6 +24,7 @@ import {
 } from "./lifecycle.ts";
 import {
   completeProviderTurn,
+  recordProviderTurnFrame,
   recordProviderThread,
   startProviderTurn,
   updateProviderThread,
@@ -85,6 +86,8 @@ function route(
       return updateProviderThread(c.data, s, m);
     case "StartProviderTurn":
       return startProviderTurn(c.data, s, m);
+    case "RecordProviderTurnFrame":
+      return recordProviderTurnFrame(c.data, s, m);
     case "CompleteProviderTurn":
       return completeProviderTurn(c.data, s, m);
     case "StartItem":

@@ -137,6 +137,19 @@ export function startProviderTurn(
   ];
 }
 
+/** B8: the turn's start frame, once; a frame for a turn already over changes nothing. */
+export function recordProviderTurnFrame(
+  d: CommandData<"RecordProviderTurnFrame">,
+  s: ThreadState,
+  meta: CommandMeta,
+): ThreadEvent[] {
+  requireThread(s, d.threadId);
+  const turn = requireEntity(s.providerTurns, d.providerTurnId, "ProviderTurn");
+  if (turn.status !== "running") return [];
+  const { providerTurnId, rawEventId } = d;
+  return [{ type: "ProviderTurnFrameRecorded", data: { providerTurnId, rawEventId, at: meta.at } }];
+}
+
 /**
  * The provider turn ended. When it is the run's active attempt, the run ends with it; a turn of a
  * superseded attempt (R1) ends alone.
@@ -158,6 +171,7 @@ export function completeProviderTurn(
         status: d.status,
         error,
         usage: d.usage ?? null,
+        ...(d.rawEventId === undefined ? {} : { rawEventId: d.rawEventId }),
         at: meta.at,
       },
     },

@@ -89,4 +89,42 @@ describe("raw frames on items and nodes", () => {
     expect(state.nodes.get(id("node", "m"))).not.toHaveProperty("rawFrames");
     expect(itemForSubject(state, id("node", "m"))?.item).not.toHaveProperty("rawFrames");
   });
+
+  it("B8: a turn's root node keeps the turn's start and end frames; a start frame after its end is ignored", () => {
+    const { s, providerTurnId, rootNodeId } = running();
+    const threadId = s.threadId;
+    given(s.events)
+      .when({
+        type: "RecordProviderTurnFrame",
+        data: { threadId, providerTurnId, rawEventId: "raw-000001.jsonl:2" },
+      })
+      .then([{ type: "ProviderTurnFrameRecorded", data: { rawEventId: "raw-000001.jsonl:2" } }]);
+    s.exec({
+      type: "RecordProviderTurnFrame",
+      data: { threadId, providerTurnId, rawEventId: "raw-000001.jsonl:2" },
+    });
+    const ended = given(s.events)
+      .when({
+        type: "CompleteProviderTurn",
+        data: { threadId, providerTurnId, status: "completed", rawEventId: "raw-000003.jsonl:7" },
+      })
+      .then([
+        { type: "ProviderTurnCompleted", data: { rawEventId: "raw-000003.jsonl:7" } },
+        { type: "RunFinished" },
+      ]);
+    expect(asThread(ended.after).nodes.get(rootNodeId)?.rawFrames).toEqual({
+      first: "raw-000001.jsonl:2",
+      last: "raw-000003.jsonl:7",
+    });
+    s.exec({
+      type: "CompleteProviderTurn",
+      data: { threadId, providerTurnId, status: "completed" },
+    });
+    given(s.events)
+      .when({
+        type: "RecordProviderTurnFrame",
+        data: { threadId, providerTurnId, rawEventId: "raw-000004.jsonl:1" },
+      })
+      .then([]);
+  });
 });

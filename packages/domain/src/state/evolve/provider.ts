@@ -1,5 +1,6 @@
 import { addTokenUsage } from "../../entities/common.ts";
 import type { EventData } from "../../events.ts";
+import type { ProviderTurnId } from "../../ids.ts";
 import {
   finishNode,
   openNodeIds,
@@ -10,6 +11,7 @@ import {
   putRun,
   touchShell,
 } from "../mutations.ts";
+import { withLaterFrame } from "../../thread/raw-frames.ts";
 import type { ThreadState } from "../thread-state.ts";
 import { cancelPendingRequests, releaseProviderThread, strandPendingRequests } from "./shared.ts";
 
@@ -62,6 +64,24 @@ export function onProviderTurnStarted(s: ThreadState, d: EventData<"ProviderTurn
   touchShell(s, d.at);
 }
 
+/** B8: the turn's root node's frames run from the turn's own start frame to its end frame. */
+function extendRootFrames(
+  s: ThreadState,
+  providerTurnId: ProviderTurnId,
+  rawEventId: string | undefined,
+): void {
+  const turn = s.providerTurns.get(providerTurnId);
+  const root = turn ? s.nodes.get(turn.nodeId) : undefined;
+  if (root && rawEventId !== undefined) putNode(s, withLaterFrame(root, rawEventId));
+}
+
+export function onProviderTurnFrameRecorded(
+  s: ThreadState,
+  d: EventData<"ProviderTurnFrameRecorded">,
+): void {
+  extendRootFrames(s, d.providerTurnId, d.rawEventId);
+}
+
 /** The turn ends; its attempt and nodes end with it. The run itself ends via RunFinished. */
 export function onProviderTurnCompleted(
   s: ThreadState,
@@ -76,6 +96,7 @@ export function onProviderTurnCompleted(
     error: d.error,
     usage: d.usage,
   });
+  extendRootFrames(s, turn.id, d.rawEventId);
   const attempt = turn.runAttemptId ? s.attempts.get(turn.runAttemptId) : undefined;
   if (attempt && (attempt.status === "pending" || attempt.status === "running")) {
     putAttempt(s, { ...attempt, status: d.status, completedAt: d.at });
