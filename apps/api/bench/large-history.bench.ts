@@ -11,15 +11,18 @@
  * - bytes_per_event: the database's size on disk ÷ its events (reported).
  *
  * Scale down with SKEIN_BENCH_LARGE_EVENTS / SKEIN_BENCH_LARGE_THREADS; SKEIN_BENCH_LARGE_DIR
- * names where the generated data dir lives.
+ * names where the generated data dir lives. SKEIN_BENCH_LARGE_PG=1 puts the history in a
+ * schema of the test PostgreSQL database instead (kept and reused too) and prefixes the rows
+ * `pg_`; SKEIN_BENCH_LARGE_SCHEMA names that schema.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { openSqliteEventStore } from "@skein/db";
+import { type EventStore, openEventStore } from "@skein/db";
 import { createSkeinClient } from "../src/client.ts";
+import { connectAdmin, scratchSchema, TEST_DATABASE_URL } from "../test/support/postgres.ts";
 import { type BenchRow, writeBenchRows } from "./bench-rows.ts";
 import { type GenerateStats, generateHistory } from "./generate/history-generator.ts";
 
@@ -28,15 +31,25 @@ const THREADS = Number(process.env.SKEIN_BENCH_LARGE_THREADS ?? Math.round(EVENT
 const SEED = 1;
 const SUBSCRIBERS = 100;
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const NAME = `skein_bench_large_${EVENTS}_${THREADS}_${SEED}`;
+const PG_URL =
+  process.env.SKEIN_BENCH_LARGE_PG === "1"
+    ? withSchema(TEST_DATABASE_URL, process.env.SKEIN_BENCH_LARGE_SCHEMA ?? NAME)
+    : null;
 const DATA_DIR =
-  process.env.SKEIN_BENCH_LARGE_DIR ??
-  path.join(tmpdir(), `skein-bench-large-${EVENTS}-${THREADS}-${SEED}`);
+  process.env.SKEIN_BENCH_LARGE_DIR ?? path.join(tmpdir(), PG_URL ? `${NAME}_pg` : NAME);
 const MARKER = path.join(DATA_DIR, "generated.json");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
+function withSchema(url: string, schema: string): string {
+  const parsed = new URL(url);
+  parsed.searchParams.set("schema", schema);
+  return parsed.toString();
+}
+
 function row(name: string, value: number, unit: string, target: number | null): BenchRow {
   return {
-    name,
+    name: PG_URL ? `pg_${name}` : name,
     value: +value.toFixed(2),
     unit,
     target: target === null ? "report" : `<= ${target}`,
@@ -44,12 +57,26 @@ function row(name: string, value: number, unit: string, target: number | null): 
   };
 }
 
-/** The generated data dir, made now unless a complete one with these parameters is there. */
+async function dropSchema(url: string): Promise<void> {
+  const schema = new URL(url).searchParams.get("schema") ?? "public";
+  const admin = await connectAdmin();
+  try {
+    await admin.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  } finally {
+    await admin.end();
+  }
+}
+
+/**
+ * The generated history, made now unless a complete one with these parameters is there (the
+ * marker is written only after a whole generation).
+ */
 async function generatedDataDir(): Promise<GenerateStats> {
   if (existsSync(MARKER)) return JSON.parse(readFileSync(MARKER, "utf8")) as GenerateStats;
   rmSync(DATA_DIR, { recursive: true, force: true });
   mkdirSync(DATA_DIR, { recursive: true });
-  const store = openSqliteEventStore({ dataDir: DATA_DIR });
+  if (PG_URL) await dropSchema(PG_URL);
+  const store: EventStore = await openEventStore(PG_URL ? { url: PG_URL } : { dataDir: DATA_DIR });
   try {
     const stats = await generateHistory(store, {
       threads: THREADS,
@@ -72,8 +99,8 @@ async function generatedDataDir(): Promise<GenerateStats> {
 
 type Api = { child: ChildProcess; url: string; startupMs: number };
 
-/** Starts dist/main.js on a data dir and waits for its first `health` answer. */
-async function startApi(dataDir: string): Promise<Api> {
+/** Starts dist/main.js on a data dir (and database) and waits for its first `health` answer. */
+async function startApi(dataDir: string, databaseUrl: string | null): Promise<Api> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
@@ -83,6 +110,7 @@ async function startApi(dataDir: string): Promise<Api> {
       ...process.env,
       SKEIN_API_PORT: String(port),
       SKEIN_DATA_DIR: dataDir,
+      ...(databaseUrl ? { SKEIN_DATABASE_URL: databaseUrl } : {}),
       SKEIN_LOG_LEVEL: "warn",
     },
     stdio: ["ignore", "ignore", "pipe"],
@@ -110,10 +138,10 @@ async function stopApi(api: Api): Promise<void> {
   await exited;
 }
 
-async function medianStartup(dataDir: string): Promise<number> {
+async function medianStartup(dataDir: string, databaseUrl: string | null): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < 3; i += 1) {
-    const api = await startApi(dataDir);
+    const api = await startApi(dataDir, databaseUrl);
     times.push(api.startupMs);
     await stopApi(api);
   }
@@ -157,7 +185,22 @@ async function rssWithSubscribers(api: Api): Promise<number> {
   return rss;
 }
 
-function databaseBytes(dataDir: string): number {
+/** The database's size on disk: SQLite's file and WAL, or every relation of the schema. */
+async function databaseBytes(dataDir: string): Promise<number> {
+  if (PG_URL) {
+    const schema = new URL(PG_URL).searchParams.get("schema") ?? "public";
+    const admin = await connectAdmin();
+    try {
+      const { rows } = await admin.query<{ bytes: string }>(
+        `SELECT COALESCE(SUM(pg_total_relation_size(c.oid)), 0) AS bytes FROM pg_class c
+         JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+        [schema],
+      );
+      return Number(rows[0]?.bytes ?? 0);
+    } finally {
+      await admin.end();
+    }
+  }
   let bytes = 0;
   for (const suffix of ["", "-wal"]) {
     const file = path.join(dataDir, `skein.db${suffix}`);
@@ -175,14 +218,16 @@ async function main() {
   });
   const emptyDir = path.join(tmpdir(), `skein-bench-empty-${process.pid}`);
   mkdirSync(emptyDir, { recursive: true });
+  const emptySchema = PG_URL ? await scratchSchema() : null;
   let emptyMs: number;
   try {
-    emptyMs = await medianStartup(emptyDir);
+    emptyMs = await medianStartup(emptyDir, emptySchema?.url ?? null);
   } finally {
     rmSync(emptyDir, { recursive: true, force: true });
+    await emptySchema?.drop();
   }
-  const startupMs = await medianStartup(DATA_DIR);
-  const api = await startApi(DATA_DIR);
+  const startupMs = await medianStartup(DATA_DIR, PG_URL);
+  const api = await startApi(DATA_DIR, PG_URL);
   let rss: number;
   try {
     rss = await rssWithSubscribers(api);
@@ -190,11 +235,12 @@ async function main() {
     await stopApi(api);
   }
   console.log(`large history: ${stats.events} events, ${stats.threads} threads`);
-  writeBenchRows("api-large-history.json", [
+  const bytes = await databaseBytes(DATA_DIR);
+  writeBenchRows(PG_URL ? "api-large-history-pg.json" : "api-large-history.json", [
     row("startup_ms", startupMs, "ms", 1_500),
     row("startup_empty_ms", emptyMs, "ms", null),
     row("rss_mib_large", rss, "MiB", 300),
-    row("bytes_per_event", databaseBytes(DATA_DIR) / stats.events, "bytes", null),
+    row("bytes_per_event", bytes / stats.events, "bytes", null),
   ]);
   console.log(`large history bench took ${((performance.now() - begun) / 1000).toFixed(1)} s`);
 }
