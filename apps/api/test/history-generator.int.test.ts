@@ -52,7 +52,7 @@ async function expectReadable(store: EventStore, stats: GenerateStats): Promise<
   expect(tip.visibleTurnItems?.length ?? 0).toBeGreaterThan(tip.turnItems.length);
 }
 
-describe("large-history generator (issue 20, SPEC B7/P7)", () => {
+describe("large-history generator (issue 20)", () => {
   it("is deterministic for a seed, and its data dir opens and reads through the read models", async () => {
     const [a, b, other] = [await sqliteStore(), await sqliteStore(), await sqliteStore()];
     const statsA = await generateHistory(a, { ...SMALL, seed: 42 });
