@@ -17,8 +17,22 @@ export type GroupCommitOptions = {
   /** Called with each committed batch's events, in sequence order, before its appends resolve. */
   onCommitted: (events: StoredEvent[]) => void | Promise<void>;
   maxBatchSize: number;
+  /**
+   * Most serialized bytes (events and projection rows) one batch may carry; a single larger
+   * append still goes alone. Default: no bound beyond `maxBatchSize`.
+   */
+  maxBatchBytes?: number;
   now: () => Date;
 };
+
+/** What an append puts on the wire: its events' and row writes' JSON (ids and keys are small). */
+export function appendBytes(append: PreparedAppend): number {
+  let bytes = 0;
+  for (const event of append.events) bytes += event.json.length + 64;
+  for (const write of append.projections)
+    bytes += (write.op === "put" ? write.json.length : 0) + 64;
+  return bytes;
+}
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -59,8 +73,22 @@ export class GroupCommit {
     }
   }
 
+  /** The next batch: at most maxBatchSize appends and (past its first) maxBatchBytes. */
+  private takeBatch(): Pending[] {
+    const limit = this.options.maxBatchBytes;
+    if (limit === undefined) return this.queue.splice(0, this.options.maxBatchSize);
+    let count = 0;
+    let bytes = 0;
+    while (count < this.queue.length && count < this.options.maxBatchSize) {
+      bytes += appendBytes(this.queue[count]!.append);
+      if (count > 0 && bytes > limit) break;
+      count += 1;
+    }
+    return this.queue.splice(0, count);
+  }
+
   private async commitNext(): Promise<void> {
-    const batch = this.queue.splice(0, this.options.maxBatchSize);
+    const batch = this.takeBatch();
     let outcomes: AppendOutcome[];
     try {
       outcomes = await this.options.commit(

@@ -10,11 +10,15 @@ import {
   type IdOf,
   initialStateFor,
   type ProjectId,
+  type ProjectState,
+  type ProviderTurnId,
+  projectStreamId,
   type ProviderThreadId,
   projectEvent,
   type RunId,
   type ThreadId,
   type ThreadState,
+  threadStreamId,
 } from "@skein/domain";
 
 // No vitest imports: the benches seed through this module too.
@@ -23,6 +27,18 @@ import {
 const EVENTS_PER_APPEND = 4_000;
 
 type Pending = { events: NewEvent[]; writes: Map<string, ProjectionWrite> };
+type Stream = { state: ThreadState | ProjectState; committed: number };
+
+/** A tool call inside a run: a shell command whose output streams in chunks (E16-like logs). */
+export type SeedToolCall = { command: string; output: readonly string[]; exitCode: number };
+
+/** What one run holds besides its user message; the default is a one-delta reply. */
+export type SeedRunContent = {
+  /** The assistant reply, streamed as these deltas (at least one). */
+  reply?: readonly string[];
+  /** Tool calls made before the reply, in order. */
+  tools?: readonly SeedToolCall[];
+};
 
 /**
  * Builds long histories through the store's public append path, fast: commands are decided,
@@ -32,10 +48,15 @@ type Pending = { events: NewEvent[]; writes: Map<string, ProjectionWrite> };
  */
 export class HistorySeeder {
   private readonly ids = createSequentialIds("seed");
-  private readonly threads = new Map<ThreadId, { state: ThreadState; committed: number }>();
-  private readonly pending = new Map<ThreadId, Pending>();
+  private readonly streams = new Map<string, Stream>();
+  private readonly pending = new Map<string, Pending>();
   private readonly providerThreads = new Map<ThreadId, ProviderThreadId>();
+  /** Appends handed to the store and not yet awaited, oldest first (the store commits in order). */
+  private readonly inFlight: Promise<unknown>[] = [];
+  private failure: unknown = null;
   private tick = 0;
+  /** Events decided so far (appended or pending). */
+  events = 0;
 
   constructor(
     private readonly store: EventStore,
@@ -48,27 +69,49 @@ export class HistorySeeder {
   }
 
   state(threadId: ThreadId): ThreadState {
-    const known = this.threads.get(threadId);
+    const known = this.streams.get(threadStreamId(threadId));
     if (!known) throw new Error(`unknown thread ${threadId}`);
-    return known.state;
+    return known.state as ThreadState;
+  }
+
+  /** A project (its own stream); threads name it with `createThread(title, projectId)`. */
+  createProject(title: string, workspaceRoot: string): ProjectId {
+    const projectId = this.next("project");
+    const streamId = projectStreamId(projectId);
+    this.streams.set(streamId, { state: initialStateFor("project") as ProjectState, committed: 0 });
+    this.decideOn(streamId, {
+      type: "CreateProject",
+      data: { projectId, title, workspaceRoot, defaultProvider: "codex" },
+    });
+    return projectId;
   }
 
   /** A new thread (its title searchable by the shells query). */
-  createThread(title = "Thread"): ThreadId {
+  createThread(title = "Thread", projectId = this.projectId): ThreadId {
     const threadId = this.next("thread");
-    this.threads.set(threadId, { state: initialStateFor("thread") as ThreadState, committed: 0 });
+    this.streams.set(threadStreamId(threadId), {
+      state: initialStateFor("thread") as ThreadState,
+      committed: 0,
+    });
     this.send(threadId, {
       type: "CreateThread",
-      data: { threadId, projectId: this.projectId, title, defaultProvider: "codex" },
+      data: { threadId, projectId, title, defaultProvider: "codex" },
     });
     return threadId;
   }
 
-  /** A fork of `sourceId` at its latest stable run (the source's appends are flushed first). */
+  /**
+   * A fork of `sourceId` at its latest stable run. The source's pending events are handed to the
+   * store first, so the log holds them before the fork (appends commit in the order they are made).
+   */
   async fork(sourceId: ThreadId): Promise<ThreadId> {
-    await this.flush();
+    const sourcePending = this.pending.get(threadStreamId(sourceId));
+    if (sourcePending) this.appendPending(threadStreamId(sourceId), sourcePending);
     const threadId = this.next("thread");
-    this.threads.set(threadId, { state: initialStateFor("thread") as ThreadState, committed: 0 });
+    this.streams.set(threadStreamId(threadId), {
+      state: initialStateFor("thread") as ThreadState,
+      committed: 0,
+    });
     const source = this.state(sourceId);
     this.send(
       threadId,
@@ -87,8 +130,11 @@ export class HistorySeeder {
     return threadId;
   }
 
-  /** One whole run: queued, started, an assistant reply streamed, completed, checkpointed. */
-  run(threadId: ThreadId, text: string): RunId {
+  /**
+   * One whole run: queued, started, tool calls with their output (if any), an assistant reply
+   * streamed, completed, checkpointed.
+   */
+  run(threadId: ThreadId, text: string, content: SeedRunContent = {}): RunId {
     const runId = this.next("run");
     this.send(threadId, {
       type: "QueueRun",
@@ -107,15 +153,15 @@ export class HistorySeeder {
     });
     const providerTurnId = this.next("providerTurn");
     this.send(threadId, { type: "StartProviderTurn", data: { threadId, runId, providerTurnId } });
+    for (const tool of content.tools ?? []) this.toolCall(threadId, providerTurnId, tool);
     const nodeId = this.next("node");
     this.send(threadId, {
       type: "StartItem",
       data: { threadId, providerTurnId, nodeId, kind: "assistant_message" },
     });
-    this.send(threadId, {
-      type: "AppendItemDelta",
-      data: { threadId, nodeId, delta: `re: ${text}` },
-    });
+    for (const delta of content.reply ?? [`re: ${text}`]) {
+      this.send(threadId, { type: "AppendItemDelta", data: { threadId, nodeId, delta } });
+    }
     this.send(threadId, { type: "CompleteItem", data: { threadId, nodeId, status: "completed" } });
     this.send(threadId, {
       type: "CompleteProviderTurn",
@@ -141,24 +187,65 @@ export class HistorySeeder {
     return runId;
   }
 
+  /** A `command_execution` tool call: started with its command, output streamed, completed. */
+  private toolCall(threadId: ThreadId, providerTurnId: ProviderTurnId, tool: SeedToolCall): void {
+    const nodeId = this.next("node");
+    this.send(threadId, {
+      type: "StartItem",
+      data: {
+        threadId,
+        providerTurnId,
+        nodeId,
+        kind: "tool_call",
+        content: { type: "command_execution", input: tool.command },
+      },
+    });
+    for (const delta of tool.output) {
+      this.send(threadId, { type: "AppendItemDelta", data: { threadId, nodeId, delta } });
+    }
+    this.send(threadId, {
+      type: "CompleteItem",
+      data: {
+        threadId,
+        nodeId,
+        status: tool.exitCode === 0 ? "completed" : "failed",
+        // As the adapters report it: the final item carries the whole output.
+        content: {
+          type: "command_execution",
+          input: tool.command,
+          output: tool.output.join(""),
+          exitCode: tool.exitCode,
+        },
+      },
+    });
+  }
+
   /** Decides a command on the in-memory state; its events are appended by the next flush. */
   send(
     threadId: ThreadId,
     command: Command,
     readThread?: (id: ThreadId) => ThreadState | undefined,
   ) {
-    const thread = this.threads.get(threadId);
-    if (!thread) throw new Error(`unknown thread ${threadId}`);
-    const decided = decide(command, thread.state, this.meta(), { readThread });
+    this.decideOn(threadStreamId(threadId), command, readThread);
+  }
+
+  private decideOn(
+    streamId: string,
+    command: Command,
+    readThread?: (id: ThreadId) => ThreadState | undefined,
+  ) {
+    const stream = this.streams.get(streamId);
+    if (!stream) throw new Error(`unknown stream ${streamId}`);
+    const decided = decide(command, stream.state, this.meta(), { readThread });
     if (!decided.ok) throw new Error(`${command.type} rejected: ${decided.error.message}`);
-    let pending = this.pending.get(threadId);
+    let pending = this.pending.get(streamId);
     if (!pending) {
       pending = { events: [], writes: new Map() };
-      this.pending.set(threadId, pending);
+      this.pending.set(streamId, pending);
     }
     for (const event of decided.events) {
-      evolve(thread.state, event);
-      for (const write of projectEvent(thread.state, event)) {
+      evolve(stream.state, event);
+      for (const write of projectEvent(stream.state, event)) {
         // Only a row's last write matters within one append; the key keeps first-write order.
         const key = `${write.table}\u0000${write.id}`;
         pending.writes.delete(key);
@@ -166,28 +253,55 @@ export class HistorySeeder {
       }
       pending.events.push(event);
     }
-    if (pending.events.length >= EVENTS_PER_APPEND) this.appendPending(threadId, pending);
+    this.events += decided.events.length;
+    if (pending.events.length >= EVENTS_PER_APPEND) this.appendPending(streamId, pending);
   }
 
-  private readonly inFlight: Promise<unknown>[] = [];
+  private appendPending(streamId: string, pending: Pending): void {
+    const stream = this.streams.get(streamId);
+    if (!stream || pending.events.length === 0) return;
+    this.pending.delete(streamId);
+    const expected = stream.committed;
+    stream.committed += pending.events.length;
+    const append = this.store.append(streamId, expected, pending.events, {
+      projections: [...pending.writes.values()],
+    });
+    // Kept as the first failure, thrown by the next settle/flush: no rejection goes unhandled.
+    append.catch((error: unknown) => {
+      this.failure ??= error;
+    });
+    this.inFlight.push(append);
+  }
 
-  private appendPending(threadId: ThreadId, pending: Pending): void {
-    const thread = this.threads.get(threadId);
-    if (!thread || pending.events.length === 0) return;
-    this.pending.delete(threadId);
-    const expected = thread.committed;
-    thread.committed += pending.events.length;
-    this.inFlight.push(
-      this.store.append(`thread-${threadId}`, expected, pending.events, {
-        projections: [...pending.writes.values()],
-      }),
-    );
+  /** Appends a thread's pending events and drops its in-memory state (it can no longer be used). */
+  forget(threadId: ThreadId): void {
+    const streamId = threadStreamId(threadId);
+    const pending = this.pending.get(streamId);
+    if (pending) this.appendPending(streamId, pending);
+    this.streams.delete(streamId);
+    this.providerThreads.delete(threadId);
+  }
+
+  /** Appends handed to the store and not yet awaited. */
+  get appendsInFlight(): number {
+    return this.inFlight.length;
+  }
+
+  /**
+   * Waits until at most `maxInFlight` appends are outstanding, so a long generation keeps a
+   * bounded number of appends (and their serialized events) queued in the store.
+   */
+  async settle(maxInFlight: number): Promise<void> {
+    while (this.inFlight.length > maxInFlight) {
+      await this.inFlight.shift()?.catch(() => undefined);
+    }
+    if (this.failure !== null) throw this.failure;
   }
 
   /** Appends everything decided so far. */
   async flush(): Promise<void> {
-    for (const [threadId, pending] of [...this.pending]) this.appendPending(threadId, pending);
-    await Promise.all(this.inFlight.splice(0));
+    for (const [streamId, pending] of [...this.pending]) this.appendPending(streamId, pending);
+    await this.settle(0);
   }
 
   private providerThread(threadId: ThreadId): ProviderThreadId {

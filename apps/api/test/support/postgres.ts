@@ -4,7 +4,7 @@ import {
   uniqueSchemaName,
 } from "../../../../packages/db/test/support/test-database.ts";
 
-export { TEST_DATABASE_URL };
+export { connectAdmin, TEST_DATABASE_URL };
 
 /**
  * A fresh schema in the test database for one test (several instances share it, as several API

@@ -81,6 +81,13 @@ export function createPool(
   // An idle client that loses its connection is dropped by the pool; the next checkout opens a
   // new one. Without a listener the 'error' event would crash the process.
   pool.on("error", () => {});
+  // So must a checked-out one, which the pool does not listen to: a server that ends the session
+  // between two statements of a transaction (idle_in_transaction_session_timeout after the event
+  // loop stalled, an administrator) emits 'error' on it. Its holder then sees the next query fail
+  // and hands the client back as broken.
+  pool.on("connect", (client) => {
+    client.on("error", () => {});
+  });
   return pool;
 }
 

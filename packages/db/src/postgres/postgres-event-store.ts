@@ -29,6 +29,11 @@ export type PostgresEventStoreOptions = {
   schema?: string;
   /** Most appends written by one group-commit transaction; default 1000. */
   maxBatchSize?: number;
+  /**
+   * Most serialized bytes one group-commit transaction is given (its single statement carries
+   * them all as parameters); default 16 MiB. One larger append still goes alone.
+   */
+  maxBatchBytes?: number;
   /** Pooled connections for log reads (readAll, readStream, backfills…); default 4. */
   readConnections?: number;
   /** Concurrent snapshot transactions, each on its own connection; default 4. */
@@ -128,6 +133,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
       commit: (batch, at) => writer.commit(batch, at),
       onCommitted: async (events) => this.feed?.committed(events),
       maxBatchSize: options.maxBatchSize ?? 1_000,
+      maxBatchBytes: options.maxBatchBytes ?? 16 * 1024 * 1024,
       now: options.now ?? (() => new Date()),
     });
     this.listener = new LogListener({
