@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { type EventStore, openEventStore, openSqliteEventStore } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
-import { AggregateRepository } from "../src/orchestrator/aggregate-repository.ts";
+import { AggregateRepository } from "../src/orchestrator/commands/aggregate-repository.ts";
 import { createReadModels } from "../src/read-models/index.ts";
 import { createIdGenerator } from "../src/runtime/id-generator.ts";
 import { HistorySeeder } from "../test/support/history-seed.ts";

@@ -10,11 +10,15 @@ export type {
   ThreadShells,
   TransferView,
 } from "./read-models/index.ts";
-export type { CodeBroughtBack } from "./orchestrator/bring-back-code.ts";
-export type { CheckResult } from "./orchestrator/check-command.ts";
-export type { FanOutAnswer, FanOutFork } from "./orchestrator/fan-out.ts";
-export type { ForkComparison, ForkFileChange, ForkSummary } from "./orchestrator/fork-compare.ts";
-export type { SweepResult } from "./orchestrator/worktree-hygiene.ts";
+export type { CodeBroughtBack } from "./orchestrator/parallel/bring-back-code.ts";
+export type { CheckResult } from "./orchestrator/commands/check-command.ts";
+export type { FanOutAnswer, FanOutFork } from "./orchestrator/parallel/fan-out.ts";
+export type {
+  ForkComparison,
+  ForkFileChange,
+  ForkSummary,
+} from "./orchestrator/parallel/fork-compare.ts";
+export type { SweepResult } from "./orchestrator/parallel/worktree-hygiene.ts";
 export type { WatchMessage } from "./subscriptions/watch-stream.ts";
 export type { LogPosition } from "./subscriptions/watches.ts";
 

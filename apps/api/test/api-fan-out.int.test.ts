@@ -6,7 +6,7 @@ import { openSqliteEventStore } from "@skein/db";
 import { createScriptedProvider } from "@skein/scripted-provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
-import { DEFAULT_WORKTREE_GRACE_MS } from "../src/orchestrator/worktree-hygiene.ts";
+import { DEFAULT_WORKTREE_GRACE_MS } from "../src/orchestrator/parallel/worktree-hygiene.ts";
 import { refusal } from "./support/errors.ts";
 import { createGitWorkspace, git, hashTree } from "./support/git-workspace.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";

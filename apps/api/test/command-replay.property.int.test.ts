@@ -12,7 +12,7 @@ import {
 import { createScriptedProvider, type ScriptContext } from "@skein/scripted-provider";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { canonicalJson } from "../src/orchestrator/command-gate.ts";
+import { canonicalJson } from "../src/orchestrator/commands/command-gate.ts";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
 

@@ -1,6 +1,6 @@
 import type { ThreadId } from "@skein/domain";
 import { describe, expect, it } from "vitest";
-import { LeaseLostError, untilAborted } from "../src/orchestrator/lease-fence.ts";
+import { LeaseLostError, untilAborted } from "../src/orchestrator/recovery/lease-fence.ts";
 
 const THREAD = "thr_fence" as ThreadId;
 

@@ -6,7 +6,7 @@ import type { RunId, ThreadId } from "@skein/domain";
 import { createCodexAdapter } from "@skein/adapters-codex";
 import { anthropicTextReply } from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
-import { describeStartFailure } from "../src/orchestrator/workspace-check.ts";
+import { describeStartFailure } from "../src/orchestrator/runs/workspace-check.ts";
 import {
   type ClaudeSkeinHarness,
   createClaudeSkeinHarness,

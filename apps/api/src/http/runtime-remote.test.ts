@@ -4,7 +4,7 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import { createHTTPServer } from "@trpc/server/adapters/standalone";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RemoteUnreachableError } from "../orchestrator/runtime-remote.ts";
+import { RemoteUnreachableError } from "../orchestrator/runtime/runtime-remote.ts";
 import { createHttpRuntimeRemote, FORWARDED_HEADER } from "./runtime-remote.ts";
 
 // The HTTP RuntimeRemote against a stand-in owner instance that answers steer the way a real one

@@ -2,7 +2,10 @@ import { TRPCClientError } from "@trpc/client";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
 import { createSkeinClient, type SkeinClient } from "../client.ts";
-import { RemoteUnreachableError, type RuntimeRemote } from "../orchestrator/runtime-remote.ts";
+import {
+  RemoteUnreachableError,
+  type RuntimeRemote,
+} from "../orchestrator/runtime/runtime-remote.ts";
 
 /**
  * Marks a call one instance forwards to another (its value: the forwarding instance's id). The

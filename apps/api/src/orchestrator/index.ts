@@ -1,5 +1,5 @@
-export { AggregateRepository, type ExecuteResult } from "./aggregate-repository.ts";
-export { DELEGATE_TOOL } from "./delegate-tool.ts";
+export { AggregateRepository, type ExecuteResult } from "./commands/aggregate-repository.ts";
+export { DELEGATE_TOOL } from "./runtime/delegate-tool.ts";
 export { type Logger, silentLogger } from "./logger.ts";
 export { createOrchestrator, type Orchestrator, type OrchestratorOptions } from "./orchestrator.ts";
 export type { OrchestratorCommands } from "./service-types.ts";

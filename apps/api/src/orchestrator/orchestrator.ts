@@ -11,38 +11,38 @@ import {
 } from "@skein/domain";
 import type { ProviderAdapter, RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
-import { AggregateRepository } from "./aggregate-repository.ts";
-import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
-import { CheckpointService } from "./checkpoint-service.ts";
-import { CommandGate, type CommandProcedure } from "./command-gate.ts";
+import { AggregateRepository } from "./commands/aggregate-repository.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./runs/attempt-policy.ts";
+import { CheckpointService } from "./checkpoints/checkpoint-service.ts";
+import { CommandGate, type CommandProcedure } from "./commands/command-gate.ts";
 import {
   createDelegateHandler,
   DEFAULT_DELEGATE_TIMEOUT_MS,
   DELEGATE_TOOL,
-} from "./delegate-tool.ts";
-import { fanOut } from "./fan-out.ts";
-import { compareForks } from "./fork-compare.ts";
-import { forkThread } from "./fork-workspace.ts";
-import { editHandoff, regenerateHandoff } from "./handoff-commands.ts";
-import { draftHandoff } from "./handoff-draft.ts";
+} from "./runtime/delegate-tool.ts";
+import { fanOut } from "./parallel/fan-out.ts";
+import { compareForks } from "./parallel/fork-compare.ts";
+import { forkThread } from "./parallel/fork-workspace.ts";
+import { editHandoff, regenerateHandoff } from "./transfers/handoff-commands.ts";
+import { draftHandoff } from "./transfers/handoff-draft.ts";
 import { type Logger, silentLogger } from "./logger.ts";
-import { recoverAfterRestart, startLeaseSweep } from "./recovery.ts";
-import { reviewDiff } from "./review-diff.ts";
-import { rollbackToCheckpoint } from "./rollback.ts";
-import { RunExecutor } from "./run-executor.ts";
-import { RunSlots } from "./run-slots.ts";
-import { createQueueMessage } from "./send-message.ts";
-import { checkModelChoice } from "./model-choice.ts";
-import { ProviderModels } from "./provider-models.ts";
-import { RuntimeForwarder } from "./runtime-forwarding.ts";
-import { noRuntimeRemote, type RuntimeRemote } from "./runtime-remote.ts";
+import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
+import { reviewDiff } from "./checkpoints/review-diff.ts";
+import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
+import { RunExecutor } from "./runs/run-executor.ts";
+import { RunSlots } from "./runs/run-slots.ts";
+import { createQueueMessage } from "./runs/send-message.ts";
+import { checkModelChoice } from "./runs/model-choice.ts";
+import { ProviderModels } from "./runs/provider-models.ts";
+import { RuntimeForwarder } from "./runtime/runtime-forwarding.ts";
+import { noRuntimeRemote, type RuntimeRemote } from "./runtime/runtime-remote.ts";
 import type { OrchestratorCommands } from "./service-types.ts";
-import { SessionManager } from "./session-manager.ts";
-import { DEFAULT_START_BREAKER } from "./start-breaker.ts";
-import { threadImportCommands } from "./thread-import.ts";
-import { adoptCommands } from "./adopt-sessions.ts";
-import { threadSettingsCommands } from "./thread-settings.ts";
-import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./worktree-hygiene.ts";
+import { SessionManager } from "./runtime/session-manager.ts";
+import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
+import { threadImportCommands } from "./threads/thread-import.ts";
+import { adoptCommands } from "./threads/adopt-sessions.ts";
+import { threadSettingsCommands } from "./threads/thread-settings.ts";
+import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./parallel/worktree-hygiene.ts";
 
 const TERMINAL_RUN_STATUSES = new Set([
   "completed",

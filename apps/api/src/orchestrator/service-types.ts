@@ -1,6 +1,6 @@
 import type { ThreadExportDocument } from "@skein/domain";
-import type { ThreadImportResult } from "./thread-import.ts";
-import type { ProviderSessionListing } from "./adopt-sessions.ts";
+import type { ThreadImportResult } from "./threads/thread-import.ts";
+import type { ProviderSessionListing } from "./threads/adopt-sessions.ts";
 import type {
   CheckpointId,
   InteractionMode,
@@ -17,12 +17,12 @@ import type {
   ThreadId,
 } from "@skein/domain";
 import type { ProviderCapabilityFlags, ProviderModel } from "@skein/domain/provider";
-import type { BringBackCode, CodeBroughtBack } from "./bring-back-code.ts";
-import type { FanOutAnswer, FanOutInput } from "./fan-out.ts";
-import type { CompareInput, ForkComparison } from "./fork-compare.ts";
-import type { HandoffDraft } from "./handoff-draft-types.ts";
-import type { SweepInput, SweepResult } from "./worktree-hygiene.ts";
-import type { ReviewDiff, ReviewDiffInput } from "./review-types.ts";
+import type { BringBackCode, CodeBroughtBack } from "./parallel/bring-back-code.ts";
+import type { FanOutAnswer, FanOutInput } from "./parallel/fan-out.ts";
+import type { CompareInput, ForkComparison } from "./parallel/fork-compare.ts";
+import type { HandoffDraft } from "./transfers/handoff-draft-types.ts";
+import type { SweepInput, SweepResult } from "./parallel/worktree-hygiene.ts";
+import type { ReviewDiff, ReviewDiffInput } from "./checkpoints/review-types.ts";
 
 /**
  * Who handed this call over: another Skein instance that forwarded it here (it runs here or is

@@ -1,7 +1,7 @@
 import { ProviderKind, WorkspacePath } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { MAX_LISTED_SESSIONS } from "../orchestrator/adopt-sessions.ts";
+import { MAX_LISTED_SESSIONS } from "../orchestrator/threads/adopt-sessions.ts";
 import { apiProcedure } from "../trpc.ts";
 
 export const providerRouter = {

@@ -26,7 +26,7 @@ import { MAX_SHELL_PAGE } from "../read-models/shells.ts";
 import { watchForkOverlaps } from "../subscriptions/fork-overlaps.ts";
 import { watchDetail, watchShells } from "../subscriptions/watches.ts";
 import { originOf } from "../context.ts";
-import { CHECK_MAX_TIMEOUT_MS } from "../orchestrator/check-command.ts";
+import { CHECK_MAX_TIMEOUT_MS } from "../orchestrator/commands/check-command.ts";
 import { apiProcedure } from "../trpc.ts";
 import { LastEventId, MessageText, ModelName, OptionalCommandId, Title } from "./inputs.ts";
 

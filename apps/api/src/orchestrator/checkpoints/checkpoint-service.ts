@@ -1,0 +1,191 @@
+import { createHash } from "node:crypto";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { IdSource, Run, RunId, ThreadId, ThreadState } from "@skein/domain";
+import { type CheckpointStore, checkpointRef, createCheckpointStore } from "@skein/checkpoints";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { Logger } from "../logger.ts";
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** How long a fork or bring-back waits for a just-finished run's checkpoint at most. */
+const CAPTURE_WAIT_MS = 5_000;
+/** A run that finished longer ago than this has no capture left to wait for. */
+const RECENT_RUN_MS = 60_000;
+/** Remembered settled captures (per process; older runs are judged by their recorded state). */
+const SETTLED_MEMORY = 1_000;
+
+/**
+ * Captures a checkpoint of the workspace at the end of every root run (E6, E7) and opens the git
+ * plumbing per workspace. Non-git workspaces get a shadow git dir under Skein's data dir, keyed
+ * by the workspace path, so nothing is ever written into the user's folder.
+ */
+export class CheckpointService {
+  private readonly stores = new Map<string, Promise<CheckpointStore>>();
+  /** Runs whose capture ended (recorded, failed or skipped), oldest first. */
+  private readonly settled = new Set<RunId>();
+  private readonly waiters = new Map<RunId, (() => void)[]>();
+
+  constructor(
+    private readonly repo: AggregateRepository,
+    private readonly ids: IdSource,
+    private readonly dataDir: string,
+    private readonly log: Logger,
+    /** Off: runs end without a workspace checkpoint (e.g. a huge workspace; seeding benches). */
+    private readonly captureEnabled = true,
+  ) {}
+
+  storeFor(cwd: string): Promise<CheckpointStore> {
+    let store = this.stores.get(cwd);
+    if (!store) {
+      const key = createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
+      store = createCheckpointStore({
+        workspaceRoot: cwd,
+        shadowDir: path.join(this.dataDir, "checkpoints", key),
+      });
+      // A workspace that cannot hold checkpoints (e.g. it contains Skein's data dir) fails the
+      // same way every time: remember that for a while instead of spawning git on every fork.
+      store.catch(() => {
+        setTimeout(() => this.stores.delete(cwd), 60_000).unref();
+      });
+      this.stores.set(cwd, store);
+    }
+    return store;
+  }
+
+  /**
+   * Snapshots the workspace before a thread's first run (no ready checkpoint yet), so the first
+   * run's checkpoint lists what that run changed, not every file that already existed or was
+   * uncommitted. Best effort: without a baseline the first checkpoint diffs against HEAD.
+   */
+  async captureBaseline(threadId: ThreadId, state: ThreadState, cwd: string): Promise<void> {
+    if (!this.captureEnabled || lastRootCheckpointRef(state) || !existsSync(cwd)) return;
+    try {
+      const store = await this.storeFor(cwd);
+      if ((await store.status(baselineRef(threadId))) === "ready") return;
+      await store.capture({ threadId, runId: BASELINE_RUN });
+    } catch (error) {
+      this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
+    }
+  }
+
+  /** The baseline ref when the thread has one in this workspace's store, else undefined. */
+  async baselineOf(store: CheckpointStore, threadId: ThreadId): Promise<string | undefined> {
+    const ref = baselineRef(threadId);
+    return (await store.status(ref).catch(() => "missing")) === "ready" ? ref : undefined;
+  }
+
+  /** Records the run's root scope and a checkpoint; capture failures become status `error`. */
+  async captureRun(threadId: ThreadId, run: Run, cwd: string): Promise<void> {
+    try {
+      await this.capture(threadId, run, cwd);
+    } finally {
+      this.markSettled(run.id);
+    }
+  }
+
+  /**
+   * T2 makes `latest_stable` the latest completed run *with a checkpoint*, and a run's checkpoint
+   * is captured just after it finishes. A fork or bring-back sent in that instant would silently
+   * take the run before; instead it waits (briefly, bounded) for the capture this process is
+   * about to record. Runs captured elsewhere or long ago are never waited for.
+   */
+  async settleLatestRun(state: ThreadState, now: number = Date.now()): Promise<void> {
+    const runId = state.latestCompletedRunId;
+    if (!this.captureEnabled || runId === null || runId === state.latestStableRunId) return;
+    if (this.settled.has(runId)) return;
+    const run = state.runs.get(runId);
+    const finishedAt = run?.completedAt ? Date.parse(run.completedAt) : Number.NaN;
+    if (!(now - finishedAt < RECENT_RUN_MS)) return;
+    for (const checkpoint of state.checkpoints.values()) if (checkpoint.runId === runId) return;
+    await new Promise<void>((resolve) => {
+      const list = this.waiters.get(runId) ?? [];
+      const wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        list.splice(list.indexOf(wake), 1);
+        if (list.length === 0) this.waiters.delete(runId);
+        resolve();
+      }, CAPTURE_WAIT_MS);
+      list.push(wake);
+      this.waiters.set(runId, list);
+    });
+  }
+
+  private markSettled(runId: RunId): void {
+    this.settled.add(runId);
+    if (this.settled.size > SETTLED_MEMORY) {
+      const oldest = this.settled.values().next().value;
+      if (oldest !== undefined) this.settled.delete(oldest);
+    }
+    for (const wake of this.waiters.get(runId) ?? []) wake();
+    this.waiters.delete(runId);
+  }
+
+  private async capture(threadId: ThreadId, run: Run, cwd: string): Promise<void> {
+    if (!this.captureEnabled || !run.rootNodeId || !existsSync(cwd)) return;
+    const state = await this.repo.thread(threadId);
+    const scopeId = this.ids.next("checkpointScope");
+    await this.repo.execute({
+      type: "RecordCheckpointScope",
+      data: { threadId, scopeId, kind: "root_run", nodeId: run.rootNodeId, runId: run.id, cwd },
+    });
+    const checkpointId = this.ids.next("checkpoint");
+    try {
+      const store = await this.storeFor(cwd);
+      const parentRef = lastRootCheckpointRef(state) ?? (await this.baselineOf(store, threadId));
+      const captured = await store.capture({
+        threadId,
+        runId: run.id,
+        ...(parentRef ? { parentRef } : {}),
+      });
+      await this.repo.execute({
+        type: "RecordCheckpoint",
+        data: {
+          threadId,
+          checkpointId,
+          scopeId,
+          ref: captured.ref,
+          status: "ready",
+          files: captured.files.map((f) => ({
+            path: f.path,
+            additions: f.additions,
+            deletions: f.deletions,
+            status: f.status,
+          })),
+        },
+      });
+    } catch (error) {
+      this.log.warn(
+        { threadId, runId: run.id, error: message(error) },
+        "checkpoint capture failed",
+      );
+      await this.repo.execute({
+        type: "RecordCheckpoint",
+        data: {
+          threadId,
+          checkpointId,
+          scopeId,
+          ref: `capture-failed:${run.id}`,
+          status: "error",
+          files: [],
+        },
+      });
+    }
+  }
+}
+
+/** A run-id segment no run gets (run ids start with "run_"): the thread's pre-run snapshot. */
+const BASELINE_RUN = "baseline";
+
+export function baselineRef(threadId: string): string {
+  return checkpointRef(threadId, BASELINE_RUN);
+}
+
+export function lastRootCheckpointRef(state: ThreadState): string | undefined {
+  const id = state.lastRootCheckpointId;
+  const checkpoint = id ? state.checkpoints.get(id) : undefined;
+  return checkpoint?.status === "ready" ? checkpoint.ref : undefined;
+}

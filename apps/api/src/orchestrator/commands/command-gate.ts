@@ -1,0 +1,207 @@
+import { inSpan } from "../../tracing/spans.ts";
+import { createHash } from "node:crypto";
+import type { EventStore, ReceiptBinding, StoredReceipt } from "@skein/db";
+import { ConflictError, type DomainEvent, type IdSource, isDomainError } from "@skein/domain";
+import { KeyedQueue } from "./keyed-queue.ts";
+import type { Logger } from "../logger.ts";
+
+/** The mutations that take a `commandId`, named as the API names them. */
+export type CommandProcedure =
+  | "project.create"
+  | "thread.create"
+  | "thread.sendMessage"
+  | "thread.fork"
+  | "thread.fanOut"
+  | "thread.steer"
+  | "thread.interrupt"
+  | "thread.retryRun"
+  | "thread.compact"
+  | "thread.rollback"
+  | "thread.archive"
+  | "thread.unarchive"
+  | "thread.promote"
+  | "thread.updateSettings"
+  | "thread.import"
+  | "thread.adopt"
+  | "request.respond"
+  | "handoff.regenerate"
+  | "handoff.edit";
+
+/** What the append that answers a command carries (S4, B3). */
+export type ReceiptOptions = { commandId?: string; binding: ReceiptBinding; receipt: unknown };
+/** A command's answer minus its sequence, or how to build it from the decided events. */
+export type Answer = object | ((events: readonly DomainEvent[]) => object);
+
+/** Handed to a command's body: how it binds its answering append and records its intent. */
+export type CommandContext = {
+  readonly commandId: string | undefined;
+  /** Options for the one append that answers the command; `result` is its answer minus sequence. */
+  answer(result: Answer): ReceiptOptions;
+  /**
+   * B3: records what the command decided before its first outside effect. A command resumed
+   * after a crash (or retried after a failure mid-way) gets back what was recorded then, so it
+   * finishes the same decision instead of making a new one.
+   */
+  intend<D>(decision: D): Promise<D>;
+};
+
+/** An intent's data: the command as asked, what it decided, and which instance was running it. */
+type Intended = { input: Record<string, unknown>; decision: unknown; owner: string };
+type Result = { sequence: number };
+
+/** The payload a command id is bound to: the input without its id. */
+export function bindingOf(procedure: CommandProcedure, input: object): ReceiptBinding {
+  const { commandId: _id, ...payload } = input as Record<string, unknown>;
+  const hash = createHash("sha256").update(canonicalJson(payload)).digest("hex");
+  return { procedure, payloadHash: hash };
+}
+
+/** JSON with object keys sorted and `undefined` members dropped, so equal inputs hash equally. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v ?? null)).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+/** B3: a used command id answers only the procedure and payload it first answered. */
+export function refuseOtherBinding(
+  commandId: string,
+  known: ReceiptBinding,
+  asked: ReceiptBinding,
+) {
+  if (known.procedure === "") return;
+  if (known.procedure !== asked.procedure) {
+    throw new ConflictError(
+      `command id ${commandId} was already used by ${known.procedure}; send a new command id`,
+    );
+  }
+  if (known.payloadHash !== asked.payloadHash) {
+    throw new ConflictError(
+      `command id ${commandId} was already used by ${known.procedure} with a different payload; send a new command id`,
+    );
+  }
+}
+
+/**
+ * S4/B3 at the orchestrator's entry: a command id's receipt is checked before anything else
+ * happens, commands under one id run one at a time in this process, and a replay returns the
+ * stored answer without touching files, worktrees or provider threads. Another procedure or
+ * payload under a used id is CONFLICT naming the first.
+ */
+export class CommandGate {
+  private readonly queue = new KeyedQueue();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly ids: IdSource,
+    private readonly log: Logger,
+    /** This instance's id: a restart finishes only the intents its previous incarnation left. */
+    private readonly owner: string,
+  ) {}
+
+  /**
+   * Runs `body` once per command id. `effects` marks commands with outside effects: they get a
+   * generated command id when the caller sent none, so their intent can be recorded and a crash
+   * mid-way finished on restart.
+   */
+  run<T extends Result>(
+    procedure: CommandProcedure,
+    input: { commandId?: string },
+    body: (context: CommandContext) => Promise<T>,
+    options: { effects?: boolean } = {},
+  ): Promise<T> {
+    return inSpan(`command ${procedure}`, { "skein.procedure": procedure }, () =>
+      this.runOnce(procedure, input, body, options),
+    );
+  }
+
+  private runOnce<T extends Result>(
+    procedure: CommandProcedure,
+    input: { commandId?: string },
+    body: (context: CommandContext) => Promise<T>,
+    options: { effects?: boolean },
+  ): Promise<T> {
+    const binding = bindingOf(procedure, input);
+    const commandId = input.commandId ?? (options.effects ? this.ids.next("command") : undefined);
+    if (commandId === undefined) {
+      return body({
+        commandId,
+        answer: (result) => ({ binding, receipt: result }),
+        intend: async (decision) => decision,
+      });
+    }
+    return this.queue.run(commandId, async () => {
+      const stored = await this.store.findReceipt(commandId);
+      if (stored) {
+        refuseOtherBinding(commandId, stored, binding);
+        return replayOf(stored) as T;
+      }
+      const pending = await this.store.findIntent(commandId);
+      if (pending) refuseOtherBinding(commandId, pending, binding);
+      const context: CommandContext = {
+        commandId,
+        answer: (result) => ({ commandId, binding, receipt: result }),
+        intend: async <D>(decision: D) => {
+          const intended: Intended = {
+            input: { ...input, commandId },
+            decision,
+            owner: this.owner,
+          };
+          if (await this.store.recordIntent({ commandId, ...binding, data: intended })) {
+            return decision;
+          }
+          const recorded = await this.store.findIntent(commandId);
+          return ((recorded?.data as Intended | undefined)?.decision ?? decision) as D;
+        },
+      };
+      try {
+        return await body(context);
+      } catch (error) {
+        // A refusal ends the command: nothing is left to finish. Anything else (a crash-like
+        // failure mid-way) keeps the intent, so a retry or the next start finishes the decision.
+        if (isDomainError(error)) await this.store.clearIntent(commandId);
+        throw error;
+      }
+    });
+  }
+
+  /**
+   * After a restart: every command whose intent is still recorded is run again under its id,
+   * finishing what it decided (each at most once per start; a failure is logged and left).
+   */
+  async resumeIntents(
+    resume: (procedure: CommandProcedure, input: Record<string, unknown>) => Promise<unknown>,
+  ): Promise<void> {
+    for (const intent of await this.store.listIntents()) {
+      const data = intent.data as Intended | null;
+      // Another live instance may be running it right now; a retry by its client finishes it.
+      if (data?.owner !== undefined && data.owner !== this.owner) continue;
+      try {
+        if (!data?.input) throw new Error("the intent has no recorded input");
+        await resume(intent.procedure as CommandProcedure, data.input);
+        this.log.info(
+          { commandId: intent.commandId, procedure: intent.procedure },
+          "interrupted command finished after restart",
+        );
+      } catch (error) {
+        this.log.error(
+          { commandId: intent.commandId, procedure: intent.procedure, err: error },
+          "interrupted command could not be finished after restart",
+        );
+        if (isDomainError(error) || !data?.input) await this.store.clearIntent(intent.commandId);
+      }
+    }
+  }
+}
+
+/** The answer a command gave, as it gave it: its stored result plus its append's sequence. */
+function replayOf(stored: StoredReceipt): Result {
+  const result =
+    stored.receipt !== null && typeof stored.receipt === "object" ? stored.receipt : {};
+  return { ...result, sequence: stored.lastSequence };
+}

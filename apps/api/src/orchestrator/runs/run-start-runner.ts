@@ -1,0 +1,134 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type IdSource, isDomainError, type Run, type ThreadId } from "@skein/domain";
+import { NativeThreadHeldError, type ThreadSettings } from "@skein/domain/provider";
+import { gatherTransferInputs, runStart } from "@skein/transfer";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { RunAppender } from "../recovery/lease-fence.ts";
+import type { LiveSession, SessionManager } from "../runtime/session-manager.ts";
+
+/** The provider thread a run executes on, and the context its message carries. */
+export type PreparedStart = runStart.StartedRun & { session: LiveSession };
+
+type Deps = {
+  repo: AggregateRepository;
+  sessions: SessionManager;
+  ids: IdSource;
+  /** The thread's fenced appender: nothing is recorded once its lease is lost. */
+  appends: RunAppender;
+};
+
+const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/**
+ * Runs the run-start workflow (packages/transfer `runStart`): performs each effect it decides and
+ * feeds the outcome back as a fact, until the run is recorded as started (one append) or
+ * refused. The decisions live in the workflow; this only talks to the repository and runtime.
+ */
+export async function startRun(
+  deps: Deps,
+  threadId: ThreadId,
+  run: Run,
+  text: string,
+  settings: ThreadSettings,
+): Promise<PreparedStart | { failed: string }> {
+  const meta = { ids: deps.ids };
+  let state = runStart.initialRunStartState();
+  const live: Live = { session: null };
+  let input: runStart.RunStartInput = {
+    type: "RunStartRequested",
+    data: {
+      threadId,
+      run,
+      text,
+      capabilities: deps.sessions.adapter(run.provider)?.capabilities ?? null,
+    },
+  };
+  for (;;) {
+    const output = runStart.decide(input, state, meta);
+    state = runStart.evolve(runStart.evolve(state, input), output);
+    switch (output.type) {
+      case "StartTurn":
+        return { ...output.data, session: live.session! };
+      case "RefuseRun":
+        return { failed: output.data.failure };
+      case "AbortStart":
+        // Not control flow: an error nobody planned for fails the run as before the workflow.
+        throw output.data.error;
+      default:
+        input = await perform(deps, { threadId, run, settings, live }, output);
+    }
+  }
+}
+
+/** The live runtime the start opened, shared by its effects. */
+type Live = { session: LiveSession | null };
+type Ctx = { threadId: ThreadId; run: Run; settings: ThreadSettings; live: Live };
+
+/** Performs one effect and says what happened, as the workflow's next input. */
+async function perform(
+  deps: Deps,
+  { threadId, run, settings, live }: Ctx,
+  output: runStart.RunStartOutput,
+): Promise<runStart.RunStartInput> {
+  const session = live.session;
+  switch (output.type) {
+    case "LoadContext": {
+      const state = await deps.repo.thread(threadId);
+      const inputs = await gatherTransferInputs(state, (id) => deps.repo.thread(id));
+      return { type: "ContextLoaded", data: { state, inputs } };
+    }
+    case "EnsureRuntime": {
+      const opened = await deps.sessions.ensure(run.provider, settings.cwd, settings.model ?? null);
+      live.session = opened;
+      return {
+        type: "RuntimeReady",
+        data: {
+          providerSessionId: opened.providerSessionId,
+          loadedThreads: new Set(opened.loadedThreads),
+          canResume: opened.handle.capabilities.resume,
+          canAskPeers: deps.sessions.askPeersToRelease !== null,
+        },
+      };
+    }
+    case "StartThread": {
+      const { nativeThreadRef } = await session!.handle.startThread(settings);
+      session!.loadedThreads.add(nativeThreadRef);
+      return { type: "ThreadStarted", data: { nativeThreadRef } };
+    }
+    case "ForkNative":
+      try {
+        const forked = await session!.handle.forkThread(output.data, settings);
+        session!.loadedThreads.add(forked.nativeThreadRef);
+        return { type: "NativeForked", data: { nativeThreadRef: forked.nativeThreadRef } };
+      } catch (error) {
+        return { type: "NativeForkFailed", data: { reason: message(error) } };
+      }
+    case "ResumeThread": {
+      const { nativeThreadRef, askPeersFirst, waitMs } = output.data;
+      if (askPeersFirst) await deps.sessions.askPeersToRelease?.(nativeThreadRef);
+      if (waitMs > 0) await sleep(waitMs);
+      try {
+        await session!.handle.resumeThread(nativeThreadRef, settings);
+        session!.loadedThreads.add(nativeThreadRef);
+        return { type: "ThreadResumed", data: {} };
+      } catch (error) {
+        const held = error instanceof NativeThreadHeldError;
+        const instanceId = deps.sessions.owner;
+        return { type: "ResumeFailed", data: { reason: message(error), held, instanceId } };
+      }
+    }
+    case "AppendStart":
+      try {
+        await deps.appends.executeBatch(output.data.commands);
+        return { type: "StartAppended", data: {} };
+      } catch (error) {
+        if (!isDomainError(error)) throw error;
+        const state = await deps.repo.thread(threadId);
+        return { type: "StartRejected", data: { error, state } };
+      }
+    case "StartTurn":
+    case "RefuseRun":
+    case "AbortStart":
+      throw new Error(`${output.type} ends the start; nothing is performed for it`);
+  }
+}

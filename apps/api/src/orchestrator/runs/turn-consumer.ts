@@ -1,0 +1,329 @@
+import type {
+  IdSource,
+  NodeId,
+  PlanId,
+  ProviderSessionId,
+  ProviderTurnId,
+  RuntimeRequestId,
+  ThreadId,
+  TokenUsage,
+} from "@skein/domain";
+import type { RuntimeEvent, RuntimeItemFields } from "@skein/domain/provider";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import { completionContentOf, contentOf, nodeKindOf } from "./item-content.ts";
+
+/** `request.closed` reasons meaning the provider stopped waiting without our answer. */
+const WITHDRAWN = new Set(["withdrawn"]);
+
+function withdrawnReason(reason: string): string {
+  return reason === "withdrawn"
+    ? "The provider withdrew this request before it was answered; nothing to answer any more."
+    : reason;
+}
+
+export type TurnOutcome = { status: "completed" | "interrupted" | "failed"; error: string | null };
+
+/** What the run loop does with a turn that failed, before its end is recorded. */
+export type FailureHooks = {
+  /** May start a new attempt of the run (B2); the failed turn then ends alone. */
+  before?: (error: string) => Promise<void>;
+  /** Puts the error in words for the person reading it (the raw text stays in). */
+  describe?: (error: string) => string;
+};
+
+/** Where an open request can be answered: the live runtime that asked it. */
+export type LiveRequest = {
+  requestRef: string;
+  threadId: ThreadId;
+  providerSessionId: ProviderSessionId;
+};
+
+/** T9: where a turn's sub-agent events go (see subagent-threads.ts). */
+export type ChildEvents = {
+  /** `parentNodeOf` finds the parent turn's node of a native item (the spawning call). */
+  apply(event: RuntimeEvent, parentNodeOf: (itemRef: string) => NodeId | undefined): Promise<void>;
+  /** The parent turn ended: child turns still open end too. */
+  closeAll(): Promise<void>;
+};
+
+/**
+ * Turns one provider turn's runtime events into domain commands, in order. App ids for nodes,
+ * plans and requests are allocated here (never taken from the adapter, E8); native refs are kept
+ * on the entities for correlation.
+ */
+export class TurnConsumer {
+  private readonly nodes = new Map<string, NodeId>();
+  /** What each item reported when it started; a completion only adds to it. */
+  private readonly startFields = new Map<string, RuntimeItemFields>();
+  private readonly plans = new Map<string, { planId: PlanId; nodeId: NodeId }>();
+  private readonly requests = new Map<string, RuntimeRequestId>();
+  private usage: TokenUsage | null = null;
+  /** B8: the provider's frame that ended the turn, kept on its end. */
+  private endFrame: string | undefined;
+
+  constructor(
+    private readonly repo: Pick<AggregateRepository, "execute">,
+    private readonly ids: IdSource,
+    private readonly threadId: ThreadId,
+    private readonly providerTurnId: ProviderTurnId,
+    private readonly providerSessionId: ProviderSessionId,
+    private readonly onRequest: (requestId: RuntimeRequestId, live: LiveRequest | null) => void,
+    /** Why an interrupted turn stopped when Skein stopped it itself (shutdown), if it did. */
+    private readonly stopReason: () => string | null = () => null,
+    private readonly failures: FailureHooks = {},
+    private readonly children: ChildEvents | null = null,
+  ) {}
+
+  /** Consumes the turn's events; resolves with the recorded terminal status. */
+  async consume(events: AsyncIterable<RuntimeEvent>): Promise<TurnOutcome> {
+    let outcome: TurnOutcome | null = null;
+    try {
+      for await (const event of events) {
+        const done = await this.apply(event);
+        if (done) outcome = done;
+      }
+    } catch (error) {
+      if (!outcome)
+        outcome = {
+          status: "failed",
+          error: error instanceof Error ? error.message : String(error),
+        };
+    }
+    if (!outcome) {
+      outcome = { status: "failed", error: "provider runtime ended without finishing the turn" };
+    }
+    await this.children?.closeAll();
+    if (outcome.status === "failed") {
+      outcome = { status: "failed", error: outcome.error || "provider turn failed" };
+      await this.failures.before?.(outcome.error ?? "");
+    }
+    await this.complete(outcome);
+    return outcome;
+  }
+
+  private async run(command: Parameters<AggregateRepository["execute"]>[0]): Promise<void> {
+    await this.repo.execute(command);
+  }
+
+  /** Records one event; the turn's end comes back as its outcome (recorded by `complete`). */
+  async apply(event: RuntimeEvent): Promise<TurnOutcome | null> {
+    const threadId = this.threadId;
+    const providerTurnId = this.providerTurnId;
+    if (event.childThreadRef !== undefined) {
+      // A sub-agent's work belongs to its child thread, never to this turn's (T9).
+      await this.children?.apply(event, (ref) => this.nodes.get(ref));
+      return null;
+    }
+    switch (event.type) {
+      case "turn.started":
+        if (event.rawEventId)
+          await this.run({
+            type: "RecordProviderTurnFrame",
+            data: { threadId, providerTurnId, rawEventId: event.rawEventId },
+          });
+        return null;
+      case "item.started": {
+        if (event.kind === "user_message") return null;
+        await this.startItem(
+          event.itemRef,
+          event.kind,
+          event.parentItemRef ?? null,
+          event.fields,
+          event.rawEventId,
+        );
+        return null;
+      }
+      case "item.delta": {
+        const nodeId = this.nodes.get(event.itemRef);
+        if (nodeId)
+          await this.run({
+            type: "AppendItemDelta",
+            data: { threadId, nodeId, delta: event.delta, ...rawRef(event) },
+          });
+        return null;
+      }
+      case "item.completed": {
+        if (event.kind === "user_message") return null;
+        let nodeId = this.nodes.get(event.itemRef);
+        if (!nodeId)
+          nodeId = await this.startItem(
+            event.itemRef,
+            event.kind,
+            event.parentItemRef ?? null,
+            event.fields,
+            event.rawEventId,
+          );
+        const content = completionContentOf(
+          event.kind,
+          this.startFields.get(event.itemRef),
+          event.fields,
+        );
+        this.startFields.delete(event.itemRef);
+        const status = event.status;
+        await this.run({
+          type: "CompleteItem",
+          data: { threadId, nodeId, status, ...(content ? { content } : {}), ...rawRef(event) },
+        });
+        return null;
+      }
+      case "plan.updated": {
+        let plan = this.plans.get(event.planRef);
+        if (!plan) {
+          plan = { planId: this.ids.next("plan"), nodeId: this.ids.next("node") };
+          this.plans.set(event.planRef, plan);
+        }
+        await this.run({
+          type: "UpdatePlan",
+          data: {
+            threadId,
+            providerTurnId,
+            planId: plan.planId,
+            nodeId: plan.nodeId,
+            kind: event.kind,
+            status: "active",
+            ...(event.markdown !== undefined ? { markdown: event.markdown } : {}),
+            ...(event.steps
+              ? { steps: event.steps.map((s, i) => ({ id: `step-${i + 1}`, ...s })) }
+              : {}),
+            ...rawRef(event),
+          },
+        });
+        return null;
+      }
+      case "request.opened": {
+        const requestId = this.ids.next("request");
+        const parentNodeId = event.itemRef ? this.nodes.get(event.itemRef) : undefined;
+        const detail = [event.command, event.cwd ? `in ${event.cwd}` : null, event.toolName]
+          .filter(Boolean)
+          .join(" ");
+        await this.run({
+          type: "OpenRuntimeRequest",
+          data: {
+            threadId,
+            providerTurnId,
+            requestId,
+            nodeId: this.ids.next("node"),
+            ...(parentNodeId ? { parentNodeId } : {}),
+            nativeRequestRef: event.requestRef,
+            kind: event.kind,
+            providerSessionId: this.providerSessionId,
+            title: event.summary || `${event.kind} request`,
+            detail: detail || null,
+            ...(event.questions
+              ? {
+                  questions: event.questions.map((q) => ({
+                    id: q.id,
+                    header: q.header ?? null,
+                    question: q.question,
+                    options: (q.options ?? []).map((o) => ({
+                      label: o.label,
+                      description: o.description ?? null,
+                    })),
+                    multiSelect: q.multiSelect ?? false,
+                  })),
+                }
+              : {}),
+            ...rawRef(event),
+          },
+        });
+        this.requests.set(event.requestRef, requestId);
+        this.onRequest(requestId, {
+          requestRef: event.requestRef,
+          threadId,
+          providerSessionId: this.providerSessionId,
+        });
+        return null;
+      }
+      case "request.closed": {
+        const requestId = this.requests.get(event.requestRef);
+        this.requests.delete(event.requestRef);
+        // Answered ones are recorded by `request.respond`; a turn's end settles what is left,
+        // also what a provider withdraws because Skein itself is stopping (stays listed, E15).
+        if (!requestId || !WITHDRAWN.has(event.reason) || this.stopReason() !== null) return null;
+        await this.run({
+          type: "WithdrawRuntimeRequest",
+          data: { threadId, requestId, reason: withdrawnReason(event.reason) },
+        });
+        this.onRequest(requestId, null);
+        return null;
+      }
+      case "usage":
+        this.usage = usageOf(event);
+        return null;
+      case "subagent.started":
+      case "subagent.completed":
+        return null;
+      case "turn.completed":
+        this.endFrame = event.rawEventId;
+        return { status: event.status, error: event.error ?? null };
+    }
+  }
+
+  private async startItem(
+    itemRef: string,
+    kind: Parameters<typeof nodeKindOf>[0],
+    parentItemRef: string | null,
+    fields: Parameters<typeof contentOf>[1],
+    rawEventId: string | undefined,
+  ): Promise<NodeId> {
+    const nodeId = this.ids.next("node");
+    this.nodes.set(itemRef, nodeId);
+    this.startFields.set(itemRef, fields);
+    const parentNodeId = parentItemRef ? this.nodes.get(parentItemRef) : undefined;
+    const content = contentOf(kind, fields);
+    await this.run({
+      type: "StartItem",
+      data: {
+        threadId: this.threadId,
+        providerTurnId: this.providerTurnId,
+        nodeId,
+        kind: nodeKindOf(kind),
+        ...(parentNodeId ? { parentNodeId } : {}),
+        nativeItemRef: itemRef,
+        ...(content ? { content } : {}),
+        ...rawRef({ rawEventId }),
+      },
+    });
+    return nodeId;
+  }
+
+  /** Records the turn's end (and so its run's, for a run's only turn). */
+  async complete(outcome: TurnOutcome): Promise<void> {
+    await this.run({
+      type: "CompleteProviderTurn",
+      data: {
+        threadId: this.threadId,
+        providerTurnId: this.providerTurnId,
+        status: outcome.status,
+        error:
+          outcome.status === "failed"
+            ? (this.failures.describe ?? String)(outcome.error || "provider turn failed")
+            : outcome.status === "interrupted"
+              ? this.stopReason()
+              : null,
+        usage: this.usage,
+        ...rawRef({ rawEventId: this.endFrame }),
+      },
+    });
+  }
+}
+
+/**
+ * B8: the raw frame an event came from, for the command it becomes, so the item keeps where its
+ * frames are and the store links the frame to the sequence it led to.
+ */
+function rawRef(event: { rawEventId?: string | undefined }): { rawEventId?: string } {
+  return event.rawEventId ? { rawEventId: event.rawEventId } : {};
+}
+
+/** The event's figures as TokenUsage, leaving out what the provider did not report. */
+function usageOf(event: Extract<RuntimeEvent, { type: "usage" }>): TokenUsage {
+  const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, costUsd } = event;
+  return {
+    inputTokens,
+    outputTokens,
+    ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
+    ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
+    ...(costUsd !== undefined ? { costUsd } : {}),
+  };
+}

@@ -1,0 +1,208 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import type { ProviderKind, ProviderSessionId } from "@skein/domain";
+import type { ProviderAdapter, ProviderSessionHandle, RawEventSink } from "@skein/domain/provider";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { Logger } from "../logger.ts";
+
+/** How long shutdown waits for one provider runtime to close. */
+const CLOSE_WITHIN_MS = 3_000;
+
+type LiveSession = {
+  providerSessionId: ProviderSessionId;
+  provider: ProviderKind;
+  cwd: string;
+  handle: ProviderSessionHandle;
+  /** Native threads this runtime has started/resumed/forked; others need a resume first. */
+  loadedThreads: Set<string>;
+  activeTurns: number;
+  lastUsedAt: number;
+};
+
+/**
+ * Owns live provider runtimes: one per (provider, workspace). The persisted ProviderSession
+ * (E8) is only metadata; a dead or reaped handle is replaced by a new session that resumes
+ * native threads from their persisted refs (R2).
+ */
+export class SessionManager {
+  private readonly live = new Map<string, LiveSession>();
+  private readonly opening = new Map<string, Promise<LiveSession>>();
+  private reaper: NodeJS.Timeout | null = null;
+  /**
+   * Asks the other instances sharing the database to let go of a native thread (see
+   * `releaseThread`); set by the orchestrator once it can reach them. Resolves true when one did.
+   */
+  askPeersToRelease: ((nativeThreadRef: string) => Promise<boolean>) | null = null;
+
+  constructor(
+    private readonly adapters: Partial<Record<ProviderKind, ProviderAdapter>>,
+    private readonly repo: AggregateRepository,
+    private readonly newSessionId: () => ProviderSessionId,
+    private readonly log: Logger,
+    private readonly rawLog: RawEventSink | undefined,
+    private readonly idleMs = 10 * 60_000,
+    /** This instance's id, recorded on the sessions it opens (recovery stops dead owners' ones). */
+    readonly owner: string | null = null,
+  ) {
+    if (idleMs > 0) {
+      this.reaper = setInterval(() => void this.reapIdle(), Math.min(idleMs, 60_000));
+      this.reaper.unref();
+    }
+  }
+
+  adapter(provider: ProviderKind): ProviderAdapter | undefined {
+    return this.adapters[provider];
+  }
+
+  /** A live runtime for the provider in `cwd`, opening (and recording) one when needed. */
+  async ensure(provider: ProviderKind, cwd: string, model: string | null): Promise<LiveSession> {
+    const key = `${provider}|${cwd}`;
+    const current = this.live.get(key);
+    if (current?.handle.isAlive()) return current;
+    if (current) {
+      this.live.delete(key);
+      await this.setStatus(current.providerSessionId, "error", "provider runtime exited");
+    }
+    const pending = this.opening.get(key);
+    if (pending) return pending;
+    const opening = this.open(provider, cwd, model).finally(() => this.opening.delete(key));
+    this.opening.set(key, opening);
+    const session = await opening;
+    this.live.set(key, session);
+    return session;
+  }
+
+  private async open(
+    provider: ProviderKind,
+    cwd: string,
+    model: string | null,
+  ): Promise<LiveSession> {
+    const adapter = this.adapters[provider];
+    if (!adapter) throw new Error(`provider ${provider} is not configured on this server`);
+    const providerSessionId = this.newSessionId();
+    await this.repo.execute({
+      type: "OpenProviderSession",
+      data: {
+        providerSessionId,
+        provider,
+        cwd,
+        model,
+        capabilities: adapter.capabilities,
+        owner: this.owner,
+      },
+    });
+    try {
+      const handle = await adapter.openSession({
+        providerSessionId,
+        cwd,
+        model,
+        rawLog: this.rawLog,
+      });
+      await this.setStatus(providerSessionId, "ready", null);
+      this.log.info({ provider, providerSessionId, cwd }, "provider session opened");
+      return {
+        providerSessionId,
+        provider,
+        cwd,
+        handle,
+        loadedThreads: new Set(),
+        activeTurns: 0,
+        lastUsedAt: Date.now(),
+      };
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      await this.setStatus(providerSessionId, "error", message);
+      throw error;
+    }
+  }
+
+  /** Marks a turn running on the session (keeps it from being reaped). */
+  begin(session: LiveSession): void {
+    session.activeTurns += 1;
+    session.lastUsedAt = Date.now();
+  }
+
+  end(session: LiveSession): void {
+    session.activeTurns = Math.max(0, session.activeTurns - 1);
+    session.lastUsedAt = Date.now();
+  }
+
+  findBySessionId(providerSessionId: string): LiveSession | undefined {
+    for (const session of this.live.values()) {
+      if (session.providerSessionId === providerSessionId) return session;
+    }
+    return undefined;
+  }
+
+  /**
+   * Lets go of a native thread so another instance's runtime can resume it. A Codex thread has one
+   * writer, held until the runtime that loaded it exits (unsubscribing keeps it loaded), so an idle
+   * runtime holding it is stopped; its other threads are resumed from their refs when next used
+   * (R2). A runtime in the middle of a turn is left alone.
+   */
+  async releaseThread(nativeThreadRef: string): Promise<"released" | "not_loaded" | "busy"> {
+    let outcome: "released" | "not_loaded" | "busy" = "not_loaded";
+    for (const [key, session] of this.live) {
+      if (!session.loadedThreads.has(nativeThreadRef)) continue;
+      if (session.activeTurns > 0) {
+        outcome = "busy";
+        continue;
+      }
+      this.live.delete(key);
+      await session.handle.close().catch(() => undefined);
+      await this.setStatus(session.providerSessionId, "stopped", null);
+      this.log.info(
+        { providerSessionId: session.providerSessionId, nativeThreadRef },
+        "provider session stopped to let another instance resume its thread",
+      );
+      if (outcome === "not_loaded") outcome = "released";
+    }
+    return outcome;
+  }
+
+  async reapIdle(now = Date.now()): Promise<void> {
+    for (const [key, session] of this.live) {
+      if (session.activeTurns > 0 || now - session.lastUsedAt < this.idleMs) continue;
+      this.live.delete(key);
+      await session.handle.close().catch(() => undefined);
+      await this.setStatus(session.providerSessionId, "stopped", null);
+      this.log.info(
+        { providerSessionId: session.providerSessionId },
+        "idle provider session reaped",
+      );
+    }
+  }
+
+  async closeAll(): Promise<void> {
+    if (this.reaper) clearInterval(this.reaper);
+    const sessions = [...this.live.values()];
+    this.live.clear();
+    await Promise.all(
+      sessions.map(async (session) => {
+        // A runtime that does not close in time is left to die with this process.
+        await Promise.race([
+          session.handle.close().catch(() => undefined),
+          sleep(CLOSE_WITHIN_MS, undefined, { ref: false }),
+        ]);
+        await this.setStatus(session.providerSessionId, "stopped", null).catch(() => undefined);
+      }),
+    );
+  }
+
+  private async setStatus(
+    providerSessionId: ProviderSessionId,
+    status: "ready" | "stopped" | "error",
+    lastError: string | null,
+  ): Promise<void> {
+    try {
+      await this.repo.execute({
+        type: "ChangeProviderSessionStatus",
+        data: { providerSessionId, status, lastError },
+      });
+    } catch (error) {
+      // A status the table refuses (e.g. stopped → stopped) is not worth failing a run over.
+      this.log.debug({ providerSessionId, status, error }, "session status not recorded");
+    }
+  }
+}
+
+export type { LiveSession };

@@ -1,0 +1,128 @@
+import type { ProviderKind, ThreadId, ThreadState } from "@skein/domain";
+import { ValidationError } from "@skein/domain";
+import type { ProviderModel } from "@skein/domain/provider";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { CommandGate } from "../commands/command-gate.ts";
+import type { Logger } from "../logger.ts";
+import { checkModelChoice } from "../runs/model-choice.ts";
+import type { RunExecutor } from "../runs/run-executor.ts";
+import type { RuntimeForwarder } from "../runtime/runtime-forwarding.ts";
+import type { OrchestratorCommands } from "../service-types.ts";
+
+type Deps = {
+  gate: CommandGate;
+  repo: AggregateRepository;
+  runtime: RuntimeForwarder;
+  executor: RunExecutor;
+  log: Logger;
+  requireThread: (threadId: ThreadId) => Promise<ThreadState>;
+  /** The provider's model catalog, to refuse a model or effort it does not offer. */
+  catalog: (provider: ProviderKind) => Promise<ProviderModel[]>;
+};
+
+type Commands = Pick<OrchestratorCommands, "updateSettings" | "archive" | "unarchive" | "promote">;
+
+/** Rename, defaults, archive, unarchive and promote: the thread's own settings, no provider work. */
+export function threadSettingsCommands(deps: Deps): Commands {
+  const { gate, repo, runtime, executor, log, requireThread, catalog } = deps;
+
+  /**
+   * Archiving stops the thread's work: the domain cancels its queued runs with the archive, and
+   * an active run is interrupted here (only its runtime can stop it). A failed interrupt leaves
+   * the archive in place and is logged; the run can still be interrupted from the thread.
+   */
+  const interruptActiveRun = async (threadId: ThreadId) => {
+    const state = await repo.thread(threadId);
+    if (!state.activeRunId) return;
+    try {
+      await runtime.run(
+        threadId,
+        undefined,
+        async () => ({ sequence: await executor.interrupt(threadId) }),
+        (remote, address, signal) => remote.interrupt(address, { threadId }, signal),
+      );
+    } catch (error) {
+      log.warn({ err: error, threadId }, "archived thread's active run could not be interrupted");
+    }
+  };
+
+  return {
+    updateSettings: (input) =>
+      gate.run("thread.updateSettings", input, async (command) => {
+        const { threadId, title, defaultProvider, model, effort, runtimeMode, interactionMode } =
+          input;
+        if (
+          title === undefined &&
+          defaultProvider === undefined &&
+          model === undefined &&
+          effort === undefined &&
+          runtimeMode === undefined &&
+          interactionMode === undefined
+        ) {
+          throw new ValidationError(
+            "nothing to change: give a title, defaultProvider, model, effort, runtimeMode or interactionMode",
+          );
+        }
+        const thread = (await requireThread(threadId)).thread!;
+        // Model and effort are one selection: changing one keeps the other as it was.
+        const selection =
+          model !== undefined || effort !== undefined
+            ? {
+                model: model !== undefined ? model : thread.modelSelection.model,
+                effort: effort !== undefined ? effort : (thread.modelSelection.effort ?? null),
+              }
+            : null;
+        if (selection) {
+          await checkModelChoice(catalog, {
+            provider: defaultProvider ?? thread.defaultProvider,
+            ...selection,
+          });
+        }
+        const result = await repo.execute(
+          {
+            type: "UpdateThreadSettings",
+            data: {
+              threadId,
+              ...(title !== undefined ? { title } : {}),
+              ...(defaultProvider !== undefined ? { defaultProvider } : {}),
+              ...(selection ? { modelSelection: selection } : {}),
+              ...(runtimeMode !== undefined ? { runtimeMode } : {}),
+              ...(interactionMode !== undefined ? { interactionMode } : {}),
+            },
+          },
+          command.answer({}),
+        );
+        return { sequence: result.sequence };
+      }),
+    archive: (input) =>
+      gate.run("thread.archive", input, async (command) => {
+        await requireThread(input.threadId);
+        const result = await repo.execute(
+          { type: "ArchiveThread", data: { threadId: input.threadId } },
+          command.answer({}),
+        );
+        await interruptActiveRun(input.threadId);
+        return { sequence: result.sequence };
+      }),
+    unarchive: (input) =>
+      gate.run("thread.unarchive", input, async (command) => {
+        await requireThread(input.threadId);
+        const result = await repo.execute(
+          { type: "UnarchiveThread", data: { threadId: input.threadId } },
+          command.answer({}),
+        );
+        return { sequence: result.sequence };
+      }),
+    // The parent's interrupt and its sub-agent's later turns find their child threads by lineage
+    // and by the parent's log; a promoted thread is in neither, so nothing here needs telling.
+    promote: (input) =>
+      gate.run("thread.promote", input, async (command) => {
+        await requireThread(input.threadId);
+        const result = await repo.execute(
+          { type: "PromoteThread", data: { threadId: input.threadId } },
+          command.answer({}),
+        );
+        return { sequence: result.sequence };
+      }),
+  };
+}

@@ -1,0 +1,70 @@
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src");
+
+/** Relative value imports of every source file under `root` (type-only imports do not load). */
+function importGraph(root: string): Map<string, string[]> {
+  const files: string[] = [];
+  const walk = (dir: string) => {
+    for (const name of readdirSync(dir)) {
+      const full = path.join(dir, name);
+      if (statSync(full).isDirectory()) walk(full);
+      else if (/\.tsx?$/.test(name) && !name.includes(".test.")) files.push(full);
+    }
+  };
+  walk(root);
+  const known = new Set(files);
+  const graph = new Map<string, string[]>();
+  for (const file of files) {
+    const source = readFileSync(file, "utf8");
+    const deps: string[] = [];
+    for (const match of source.matchAll(
+      /^(?:import|export)\s(?!type\b)[^;]*?from\s+"(\.[^"]+)"/gms,
+    )) {
+      const target = path.resolve(path.dirname(file), match[1]!);
+      if (known.has(target)) deps.push(path.relative(root, target));
+    }
+    graph.set(path.relative(root, file), deps);
+  }
+  return graph;
+}
+
+/** Every import cycle, each as the files around it. */
+function cycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const found: string[][] = [];
+  const visit = (file: string) => {
+    state.set(file, "open");
+    stack.push(file);
+    for (const dep of graph.get(file) ?? []) {
+      if (state.get(dep) === "open") found.push(stack.slice(stack.indexOf(dep)));
+      else if (!state.has(dep)) visit(dep);
+    }
+    stack.pop();
+    state.set(file, "done");
+  };
+  for (const file of graph.keys()) if (!state.has(file)) visit(file);
+  return found;
+}
+
+describe("the API's modules load without cycles (issue 15)", () => {
+  it("finds a cycle when there is one", () => {
+    const graph = new Map([
+      ["a.ts", ["b.ts"]],
+      ["b.ts", ["c.ts"]],
+      ["c.ts", ["a.ts"]],
+      ["d.ts", ["a.ts"]],
+    ]);
+    expect(cycles(graph)).toEqual([["a.ts", "b.ts", "c.ts"]]);
+  });
+
+  it("apps/api/src has no value-import cycle (the orchestrator's feature folders included)", () => {
+    const graph = importGraph(SRC);
+    expect(graph.get("orchestrator/runs/run-executor.ts")?.length).toBeGreaterThan(0);
+    expect(cycles(graph)).toEqual([]);
+  });
+});
