@@ -2,7 +2,6 @@ import { inSpan } from "../../tracing/spans.ts";
 import { ConcurrencyError, type EventStore, type ReceiptBinding } from "@skein/db";
 import {
   type AggregateState,
-  aggregateKindOfStream,
   type Command,
   type CommandId,
   commandStreamId,
@@ -12,22 +11,25 @@ import {
   evolve,
   HistoryNeeded,
   type IdSource,
-  initialStateFor,
   type ProjectionWrite,
   projectEvent,
   type ProjectState,
   projectStreamId,
-  restoreCompactState,
-  restoreState,
   type SessionState,
-  serializeCompactState,
-  serializeState,
   type ThreadId,
   type ThreadState,
   threadStreamId,
 } from "@skein/domain";
 import { refuseOtherBinding } from "./command-gate.ts";
+import {
+  AggregateSnapshots,
+  COMPACT_FROM_EVENTS,
+  type Entry,
+  SNAPSHOT_EVERY_EVENTS,
+} from "./aggregate-snapshots.ts";
 import { KeyedQueue } from "./keyed-queue.ts";
+
+export { COMPACT_FROM_EVENTS, SNAPSHOT_EVERY_EVENTS };
 
 /** Threads a command reads besides its own (fork source, merge-back fork, subagent parent). */
 function contextThreads(command: Command): ThreadId[] {
@@ -41,34 +43,6 @@ function contextThreads(command: Command): ThreadId[] {
   }
   return others;
 }
-
-/**
- * A cached aggregate: its state after stream version `version`, whose event had `sequence`;
- * `snapshotVersion` is the version of the newest aggregate snapshot stored for it. A `compact`
- * thread state holds only its recent runs (see `serializeCompactState`): commands are decided on
- * it, and whatever needs more (`HistoryNeeded`) loads the full state and decides again.
- */
-type Entry = {
-  state: AggregateState;
-  version: number;
-  sequence: number;
-  snapshotVersion: number;
-  compact: boolean;
-};
-
-/**
- * Issue 20 (item 3): threads this long also get a compact snapshot (stored under
- * `<stream>#compact`), so a command on them loads what recent runs hold, not the whole history.
- */
-export const COMPACT_FROM_EVENTS = 200;
-
-const compactStreamOf = (streamId: string) => `${streamId}#compact`;
-
-/**
- * Issue 20: an aggregate snapshot is stored once this many events followed the last one, so a
- * cold load reads one snapshot plus fewer than this many events, however long the stream is.
- */
-export const SNAPSHOT_EVERY_EVENTS = 500;
 
 /**
  * How a command's append answers for its command id: the receipt stored with it (or built from
@@ -104,8 +78,7 @@ export type ExecuteResult = {
  */
 export class AggregateRepository {
   private readonly cache = new Map<string, Entry>();
-  /** Version of the compact snapshot this instance last wrote per cached thread. */
-  private readonly compactVersions = new Map<string, number>();
+  private readonly snapshots: AggregateSnapshots;
   private readonly queue = new KeyedQueue();
 
   constructor(
@@ -113,8 +86,10 @@ export class AggregateRepository {
     private readonly clock: () => Date,
     private readonly ids: IdSource,
     private readonly cacheLimit = 2_000,
-    private readonly snapshotEvery = SNAPSHOT_EVERY_EVENTS,
-  ) {}
+    snapshotEvery = SNAPSHOT_EVERY_EVENTS,
+  ) {
+    this.snapshots = new AggregateSnapshots(store, snapshotEvery);
+  }
 
   /**
    * A thread's committed state. Reads queue behind the stream's pending commands because
@@ -308,7 +283,7 @@ export class AggregateRepository {
       entry.version = appended.streamVersion;
       entry.sequence = appended.lastSequence;
       if (appended.duplicate) this.cache.delete(streamId);
-      else await this.maybeSnapshot(streamId, entry);
+      else await this.snapshots.maybeSave(streamId, entry);
       return {
         events: appended.duplicate ? [] : events,
         sequence: appended.lastSequence,
@@ -344,29 +319,20 @@ export class AggregateRepository {
     if (raced && !(raced.compact && !entry.compact)) return raced;
     this.cache.set(streamId, entry);
     this.evict();
-    await this.maybeSnapshot(streamId, entry);
+    await this.snapshots.maybeSave(streamId, entry);
     return entry;
   }
 
   private async loadFull(streamId: string): Promise<Entry> {
-    const entry = await this.fromSnapshot(streamId);
+    const entry = await this.snapshots.read(streamId);
     await this.catchUp(entry, streamId);
     return entry;
   }
 
   /** A thread's compact snapshot brought up to the log, or null when that needs the history. */
   private async fromCompactSnapshot(streamId: string): Promise<Entry | null> {
-    if (aggregateKindOfStream(streamId) !== "thread") return null;
-    const stored = await this.store.readAggregateSnapshot(compactStreamOf(streamId));
-    const state = stored ? restoreCompactState(stored.state) : null;
-    if (!stored || !state) return null;
-    const entry: Entry = {
-      state,
-      version: stored.version,
-      sequence: stored.sequence,
-      snapshotVersion: Number.POSITIVE_INFINITY,
-      compact: true,
-    };
+    const entry = await this.snapshots.readCompact(streamId);
+    if (!entry) return null;
     try {
       await this.catchUp(entry, streamId);
       return entry;
@@ -376,75 +342,12 @@ export class AggregateRepository {
     }
   }
 
-  /** The stored snapshot's state (or the initial one); the caller reads the events after it. */
-  private async fromSnapshot(streamId: string): Promise<Entry> {
-    const kind = aggregateKindOfStream(streamId);
-    const stored = await this.store.readAggregateSnapshot(streamId);
-    const state = stored ? restoreState(stored.state, kind) : null;
-    if (stored && state) {
-      return {
-        state,
-        version: stored.version,
-        sequence: stored.sequence,
-        snapshotVersion: stored.version,
-        compact: false,
-      };
-    }
-    const initial = initialStateFor(kind);
-    return { state: initial, version: 0, sequence: 0, snapshotVersion: 0, compact: false };
-  }
-
-  /**
-   * Stores the committed state once enough events followed the last snapshot. Only committed
-   * state is ever written (after an append or a load), and a failure only costs a longer replay.
-   */
-  private async maybeSnapshot(streamId: string, entry: Entry): Promise<void> {
-    // Only a full state can be written whole or compacted (a compact one lacks the history).
-    if (entry.compact) return;
-    await this.maybeCompactSnapshot(streamId, entry);
-    if (entry.version - entry.snapshotVersion < this.snapshotEvery) return;
-    const version = entry.version;
-    try {
-      await this.store.saveAggregateSnapshot({
-        streamId,
-        version,
-        sequence: entry.sequence,
-        state: serializeState(entry.state),
-      });
-      entry.snapshotVersion = Math.max(entry.snapshotVersion, version);
-    } catch {
-      // A cache of the log: the next load replays a little more.
-    }
-  }
-
-  /**
-   * A long thread's compact snapshot, refreshed as often as the full one would be worth it: a
-   * command's cold load then reads it and the few events after it. Written from full states only,
-   * whenever the stored one lags by `snapshotEvery / 10` events or more.
-   */
-  private async maybeCompactSnapshot(streamId: string, entry: Entry): Promise<void> {
-    if (entry.state.kind !== "thread" || entry.version < COMPACT_FROM_EVENTS) return;
-    const lag = Math.max(1, Math.floor(this.snapshotEvery / 10));
-    if (entry.version - (this.compactVersions.get(streamId) ?? 0) < lag) return;
-    try {
-      await this.store.saveAggregateSnapshot({
-        streamId: compactStreamOf(streamId),
-        version: entry.version,
-        sequence: entry.sequence,
-        state: serializeCompactState(entry.state),
-      });
-      this.compactVersions.set(streamId, entry.version);
-    } catch {
-      // A cache of the log: the next command loads the full state.
-    }
-  }
-
   private evict(): void {
     while (this.cache.size > this.cacheLimit) {
       const oldest = this.cache.keys().next().value;
       if (oldest === undefined) return;
       this.cache.delete(oldest);
-      this.compactVersions.delete(oldest);
+      this.snapshots.forget(oldest);
     }
   }
 }
