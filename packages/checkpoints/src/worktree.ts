@@ -20,6 +20,25 @@ function worktreeGit(ctx: GitContext, args: readonly string[]) {
   return runGit(["-c", "core.hooksPath=/dev/null", ...args], { cwd: ctx.workTree });
 }
 
+/**
+ * git's worktree bookkeeping (`<common dir>/worktrees`) is not safe under concurrent changes: a
+ * `worktree add` can read another's half-written entry ("failed to read …/commondir") and fail.
+ * Worktree changes of one repository therefore run one at a time (fan-out adds several at once).
+ */
+const worktreeChanges = new Map<string, Promise<unknown>>();
+
+function oneAtATime<T>(ctx: GitContext, change: () => Promise<T>): Promise<T> {
+  const worktrees = ctx.gitDir.indexOf(`${path.sep}worktrees${path.sep}`);
+  const key = worktrees >= 0 ? ctx.gitDir.slice(0, worktrees) : ctx.gitDir;
+  const next = (worktreeChanges.get(key) ?? Promise.resolve()).then(change, change);
+  const settled = next.catch(() => undefined);
+  worktreeChanges.set(key, settled);
+  void settled.then(() => {
+    if (worktreeChanges.get(key) === settled) worktreeChanges.delete(key);
+  });
+  return next;
+}
+
 function requireRepository(ctx: GitContext, operation: string): void {
   if (ctx.mode !== "repo") throw new NotAGitRepositoryError(ctx.workspaceRoot, operation);
 }
@@ -38,15 +57,17 @@ export async function createIsolatedWorktree(
   }
   const target = path.resolve(input.path);
   try {
-    await worktreeGit(ctx, [
-      "worktree",
-      "add",
-      "--quiet",
-      "-b",
-      input.branch,
-      target,
-      checkpoint.commit,
-    ]);
+    await oneAtATime(ctx, () =>
+      worktreeGit(ctx, [
+        "worktree",
+        "add",
+        "--quiet",
+        "-b",
+        input.branch,
+        target,
+        checkpoint.commit,
+      ]),
+    );
   } catch (error) {
     if (error instanceof GitCommandError) {
       throw new CheckpointError(
@@ -68,10 +89,12 @@ export async function createIsolatedWorktree(
 /** Removes a fork's worktree (even with uncommitted edits: they belong to the fork being dropped). */
 export async function removeWorktree(ctx: GitContext, input: RemoveWorktreeInput): Promise<void> {
   requireRepository(ctx, "remove a worktree");
-  await worktreeGit(ctx, ["worktree", "remove", "--force", path.resolve(input.worktreePath)]);
-  if (input.deleteBranch !== undefined) {
-    await worktreeGit(ctx, ["branch", "-D", "--", input.deleteBranch]);
-  }
+  await oneAtATime(ctx, async () => {
+    await worktreeGit(ctx, ["worktree", "remove", "--force", path.resolve(input.worktreePath)]);
+    if (input.deleteBranch !== undefined) {
+      await worktreeGit(ctx, ["branch", "-D", "--", input.deleteBranch]);
+    }
+  });
 }
 
 /** Every worktree of the repository (the main one included), as `git worktree list` sees them. */
@@ -119,5 +142,5 @@ export async function branchCommit(ctx: GitContext, branch: string): Promise<str
 /** `git worktree prune`: forgets worktrees whose folders are gone. Deletes no object. */
 export async function pruneWorktrees(ctx: GitContext): Promise<void> {
   requireRepository(ctx, "prune worktrees");
-  await worktreeGit(ctx, ["worktree", "prune"]);
+  await oneAtATime(ctx, () => worktreeGit(ctx, ["worktree", "prune"]));
 }

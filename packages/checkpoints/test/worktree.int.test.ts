@@ -62,6 +62,31 @@ describe("isolated worktree at a checkpoint", () => {
     expect(await store.status(forkRun.ref)).toBe("ready"); // checkpoints outlive the fork
   });
 
+  it("adds and removes many worktrees of one repository at once (fan-out), none failing", async () => {
+    const repo = tempDir("src");
+    initRepo(repo, { "app.ts": "v1\n" });
+    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    const checkpoint = await store.capture({ threadId: "thr_f", runId: "run_1" });
+    const forks = tempDir("forks");
+    const names = Array.from({ length: 8 }, (_, i) => `thr_many${i}`);
+    const made = await Promise.all(
+      names.map((name) =>
+        store.createIsolatedWorktree({
+          ref: checkpoint.ref,
+          branch: `skein/${name}`,
+          path: path.join(forks, name),
+        }),
+      ),
+    );
+    expect(made.map((fork) => fork.branch)).toEqual(names.map((name) => `skein/${name}`));
+    await Promise.all(
+      made.map((fork) =>
+        store.removeWorktree({ worktreePath: fork.worktreePath, deleteBranch: fork.branch }),
+      ),
+    );
+    expect(git(repo, "branch", "--list", "skein/*")).toBe("");
+  });
+
   it("refuses missing checkpoints and bad branch names", async () => {
     const repo = tempDir("src");
     initRepo(repo, { "a.txt": "a\n" });
