@@ -1,4 +1,10 @@
-import { anthropicBashReply, anthropicTaskReply, anthropicTextReply } from "@skein/fake-models";
+import {
+  anthropicBashReply,
+  anthropicTaskReply,
+  anthropicTextReply,
+  anthropicToolResults,
+  anthropicToolUseReply,
+} from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
 import {
@@ -22,15 +28,14 @@ afterEach(async () => {
 });
 
 /**
- * Claude's Task sub-agent lives inside its parent's session and is known by its Agent call: once
- * that call has returned, Claude runs no further turn of it on its own (the adapter marks it not
- * resumable and its provider thread closes). A later Agent call is a new sub-agent with a new
- * child thread. So what a restart must keep here is the child thread and its link to the parent,
- * read back from the log; promoting it then continues it as a thread of its own.
+ * Claude's Task sub-agent lives inside its parent's session. Once its Agent call has returned,
+ * Claude can still continue it: the parent model sends it a message (SendMessage to the agent id
+ * the call's result names), also from a resumed session after Skein restarted. That resumed run
+ * names the first Agent call as its parent, which is how it finds its child thread again.
  */
 describe("Claude sub-agents: the child thread outlives a restart and can be promoted (real Agent SDK)", () => {
   it(
-    "T9, E8, E9: after a restart the Task sub-agent's child thread is still the parent's; promoted, it is a thread of its own that continues with its history and no longer stops with its parent",
+    "T9, E8, E9: after a restart the Task sub-agent Claude resumes lands in the same child thread; promoted, it is a thread of its own that continues with its history and no longer stops with its parent",
     async () => {
       h = await createClaudeSkeinHarness();
       h.anthropic.enqueue(
@@ -43,15 +48,43 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       expect(first.state.runs.get(first.runId)?.status).toBe("completed");
       const childId = await firstChild(h, threadId);
 
-      // E8: after a restart the child thread and its link come back from the log.
+      const report = anthropicToolResults(h.claudeRequests().at(-1)!)[0]?.text ?? "";
+      const agentId = /agentId: (\w+)/.exec(report)?.[1];
+      expect(agentId).toBeDefined();
+
+      // E8: after a restart, the sub-agent Claude resumes lands in the same child thread.
       await h.restart();
+      h.anthropic.enqueue(
+        anthropicToolUseReply("SendMessage", {
+          to: agentId,
+          summary: "more work",
+          message: "TASK-TWO: say more",
+        }),
+        // The resumed sub-agent runs in the background: the parent's answer waits for its report.
+        anthropicTextReply("PARENT-TWO", { headerDelayMs: 4_000 }),
+      );
+      h.anthropic.enqueueSubagent(anthropicTextReply("CHILD-TWO-REPORT"));
+      const second = await h.send(threadId, "ask the helper again");
+      expect(second.state.runs.get(second.runId)?.status).toBe("completed");
+      expect(itemSummaries(second.state).join("\n")).not.toContain("CHILD-TWO-REPORT");
       expect((await childShells(h, threadId)).map((c) => c.id)).toEqual([childId]);
-      const before = await h.thread(childId);
-      expect([...before.runs.values()].map((r) => r.status)).toEqual(["completed"]);
-      expect(itemSummaries(before)).toContain("assistant_message: CHILD-ONE-REPORT");
+      const again = await eventually(async () => {
+        const c = await h!.thread(childId);
+        expect([...c.runs.values()].map((r) => r.status)).toEqual(["completed", "completed"]);
+        return c;
+      }, 30_000);
+      expect(itemSummaries(again)).toEqual([
+        expect.stringMatching(/^user_message: Sub-agent task from .*: helper job$/),
+        "assistant_message: CHILD-ONE-REPORT",
+        expect.stringMatching(/^user_message: Sub-agent task from .*: TASK-TWO: say more$/),
+        "assistant_message: CHILD-TWO-REPORT",
+      ]);
 
       // Promoted: its own row in the list, not under the parent; the same command id answers once.
-      const promoted = await h.orchestrator.promote({ threadId: childId, commandId: "cmd_promote" });
+      const promoted = await h.orchestrator.promote({
+        threadId: childId,
+        commandId: "cmd_promote",
+      });
       expect(await h.orchestrator.promote({ threadId: childId, commandId: "cmd_promote" })).toEqual(
         promoted,
       );
@@ -68,10 +101,12 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       expect([...continued.state.runs.values()].map((r) => r.status)).toEqual([
         "completed",
         "completed",
+        "completed",
       ]);
       const request = JSON.stringify(h.claudeRequests().at(-1)?.body);
       expect(request).toContain("PERSON-TO-PROMOTED: go on");
       expect(request).toContain("CHILD-ONE-REPORT");
+      expect(request).toContain("CHILD-TWO-REPORT");
       expect(itemSummaries(continued.state)).toContain("assistant_message: PROMOTED-REPLY");
 
       // The parent's next sub-agent gets a new child thread; the parent's interrupt stops that
@@ -98,7 +133,11 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
         expect(runs.map((r) => r.status)).toEqual(["interrupted"]);
       }, 30_000);
       const own = await h.thread(childId);
-      expect([...own.runs.values()].map((r) => r.status)).toEqual(["completed", "completed"]);
+      expect([...own.runs.values()].map((r) => r.status)).toEqual([
+        "completed",
+        "completed",
+        "completed",
+      ]);
       expect(own.activeRunId).toBeNull();
       expect(itemSummaries(own).join("\n")).not.toContain("TASK-THREE");
     },

@@ -143,4 +143,52 @@ describe("TurnEventMapper", () => {
       ["m2:0", "interrupted", "ab"],
     ]);
   });
+
+  it("T9: a finished sub-agent resumed by SendMessage is followed again under its first Agent call", async () => {
+    const mapper = new TurnEventMapper("/cwd");
+    mapper.handle(toolUse("send1", "SendMessage", { to: "agent-x", message: "more" }));
+    mapper.handle(
+      envelope({
+        type: "system",
+        subtype: "task_started",
+        task_id: "agent-x",
+        tool_use_id: "send1",
+        task_type: "local_agent",
+        is_backgrounded: true,
+        description: "helper job",
+        prompt: "more",
+      }),
+    );
+    mapper.handle(
+      envelope({
+        type: "assistant",
+        uuid: "u-c2",
+        parent_tool_use_id: "agent0",
+        agent_id: "agent-x",
+        message: { id: "msg-c2", content: [{ type: "text", text: "CHILD-TWO" }] },
+      }),
+    );
+    mapper.handle(
+      envelope({
+        type: "system",
+        subtype: "task_notification",
+        task_id: "agent-x",
+        tool_use_id: "send1",
+        status: "completed",
+      }),
+    );
+    mapper.finish(done);
+    const events = await drain(mapper);
+    expect(events.find((e) => e.type === "subagent.started")).toMatchObject({
+      childThreadRef: "agent0",
+      parentItemRef: "send1",
+      description: "more",
+    });
+    expect(
+      events.find((e) => e.type === "item.completed" && e.itemRef === "msg-c2:0"),
+    ).toMatchObject({ childThreadRef: "agent0", parentItemRef: "agent0" });
+    expect(events.filter((e) => e.type === "subagent.completed")).toEqual([
+      expect.objectContaining({ childThreadRef: "agent0", status: "completed" }),
+    ]);
+  });
 });

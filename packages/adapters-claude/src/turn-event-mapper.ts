@@ -81,6 +81,13 @@ export class TurnEventMapper {
   private readonly runningSubagents = new Set<string>();
   /** Those running in the background: their call returns at once, their end comes as a task. */
   private readonly backgrounded = new Set<string>();
+  /**
+   * T9: sub-agent tasks Claude resumed (SendMessage to a finished agent), by task id: the call
+   * that resumed it and what it was asked. Its messages still name its first Agent call.
+   */
+  private readonly resumes = new Map<string, { callRef: string; prompt: string | undefined }>();
+  /** A resuming call's ref → the Agent call ref its sub-agent is followed under. */
+  private readonly resumedBy = new Map<string, string>();
   /** The sub-agent that asked each open request, if one did. */
   private readonly requestScopes = new Map<string, string>();
   private streamMessageId: string | null = null;
@@ -148,14 +155,17 @@ export class TurnEventMapper {
     rawEventId: string | undefined,
   ): void {
     if (message.subtype === "task_started") {
-      if (message.tool_use_id && message.is_backgrounded) {
-        this.backgrounded.add(message.tool_use_id);
+      const callRef = message.tool_use_id;
+      if (callRef && message.is_backgrounded) this.backgrounded.add(callRef);
+      if (callRef && message.task_type === "local_agent" && !this.followed.has(callRef)) {
+        this.resumes.set(message.task_id, { callRef, prompt: message.prompt });
       }
     } else if (message.subtype === "task_notification") {
       const ref = message.tool_use_id;
-      if (ref && this.backgrounded.has(ref) && this.runningSubagents.delete(ref)) {
+      const subagent = ref ? (this.resumedBy.get(ref) ?? ref) : undefined;
+      if (ref && subagent && this.backgrounded.has(ref) && this.runningSubagents.delete(subagent)) {
         const status = message.status === "stopped" ? "interrupted" : message.status;
-        this.subagentEnded(ref, status, rawEventId);
+        this.subagentEnded(subagent, status, rawEventId);
       }
     } else if (message.subtype === "status") {
       if (message.status === "compacting" && this.compacting === null) {
@@ -352,10 +362,37 @@ export class TurnEventMapper {
       rawEventId,
     });
     // A background sub-agent's call returns when it is launched; it ends with its task.
-    if (!this.backgrounded.has(itemRef) && this.runningSubagents.delete(itemRef)) {
+    const subagent = this.resumedBy.get(itemRef) ?? itemRef;
+    if (!this.backgrounded.has(itemRef) && this.runningSubagents.delete(subagent)) {
       const ended = status === "completed" || status === "interrupted" ? status : "failed";
-      this.subagentEnded(itemRef, ended, rawEventId);
+      this.subagentEnded(subagent, ended, rawEventId);
     }
+  }
+
+  /**
+   * T9: a finished sub-agent Claude resumed speaks again under its first Agent call, which may
+   * belong to an earlier turn (or an earlier process). It is followed again under that call's
+   * ref, so its new turn lands in the same child thread, started by the call that resumed it.
+   */
+  private followResumed(message: { parent_tool_use_id: string | null }, rawEventId?: string) {
+    const agentRef = message.parent_tool_use_id;
+    const agentId = (message as { agent_id?: unknown }).agent_id;
+    if (agentRef === null || this.followed.has(agentRef) || typeof agentId !== "string") return;
+    const resume = this.resumes.get(agentId);
+    if (!resume) return;
+    this.resumes.delete(agentId);
+    this.followed.add(agentRef);
+    this.runningSubagents.add(agentRef);
+    this.resumedBy.set(resume.callRef, agentRef);
+    this.out.emit({
+      type: "subagent.started",
+      childThreadRef: agentRef,
+      nativeTurnRef: null,
+      parentItemRef: resume.callRef,
+      ...(resume.prompt ? { description: resume.prompt } : {}),
+      resumable: false,
+      ...(rawEventId === undefined ? {} : { rawEventId }),
+    });
   }
 
   private subagentEnded(
@@ -418,6 +455,7 @@ export class TurnEventMapper {
   private onAssistant(message: SDKAssistantMessage, rawEventId: string | undefined): void {
     // A synthetic message carrying an API error: the turn's result reports it.
     if (message.error !== undefined) return;
+    this.followResumed(message, rawEventId);
     const parentItemRef = message.parent_tool_use_id;
     const apiId = message.message.id;
     for (const block of message.message.content) {
@@ -483,6 +521,7 @@ export class TurnEventMapper {
       this.awaitingStop.clear();
       return;
     }
+    this.followResumed(message, rawEventId);
     if (typeof content === "string") return;
     for (const block of content) {
       if (block.type !== "tool_result") continue;
