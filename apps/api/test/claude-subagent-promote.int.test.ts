@@ -109,11 +109,15 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       expect(request).toContain("CHILD-TWO-REPORT");
       expect(itemSummaries(continued.state)).toContain("assistant_message: PROMOTED-REPLY");
 
-      // The parent's next sub-agent gets a new child thread; the parent's interrupt stops that
+      // The sub-agent's later work goes to a new child thread; the parent's interrupt stops that
       // one and leaves the promoted thread alone.
       h.anthropic.enqueue(
-        anthropicTaskReply("TASK-THREE: write three.txt", { description: "writer" }),
-        anthropicTextReply("PARENT-THREE"),
+        anthropicToolUseReply("SendMessage", {
+          to: agentId,
+          summary: "write a file",
+          message: "TASK-THREE: write three.txt",
+        }),
+        anthropicTextReply("PARENT-THREE", { headerDelayMs: 4_000 }),
       );
       h.anthropic.enqueueSubagent(
         anthropicBashReply("echo three > three.txt"),
@@ -126,6 +130,7 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       const newChildId = await firstChild(h, threadId);
       expect(newChildId).not.toBe(childId);
       await pendingRequestOf(h, newChildId);
+      expect(itemSummaries(await h.thread(newChildId))[0]).toContain("TASK-THREE");
       await h.orchestrator.interrupt({ threadId });
       await h.orchestrator.waitForRun(third);
       await eventually(async () => {
