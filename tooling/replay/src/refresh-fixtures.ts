@@ -10,12 +10,18 @@ import { SCENARIOS } from "./scenarios.ts";
  * and rewrites the fixtures. Run it after upgrading a runtime, then read the diff: the fixture
  * tests say whether the new wire still maps to what the scenarios need. Fails (writing nothing
  * for it) when a session's replay does not give what the adapter emitted live, since the replay
- * would then not stand for the adapter.
+ * would then not stand for the adapter. Names given on the command line (`fork`, `codex`,
+ * `claude-steer`) refresh only the matching fixtures.
  */
 const providers: Provider[] = ["codex", "claude"];
+const only = process.argv.slice(2).filter((arg) => arg !== "--");
+const wanted = (provider: Provider, scenario: string) =>
+  only.length === 0 ||
+  only.some((name) => [provider, scenario, `${provider}-${scenario}`].includes(name));
 let failed = false;
 for (const provider of providers) {
   for (const scenario of SCENARIOS) {
+    if (!wanted(provider, scenario.name)) continue;
     const fixture = await recordSession(provider, scenario);
     const [replayed] = await replaySlice(fixture.frames, { provider });
     const name = fixtureFileName(fixture);
