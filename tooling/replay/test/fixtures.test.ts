@@ -1,5 +1,6 @@
 import type { RuntimeEvent } from "@skein/domain/provider";
 import { describe, expect, it } from "vitest";
+import { refusedRecording } from "../src/refused-recording.ts";
 import { readFixtures } from "../src/fixture-files.ts";
 import { lineageOf } from "../src/lineage.ts";
 import type { Fixture } from "../src/record-session.ts";
@@ -142,6 +143,24 @@ describe("recorded sessions replay through the adapters (fixtures)", () => {
       expect(ends).toEqual(["interrupted", "completed"]);
     },
   );
+
+  it.each(fixtures)("B8: the refresh accepts $file as recorded", async ({ fixture }) => {
+    expect(await refusedRecording(fixture)).toBeNull();
+  });
+
+  it("B8: the refresh refuses a recording whose replay differs from its live events", async () => {
+    const { fixture } = fixtures.find((f) => f.file === "claude-steer.json") ?? {};
+    if (!fixture) throw new Error("fixture missing");
+    // As if the live adapter had ended the turn at the first result, as a replay without
+    // steer folding would: the recording must not become a fixture.
+    const firstEnd = fixture.events.findIndex((e) => e.type === "usage");
+    const live = [...fixture.events.slice(0, firstEnd + 1), fixture.events.at(-1)];
+    const refused = await refusedRecording({ ...fixture, events: live as RuntimeEvent[] });
+    expect(refused).toEqual(fixture.events);
+    // A recording cut short replays to other events than those recorded: refused too.
+    const cut = { ...fixture, frames: fixture.frames.slice(0, -5) };
+    expect(await refusedRecording(cut)).not.toBeNull();
+  });
 
   it("B8: a wire change shows up as a failing fixture", async () => {
     // As if a runtime upgrade renamed the notification that completes items.
