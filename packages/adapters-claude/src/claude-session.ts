@@ -114,6 +114,9 @@ export class ClaudeSession {
 
     const start = startOptions(options.start);
     this.sessionId = start.sessionId;
+    // Marks where this CLI process starts in the raw log: a replay needs to know which frames
+    // share a process (the SDK reports cost per process) and which session its turns run in.
+    this.log.outgoing("session_start", { sessionId: start.sessionId, ...start.sdk });
 
     const model = options.model ?? config.model;
     this.query = withoutShadowWarning(permissionMode, () =>

@@ -6,18 +6,25 @@ import { createClaudeAdapter } from "@skein/adapters-claude";
 import { createCodexAdapter } from "@skein/adapters-codex";
 import type { ProviderAdapter, RawFrame, RuntimeEvent } from "@skein/domain/provider";
 import {
+  type AnthropicReply,
   anthropicBashReply,
   anthropicErrorReply,
+  anthropicRequestText,
+  anthropicSlowTextReply,
   anthropicTextReply,
+  conversationText,
   createCodexTestHome,
   execCommandReply,
+  type FakeReply,
   httpErrorReply,
+  responsesSlowTextReply,
   responsesTextReply,
   startFakeMessagesServer,
   startFakeResponsesServer,
 } from "@skein/fake-models";
 import { normalizeEvents } from "./normalize.ts";
-import type { Scenario } from "./scenarios.ts";
+import { driveScenario } from "./drive-scenario.ts";
+import type { Scenario, ScriptedReply } from "./scenarios.ts";
 
 export type Provider = "codex" | "claude";
 
@@ -34,15 +41,7 @@ type Rig = { adapter: ProviderAdapter; dispose(): Promise<void> };
 
 async function codexRig(scenario: Scenario, cwd: string): Promise<Rig> {
   const server = await startFakeResponsesServer();
-  server.enqueue(
-    ...scenario.replies.map((r) =>
-      r.kind === "text"
-        ? responsesTextReply(r.text)
-        : r.kind === "command"
-          ? execCommandReply(r.command(cwd))
-          : httpErrorReply(r.status, r.message),
-    ),
-  );
+  server.enqueue(...scenario.replies.map((r) => responsesReply(r, cwd)));
   const home = await createCodexTestHome({ baseUrl: server.url, model: "gpt-5.5" });
   const adapter = createCodexAdapter({ codexHome: home.dir, env: { RUST_LOG: "error" } });
   return {
@@ -55,14 +54,17 @@ async function codexRig(scenario: Scenario, cwd: string): Promise<Rig> {
 }
 
 async function claudeRig(scenario: Scenario, cwd: string): Promise<Rig> {
-  const server = await startFakeMessagesServer();
+  // Conditional replies answer whichever request matches them; the rest go in order.
+  const conditional = scenario.replies.flatMap((r) =>
+    r.kind === "text" && r.onlyIf ? [{ reply: anthropicTextReply(r.text), onlyIf: r.onlyIf }] : [],
+  );
+  const server = await startFakeMessagesServer({
+    respond: (request) =>
+      conditional.find((c) => holds(c.onlyIf, anthropicRequestText(request)))?.reply,
+  });
   server.enqueue(
-    ...scenario.replies.map((r) =>
-      r.kind === "text"
-        ? anthropicTextReply(r.text)
-        : r.kind === "command"
-          ? anthropicBashReply(r.command(cwd))
-          : anthropicErrorReply(r.status, r.message, { shouldRetry: false }),
+    ...scenario.replies.flatMap((r) =>
+      r.kind === "text" && r.onlyIf ? [] : [anthropicReply(r, cwd)],
     ),
   );
   const configDir = mkdtempSync(join(tmpdir(), "skein-replay-claude-"));
@@ -74,6 +76,46 @@ async function claudeRig(scenario: Scenario, cwd: string): Promise<Rig> {
       rmSync(configDir, { recursive: true, force: true });
     },
   };
+}
+
+function holds(onlyIf: { has: string[]; lacks: string[] }, conversation: string): boolean {
+  return (
+    onlyIf.has.every((m) => conversation.includes(m)) &&
+    !onlyIf.lacks.some((m) => conversation.includes(m))
+  );
+}
+
+function responsesReply(r: ScriptedReply, cwd: string): FakeReply {
+  switch (r.kind) {
+    case "text": {
+      const { onlyIf } = r;
+      const reply = responsesTextReply(r.text);
+      return onlyIf ? { ...reply, when: (body) => holds(onlyIf, conversationText(body)) } : reply;
+    }
+    case "slow-text":
+      return responsesSlowTextReply(r.pieces, r.pauseMs);
+    case "command":
+      return execCommandReply(r.command(cwd));
+    case "http-error":
+      return httpErrorReply(r.status, r.message);
+  }
+}
+
+function anthropicReply(r: ScriptedReply, cwd: string): AnthropicReply {
+  switch (r.kind) {
+    case "text":
+      return anthropicTextReply(r.text);
+    case "slow-text":
+      // The fake streams a character at a time: spread the pieces' pauses over the characters.
+      return anthropicSlowTextReply(
+        r.pieces.join(""),
+        Math.ceil((r.pauseMs * r.pieces.length) / r.pieces.join("").length),
+      );
+    case "command":
+      return anthropicBashReply(r.command(cwd));
+    case "http-error":
+      return anthropicErrorReply(r.status, r.message, { shouldRetry: false });
+  }
 }
 
 /**
@@ -91,16 +133,7 @@ export async function recordSession(provider: Provider, scenario: Scenario): Pro
     rawLog: sink,
   });
   try {
-    const settings = { cwd, runtimeMode: "approval-required" as const };
-    const { nativeThreadRef } = await session.startThread(settings);
-    const handle = session.startTurn(nativeThreadRef, { text: scenario.prompt }, { settings });
-    const events: RuntimeEvent[] = [];
-    for await (const event of handle.events) {
-      events.push(event);
-      if (event.type === "request.opened") {
-        await session.respondToRequest(event.requestRef, { decision: scenario.answer });
-      }
-    }
+    const events: RuntimeEvent[] = await driveScenario(session, scenario, cwd);
     return {
       provider,
       scenario: scenario.name,

@@ -1,12 +1,16 @@
 import type { RuntimeEvent } from "@skein/domain/provider";
-import type { ScenarioShape } from "./scenarios.ts";
+import type { ScenarioShape, TurnShape } from "./scenarios.ts";
 
 /** What a replayed session came to, in the terms a scenario's expectation uses. */
 export function shapeOf(events: readonly RuntimeEvent[]): ScenarioShape {
-  const end = events.findLast((e) => e.type === "turn.completed");
+  const turns: TurnShape[] = [];
   const completedKinds: string[] = [];
   let text: string | null = null;
   for (const e of events) {
+    if (e.type === "turn.completed") {
+      turns.push({ status: e.status, text });
+      text = null;
+    }
     // The user's own message is no output (Codex reports it as an item, Claude does not).
     if (e.type !== "item.completed" || e.status !== "completed" || e.kind === "user_message") {
       continue;
@@ -17,9 +21,8 @@ export function shapeOf(events: readonly RuntimeEvent[]): ScenarioShape {
     }
   }
   return {
-    turn: end?.status === "completed" ? "completed" : "failed",
+    turns,
     completedKinds,
     requests: events.flatMap((e) => (e.type === "request.opened" ? [e.kind] : [])),
-    text,
   };
 }

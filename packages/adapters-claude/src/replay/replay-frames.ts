@@ -4,7 +4,7 @@ import { appToolNameOf } from "../app-tool-server.ts";
 import type { ToolPermissionRequest } from "../permissions.ts";
 import { isExitPlanTool } from "../tool-kinds.ts";
 import { TurnEventMapper } from "../turn-event-mapper.ts";
-import { classifyResult, mainThreadEntryUuid } from "../turn-outcome.ts";
+import { classifyResult, consumedUserUuids, mainThreadEntryUuid } from "../turn-outcome.ts";
 
 /** A recorded raw-log record (E18), with the id it was logged under when known. */
 export type ReplayFrame = Omit<RawFrame, "provider" | "providerSessionId"> & {
@@ -15,18 +15,26 @@ export type ReplayFrame = Omit<RawFrame, "provider" | "providerSessionId"> & {
 
 type Turn = {
   ref: string | null;
+  /** The CLI session its messages come from (null: not known yet, any). */
+  sessionId: string | null;
   /** Made at the turn's first incoming frame: the process says its cwd (`system/init`) first. */
   made: TurnEventMapper | null;
   lastAssistant: string | null;
   lastEntry: string | null;
+  /** User messages sent for it (its own, then steers) that no result has answered yet. */
+  waiting: string[];
+  interrupted: boolean;
 };
 
 /**
  * Issue 18 (replay): recorded Claude SDK frames through the same mapping the live session uses
  * (`TurnEventMapper`), without a process. A turn opens with the user message Skein sent (its uuid
- * is the turn's native ref), SDK messages feed it, `can_use_tool` callbacks open requests (our
- * recorded denials decline them) and its `result` ends it. The working directory comes from the
- * session's `system/init` message unless given.
+ * is the turn's native ref), SDK messages of its CLI session feed it, `can_use_tool` callbacks
+ * open requests (our recorded denials decline them), and it ends at the `result` answering the
+ * last user message sent for it: a user message sent while it runs is a steer, folded in as the
+ * live `SteeredTurn` does, and a recorded `interrupt` ends it `interrupted`. `session_start`
+ * frames mark new CLI processes (cost restarts; the turns after one run in its session). The
+ * working directory comes from the session's `system/init` message unless given.
  */
 export async function replayClaudeFrames(
   frames: readonly ReplayFrame[],
@@ -38,7 +46,9 @@ export async function replayClaudeFrames(
   let cwd = options.cwd ?? initCwd(frames) ?? "";
   let turn: Turn | null = null;
   /** The SDK reports cost since its process started; a turn costs the difference (as live). */
-  let spentUsd = 0;
+  const spentUsd = new Map<string, number>();
+  /** The session the next turn runs in: the last one started, or the last turn's. */
+  let currentSession: string | null = null;
   const mapperOf = (turn: Turn): TurnEventMapper => {
     turn.made ??= new TurnEventMapper(cwd, turn.ref);
     return turn.made;
@@ -52,9 +62,26 @@ export async function replayClaudeFrames(
     const rawEventId = frame.rawEventId ?? `frame:${index + 1}`;
     const payload = asRecord(frame.payload);
     if (frame.direction === "outgoing") {
-      if (frame.method === "user" && frame.messageKind === "request") {
+      if (frame.method === "session_start" && typeof payload.sessionId === "string") {
+        currentSession = payload.sessionId;
+        spentUsd.set(currentSession, 0);
+      } else if (frame.method === "user" && frame.messageKind === "request") {
         const ref = typeof frame.jsonRpcId === "string" ? frame.jsonRpcId : null;
-        turn = { ref, made: null, lastAssistant: null, lastEntry: null };
+        if (turn) {
+          if (ref) turn.waiting.push(ref);
+        } else {
+          turn = {
+            ref,
+            sessionId: currentSession,
+            made: null,
+            lastAssistant: null,
+            lastEntry: null,
+            waiting: ref ? [ref] : [],
+            interrupted: false,
+          };
+        }
+      } else if (frame.method === "interrupt" && turn) {
+        turn.interrupted = true;
       } else if (frame.method === "can_use_tool" && payload.behavior === "deny" && turn) {
         const toolUseId = payload.toolUseID;
         if (typeof toolUseId === "string") mapperOf(turn).requestDeclined(toolUseId);
@@ -67,6 +94,13 @@ export async function replayClaudeFrames(
         cwd = message.cwd;
       }
       if (!turn) continue;
+      // A late message of another CLI process (a fork's source, say) is not this turn's.
+      const from = (message as { session_id?: unknown }).session_id;
+      if (typeof from === "string") {
+        if (turn.sessionId !== null && from !== turn.sessionId) continue;
+        turn.sessionId = from;
+        currentSession = from;
+      }
       const entry = mainThreadEntryUuid(message);
       if (entry !== null) {
         turn.lastEntry = entry;
@@ -74,17 +108,24 @@ export async function replayClaudeFrames(
       }
       let cost: number | undefined;
       if (message.type === "result") {
-        cost = Math.max(0, message.total_cost_usd - spentUsd);
-        spentUsd = Math.max(spentUsd, message.total_cost_usd);
+        const key = turn.sessionId ?? "";
+        const spent = spentUsd.get(key) ?? 0;
+        cost = Math.max(0, message.total_cost_usd - spent);
+        spentUsd.set(key, Math.max(spent, message.total_cost_usd));
       }
       mapperOf(turn).handle({ message, rawEventId, receivedAt: 0 }, cost);
       if (message.type === "result") {
+        // As live: a result settles the user messages it names, or else the oldest waiting.
+        const consumed = consumedUserUuids(message);
+        const answered = consumed.length > 0 ? consumed : turn.waiting.slice(0, 1);
+        turn.waiting = turn.waiting.filter((uuid) => !answered.includes(uuid));
+        if (turn.waiting.length > 0) continue;
         const current = turn;
-        const { status, error } = classifyResult(message, false);
+        const { status, error } = classifyResult(message, current.interrupted);
         await end(current, (mapper) =>
           mapper.finish({
-            status,
-            error,
+            status: current.interrupted ? "interrupted" : status,
+            error: current.interrupted ? null : error,
             result: message,
             lastAssistantUuid: current.lastAssistant,
             lastEntryUuid: current.lastEntry,
@@ -95,7 +136,7 @@ export async function replayClaudeFrames(
       continue;
     }
     if (frame.messageKind === "request" && frame.method === "can_use_tool" && turn) {
-      const request = permissionRequest(String(frame.jsonRpcId), payload);
+      const request = permissionRequest(String(frame.jsonRpcId), payload, rawEventId);
       if (appToolNameOf(request.toolName) !== null) continue;
       if (isExitPlanTool(request.toolName)) {
         const plan = request.input.plan;
@@ -122,7 +163,11 @@ export async function replayClaudeFrames(
 }
 
 /** The permission callback as the live session builds it, from its recorded arguments. */
-function permissionRequest(requestId: string, p: Record<string, unknown>): ToolPermissionRequest {
+function permissionRequest(
+  requestId: string,
+  p: Record<string, unknown>,
+  rawEventId: string,
+): ToolPermissionRequest {
   const text = (key: string) => (typeof p[key] === "string" ? (p[key] as string) : null);
   return {
     requestId,
@@ -136,6 +181,7 @@ function permissionRequest(requestId: string, p: Record<string, unknown>): ToolP
     decisionReason: text("decisionReason"),
     suggestions: Array.isArray(p.suggestions) ? p.suggestions : [],
     signal: new AbortController().signal,
+    rawEventId,
   };
 }
 
