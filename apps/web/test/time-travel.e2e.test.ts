@@ -10,7 +10,8 @@ import { assistantTexts, sendMessage, text } from "./support/ui.ts";
 
 /**
  * B8 in the browser: the Timeline scrubber takes a thread (real Codex, fake model) back to the
- * moment before its second message, shows it as it was there, and "Live" returns.
+ * moment before its second message, shows it as it was there, and "Live" returns; a fork of it is
+ * scrubbed back to where it was made (only what it inherits) and forward again.
  */
 describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)", () => {
   let stack: Stack;
@@ -20,7 +21,7 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
     ({ stack, page } = started);
   });
 
-  it("B8: the scrubber shows the thread as it was before its second message; Live returns", async () => {
+  it("B8: the scrubber shows the thread as it was before its second message, Live returns; a fork scrubs back to its making and forward", async () => {
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const { projectId } = await client.project.create.mutate({
       name: "Travel",
@@ -70,5 +71,35 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
       .toEqual(["FIRST-ANSWER", "SECOND-ANSWER"]);
     await page.getByLabel("Message").waitFor();
     expect(await banner.count()).toBe(0);
+
+    // A fork, scrubbed back to where it was made (only what it inherits) and forward again.
+    stack.providers.openai.enqueue(responsesTextReply("FORK-ANSWER"));
+    const { threadId: forkId } = await client.thread.fork.mutate({
+      threadId,
+      title: "Travel fork",
+    });
+    await page.goto(`${stack.web.url}/threads/${forkId}`);
+    await page.locator(".conversation").waitFor();
+    await sendMessage(page, "fork question");
+    await expect
+      .poll(() => assistantTexts(page), { timeout: 60_000 })
+      .toEqual(["FIRST-ANSWER", "SECOND-ANSWER", "FORK-ANSWER"]);
+    const forkTimeline = await client.thread.timeline.query({ threadId: forkId });
+    await page.getByRole("button", { name: "Timeline" }).click();
+    const forkRange = page.getByLabel("Show the thread as of event");
+    await forkRange.focus();
+    await forkRange.press("Home");
+    await expect
+      .poll(() => text(banner), { timeout: 30_000 })
+      .toContain(`event #${forkTimeline.points[0]!.sequence}`);
+    await expect
+      .poll(() => assistantTexts(page), { timeout: 30_000 })
+      .toEqual(["FIRST-ANSWER", "SECOND-ANSWER"]);
+    await saveScreenshot(page, "time-travel-fork-made");
+    // Forward to its last event: the fork as it is now.
+    await forkRange.press("End");
+    await expect
+      .poll(() => assistantTexts(page), { timeout: 30_000 })
+      .toEqual(["FIRST-ANSWER", "SECOND-ANSWER", "FORK-ANSWER"]);
   });
 });
