@@ -2,7 +2,8 @@
 // --concurrency=1`, one at a time so they do not skew each other) writes its rows to
 // bench/.rows/<package>.json as a JSON array of { name, value, unit, target, pass }.
 // `tsx bench/collect.ts --reset` clears those files before a run; without flags this merges them
-// into bench/results.json (committed) and prints a table. Benches report, they never fail the run.
+// into bench/results.json (committed) and prints a table; with --merge it replaces only the rows
+// found (after rerunning some benches). Benches report, they never fail the run.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -72,11 +73,23 @@ function printTable(rows: readonly Row[]): void {
   for (const line of cells) console.log(format(line));
 }
 
+function mergedWithResults(fresh: readonly Row[]): Row[] {
+  const previous: unknown = fs.existsSync(RESULTS)
+    ? JSON.parse(fs.readFileSync(RESULTS, "utf8"))
+    : [];
+  const kept = Array.isArray(previous) ? previous.filter(isRow) : [];
+  const byName = new Map(kept.map((row) => [row.name, row]));
+  for (const row of fresh) byName.set(row.name, row);
+  return [...byName.values()];
+}
+
 if (process.argv.includes("--reset")) {
   fs.rmSync(ROWS_DIR, { recursive: true, force: true });
 } else {
-  const rows = readRows();
-  if (rows.length === 0) console.warn("no bench rows found in bench/.rows");
+  const fresh = readRows();
+  if (fresh.length === 0) console.warn("no bench rows found in bench/.rows");
+  // --merge: a rerun of some benches replaces their rows and keeps the others' last figures.
+  const rows = process.argv.includes("--merge") ? mergedWithResults(fresh) : fresh;
   fs.writeFileSync(RESULTS, `${JSON.stringify(rows, null, 2)}\n`);
   printTable(rows);
   const failed = rows.filter((row) => !row.pass).length;
