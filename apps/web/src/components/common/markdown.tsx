@@ -1,6 +1,7 @@
-import type { ComponentProps } from "react";
+import { type ComponentProps, memo } from "react";
 import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
+import { markdownBlocks } from "../../lib/markdown-blocks.ts";
 import { CodeBlock } from "../render/code-block.tsx";
 
 type HastNode = {
@@ -17,14 +18,27 @@ type HastNode = {
  * filter. Fenced code goes to the highlighted, copyable code block.
  */
 export function Markdown({ text }: { text: string }) {
+  // One parse per top-level block: while a reply streams, only its last block changes, and the
+  // earlier ones keep their rendering instead of being parsed again on every update.
+  const blocks = markdownBlocks(text);
   return (
     <div className="markdown">
-      <ReactMarkdown remarkPlugins={[remarkGfm]} components={COMPONENTS}>
-        {text}
-      </ReactMarkdown>
+      {blocks.map((block, index) => (
+        // Blocks only grow at the end, so a block's position is its identity.
+        // biome-ignore lint/suspicious/noArrayIndexKey: see above
+        <MarkdownBlock key={index} text={block} />
+      ))}
     </div>
   );
 }
+
+const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
+  return (
+    <ReactMarkdown remarkPlugins={[remarkGfm]} components={COMPONENTS}>
+      {text}
+    </ReactMarkdown>
+  );
+});
 
 const COMPONENTS: Components = {
   pre({ node }) {
