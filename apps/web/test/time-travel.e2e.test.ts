@@ -11,7 +11,8 @@ import { assistantTexts, sendMessage, text } from "./support/ui.ts";
 /**
  * B8 in the browser: the Timeline scrubber takes a thread (real Codex, fake model) back to the
  * moment before its second message, shows it as it was there, and "Live" returns; a fork of it is
- * scrubbed back to where it was made (only what it inherits) and forward again.
+ * scrubbed back to where it was made (only what it inherits) and forward again, and its answer
+ * opens to its raw frames.
  */
 describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)", () => {
   let stack: Stack;
@@ -21,7 +22,7 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
     ({ stack, page } = started);
   });
 
-  it("B8: the scrubber shows the thread as it was before its second message, Live returns; a fork scrubs back to its making and forward", async () => {
+  it("B8: the scrubber shows the thread as it was before its second message, Live returns; a fork scrubs back to its making and forward; raw frames open", async () => {
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const { projectId } = await client.project.create.mutate({
       name: "Travel",
@@ -101,5 +102,15 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
     await expect
       .poll(() => assistantTexts(page), { timeout: 30_000 })
       .toEqual(["FIRST-ANSWER", "SECOND-ANSWER", "FORK-ANSWER"]);
+
+    // The fork's answer opens to the raw Codex frames it came from, each with the event it led to.
+    await page.goto(`${stack.web.url}/threads/${forkId}`);
+    const raw = page.getByTestId("raw-frames").last();
+    await raw.locator("summary").first().click();
+    const frames = raw.locator(".raw-frame-list > li");
+    await expect.poll(() => frames.count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    const summaries = await frames.locator("summary").allInnerTexts();
+    expect(summaries.some((line) => /#\d+/.test(line))).toBe(true);
+    await saveScreenshot(page, "time-travel-raw-frames");
   });
 });
