@@ -1,3 +1,4 @@
+import { KeyedQueue } from "@skein/concurrency";
 import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { resolveCheckpoint } from "./checkpoint-refs.ts";
@@ -25,18 +26,11 @@ function worktreeGit(ctx: GitContext, args: readonly string[]) {
  * `worktree add` can read another's half-written entry ("failed to read …/commondir") and fail.
  * Worktree changes of one repository therefore run one at a time (fan-out adds several at once).
  */
-const worktreeChanges = new Map<string, Promise<unknown>>();
+const worktreeChanges = new KeyedQueue();
 
 function oneAtATime<T>(ctx: GitContext, change: () => Promise<T>): Promise<T> {
   const worktrees = ctx.gitDir.indexOf(`${path.sep}worktrees${path.sep}`);
-  const key = worktrees >= 0 ? ctx.gitDir.slice(0, worktrees) : ctx.gitDir;
-  const next = (worktreeChanges.get(key) ?? Promise.resolve()).then(change, change);
-  const settled = next.catch(() => undefined);
-  worktreeChanges.set(key, settled);
-  void settled.then(() => {
-    if (worktreeChanges.get(key) === settled) worktreeChanges.delete(key);
-  });
-  return next;
+  return worktreeChanges.run(worktrees >= 0 ? ctx.gitDir.slice(0, worktrees) : ctx.gitDir, change);
 }
 
 function requireRepository(ctx: GitContext, operation: string): void {

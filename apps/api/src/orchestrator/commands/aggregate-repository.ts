@@ -27,7 +27,7 @@ import {
   type Entry,
   SNAPSHOT_EVERY_EVENTS,
 } from "./aggregate-snapshots.ts";
-import { KeyedQueue } from "./keyed-queue.ts";
+import { KeyedQueue } from "@skein/concurrency";
 
 export { COMPACT_FROM_EVENTS, SNAPSHOT_EVERY_EVENTS };
 

@@ -2,7 +2,7 @@ import { inSpan } from "../../tracing/spans.ts";
 import { createHash } from "node:crypto";
 import type { EventStore, ReceiptBinding, StoredReceipt } from "@skein/db";
 import { ConflictError, type DomainEvent, type IdSource, isDomainError } from "@skein/domain";
-import { KeyedQueue } from "./keyed-queue.ts";
+import { KeyedQueue } from "@skein/concurrency";
 import type { Logger } from "../logger.ts";
 
 /** The mutations that take a `commandId`, named as the API names them. */

@@ -15,7 +15,7 @@ import {
 import type { NativeSessionSummary, ProviderAdapter } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
-import { KeyedQueue } from "../commands/keyed-queue.ts";
+import { KeyedQueue } from "@skein/concurrency";
 
 /** Sessions listed per call at most: a picker shows the recent ones. */
 export const MAX_LISTED_SESSIONS = 100;

@@ -1,0 +1,1 @@
+export { KeyedQueue } from "./keyed-queue.ts";
