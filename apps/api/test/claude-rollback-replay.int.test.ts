@@ -1,21 +1,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
+import { expectRollbackReplayTouchesNothing } from "./support/rollback-replay.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 describe("Claude through Skein: a replayed rollback changes nothing", () => {
   it("B3: replaying a rollback's commandId after a later run leaves the files, the Claude session history and the log as they were", async () => {
-    h = await createClaudeSkeinHarness({ codex: "none" });
+    const h = await harness({ codex: "none" });
     h.anthropic.enqueue(
       anthropicTextReply("answer one"),
       anthropicTextReply("answer two"),
@@ -38,26 +32,13 @@ describe("Claude through Skein: a replayed rollback changes nothing", () => {
     writeFileSync(file, "three\n");
     const third = await h.send(threadId, "message three");
     expect(third.state.runs.get(third.runId)?.status).toBe("completed");
-    const head = await h.store.headSequence();
-
-    const replayed = await h.orchestrator.rollback(rollback);
-    expect(replayed).toEqual(applied);
     expect(readFileSync(file, "utf8")).toBe("three\n");
-    expect(await h.store.headSequence()).toBe(head);
-    expect((await h.thread(threadId)).runs.get(third.runId)?.status).toBe("completed");
-
-    // The same id with another checkpoint is refused, and still nothing moves.
-    const later = [...(await h.thread(threadId)).checkpoints.values()].find(
-      (c) => c.runId === third.runId,
-    )!;
-    await expect(
-      h.orchestrator.rollback({ ...rollback, checkpointId: later.id }),
-    ).rejects.toMatchObject({
-      code: "conflict",
-      message: expect.stringMatching(/thread\.rollback/),
+    await expectRollbackReplayTouchesNothing(h, {
+      rollback,
+      applied,
+      file,
+      laterRunId: third.runId,
     });
-    expect(readFileSync(file, "utf8")).toBe("three\n");
-    expect(await h.store.headSequence()).toBe(head);
 
     // The Claude session still holds run 3: a replay that rolled back again would cut it.
     const before = h.claudeRequests().length;

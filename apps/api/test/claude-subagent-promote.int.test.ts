@@ -5,13 +5,9 @@ import {
   anthropicToolResults,
   anthropicToolUseReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-  eventually,
-} from "./support/claude-skein-harness.ts";
+import { useClaudeSkeinHarness, eventually } from "./support/claude-skein-harness.ts";
 import {
   childShells,
   firstChild,
@@ -21,11 +17,7 @@ import {
 
 const SLOW = 120_000;
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 /**
  * Claude's Task sub-agent lives inside its parent's session. Once its Agent call has returned,
@@ -37,7 +29,7 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
   it(
     "T9, E8, E9: after a restart the Task sub-agent Claude resumes lands in the same child thread; promoted, it is a thread of its own that continues with its history and no longer stops with its parent",
     async () => {
-      h = await createClaudeSkeinHarness();
+      const h = await harness();
       h.anthropic.enqueue(
         anthropicTaskReply("CHILD-TASK: say hi", { description: "helper job" }),
         anthropicTextReply("PARENT-ONE"),
@@ -69,7 +61,7 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       expect(itemSummaries(second.state).join("\n")).not.toContain("CHILD-TWO-REPORT");
       expect((await childShells(h, threadId)).map((c) => c.id)).toEqual([childId]);
       const again = await eventually(async () => {
-        const c = await h!.thread(childId);
+        const c = await h.thread(childId);
         expect([...c.runs.values()].map((r) => r.status)).toEqual(["completed", "completed"]);
         return c;
       }, 30_000);
@@ -134,7 +126,7 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       await h.orchestrator.interrupt({ threadId });
       await h.orchestrator.waitForRun(third);
       await eventually(async () => {
-        const runs = [...(await h!.thread(newChildId)).runs.values()];
+        const runs = [...(await h.thread(newChildId)).runs.values()];
         expect(runs.map((r) => r.status)).toEqual(["interrupted"]);
       }, 30_000);
       const own = await h.thread(childId);

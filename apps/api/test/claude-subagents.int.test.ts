@@ -1,13 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropicBashReply, anthropicTaskReply, anthropicTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-  eventually,
-} from "./support/claude-skein-harness.ts";
+import { useClaudeSkeinHarness, eventually } from "./support/claude-skein-harness.ts";
 import {
   childShells,
   firstChild,
@@ -17,17 +13,30 @@ import {
 
 const SLOW = 120_000;
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
+
+/** A parent whose Task sub-agent wants to run a command: the child's approval is pending. */
+async function childAsksToWrite() {
+  const h = await harness();
+  h.anthropic.enqueue(
+    anthropicTaskReply("Write child.txt", { description: "writer" }),
+    anthropicTextReply("parent done"),
+  );
+  h.anthropic.enqueueSubagent(
+    anthropicBashReply("echo from-child > child.txt"),
+    anthropicTextReply("child wrote it"),
+  );
+  const threadId = await h.createThread({ runtimeMode: "approval-required" });
+  const { runId } = await h.orchestrator.sendMessage({ threadId, text: "delegate" });
+  const childId = await firstChild(h, threadId);
+  return { h, threadId, runId, childId, request: await pendingRequestOf(h, childId) };
+}
 
 describe("Claude Task sub-agents become child threads (real Agent SDK)", () => {
   it(
     "T9/E5: an Agent call is a subagent node in the parent and a child thread holding the sub-agent's items",
     async () => {
-      h = await createClaudeSkeinHarness();
+      const h = await harness();
       h.anthropic.enqueue(
         anthropicTaskReply("Look into it", { description: "child job" }),
         anthropicTextReply("parent done"),
@@ -95,7 +104,7 @@ describe("Claude Task sub-agents become child threads (real Agent SDK)", () => {
   it(
     "T9: a background Agent call's child thread follows the sub-agent until its task ends",
     async () => {
-      h = await createClaudeSkeinHarness();
+      const h = await harness();
       h.anthropic.enqueue(
         anthropicTaskReply("Look into it", { description: "bg job", background: true }),
         // The parent goes on at once; its answer takes a while, so the child ends first.
@@ -107,7 +116,7 @@ describe("Claude Task sub-agents become child threads (real Agent SDK)", () => {
       expect(state.runs.get(runId)?.status).toBe("completed");
       const childId = await firstChild(h, threadId);
       const child = await eventually(async () => {
-        const c = await h!.thread(childId);
+        const c = await h.thread(childId);
         const statuses = [...c.runs.values()].map((r) => r.status);
         if (statuses[0] === "running") throw new Error("child still running");
         return c;
@@ -123,19 +132,7 @@ describe("Claude Task sub-agents become child threads (real Agent SDK)", () => {
   it(
     "T9, E15: a sub-agent's tool approval is asked in its child thread and answered there",
     async () => {
-      h = await createClaudeSkeinHarness();
-      h.anthropic.enqueue(
-        anthropicTaskReply("Write child.txt", { description: "writer" }),
-        anthropicTextReply("parent done"),
-      );
-      h.anthropic.enqueueSubagent(
-        anthropicBashReply("echo from-child > child.txt"),
-        anthropicTextReply("child wrote it"),
-      );
-      const threadId = await h.createThread({ runtimeMode: "approval-required" });
-      const { runId } = await h.orchestrator.sendMessage({ threadId, text: "delegate" });
-      const childId = await firstChild(h, threadId);
-      const request = await pendingRequestOf(h, childId);
+      const { h, threadId, runId, childId, request } = await childAsksToWrite();
       expect(request.kind).toBe("command");
       expect(request.detail).toContain("echo from-child");
       expect([...(await h.thread(threadId)).requests.values()]).toEqual([]);
@@ -162,25 +159,13 @@ describe("Claude Task sub-agents become child threads (real Agent SDK)", () => {
   it(
     "T9: interrupting the parent interrupts its Claude sub-agent, whose child run ends interrupted",
     async () => {
-      h = await createClaudeSkeinHarness();
-      h.anthropic.enqueue(
-        anthropicTaskReply("Write child.txt", { description: "writer" }),
-        anthropicTextReply("parent done"),
-      );
-      h.anthropic.enqueueSubagent(
-        anthropicBashReply("echo from-child > child.txt"),
-        anthropicTextReply("child wrote it"),
-      );
-      const threadId = await h.createThread({ runtimeMode: "approval-required" });
-      const { runId } = await h.orchestrator.sendMessage({ threadId, text: "delegate" });
-      const childId = await firstChild(h, threadId);
-      const request = await pendingRequestOf(h, childId);
+      const { h, threadId, runId, childId, request } = await childAsksToWrite();
 
       await h.orchestrator.interrupt({ threadId });
       await h.orchestrator.waitForRun(runId);
       expect((await h.thread(threadId)).runs.get(runId)?.status).toBe("interrupted");
       const childRun = await eventually(async () => {
-        const run = (await h!.thread(childId)).runs.get(request.runId!);
+        const run = (await h.thread(childId)).runs.get(request.runId!);
         if (run?.status !== "interrupted") throw new Error(`child run is ${run?.status}`);
         return run;
       }, 30_000);

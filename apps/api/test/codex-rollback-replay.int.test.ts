@@ -1,18 +1,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { messageTexts, responsesTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import { type CodexSkeinHarness, createCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import { expectRollbackReplayTouchesNothing } from "./support/rollback-replay.ts";
 
-let h: CodexSkeinHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const harness = useCodexSkeinHarness();
 
 describe("Codex through Skein: a replayed rollback changes nothing", () => {
   it("B3: replaying a rollback's commandId after a later run leaves the files, the native thread and the log as they were", async () => {
-    h = await createCodexSkeinHarness();
+    const h = await harness();
     h.server.enqueue(
       responsesTextReply("answer one"),
       responsesTextReply("answer two"),
@@ -36,27 +33,14 @@ describe("Codex through Skein: a replayed rollback changes nothing", () => {
     writeFileSync(file, "three\n");
     const third = await h.run(threadId, "message three");
     expect(third.run.status).toBe("completed");
-    const head = await h.store.headSequence();
-
-    const replayed = await h.orchestrator.rollback(rollback);
-    expect(replayed).toEqual(applied);
     expect(readFileSync(file, "utf8")).toBe("three\n");
-    expect(h.sent("thread/revert")).toHaveLength(1);
-    expect(await h.store.headSequence()).toBe(head);
-    expect((await h.thread(threadId)).runs.get(third.runId)?.status).toBe("completed");
-
-    // The same id with another checkpoint is refused, and still nothing moves.
-    const later = [...(await h.thread(threadId)).checkpoints.values()].find(
-      (c) => c.runId === third.runId,
-    )!;
-    await expect(
-      h.orchestrator.rollback({ ...rollback, checkpointId: later.id }),
-    ).rejects.toMatchObject({
-      code: "conflict",
-      message: expect.stringMatching(/thread\.rollback/),
+    await expectRollbackReplayTouchesNothing(h, {
+      rollback,
+      applied,
+      file,
+      laterRunId: third.runId,
     });
-    expect(readFileSync(file, "utf8")).toBe("three\n");
-    expect(await h.store.headSequence()).toBe(head);
+    expect(h.sent("thread/revert")).toHaveLength(1);
 
     const fourth = await h.run(threadId, "message four");
     expect(fourth.run.status).toBe("completed");

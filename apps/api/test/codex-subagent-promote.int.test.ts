@@ -1,23 +1,17 @@
-import {
-  execCommandReply,
-  forAgent,
-  notForAgent,
-  responsesTextReply,
-  spawnAgentReply,
-} from "@skein/fake-models";
+import { execCommandReply, responsesTextReply, spawnAgentReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
 import { eventually, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 import {
   childShells,
   firstChild,
+  helperAgent,
   itemSummaries,
   pendingRequestOf,
 } from "./support/subagent-children.ts";
 
 const SLOW = 120_000;
-const parent = notForAgent("helper");
-const child = forAgent("helper");
+const { parent, child } = helperAgent;
 const collab = (name: string, args: unknown) => ({
   kind: "response" as const,
   items: [{ type: "function_call" as const, name, namespace: "collaboration", arguments: args }],

@@ -2,9 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   execCommandReply,
-  forAgent,
   functionCallOutputs,
-  notForAgent,
   responsesTextReply,
   spawnAgentReply,
 } from "@skein/fake-models";
@@ -14,13 +12,13 @@ import { eventually, useCodexSkeinHarness } from "./support/codex-skein-harness.
 import {
   childShells,
   firstChild,
+  helperAgent,
   itemSummaries,
   pendingRequestOf,
 } from "./support/subagent-children.ts";
 
 const SLOW = 120_000;
-const parent = notForAgent("helper");
-const child = forAgent("helper");
+const { parent, child } = helperAgent;
 const waitAgent = {
   kind: "response" as const,
   items: [

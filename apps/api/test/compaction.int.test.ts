@@ -5,25 +5,16 @@ import {
   conversationText,
   responsesTextReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
-import { type CodexSkeinHarness, createCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
+import { type CodexSkeinHarness, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 
 // Real binaries, real store: generous per-test budget for a loaded 2-core machine.
 const SLOW = 90_000;
 
-let codex: CodexSkeinHarness | null = null;
-let claude: ClaudeSkeinHarness | null = null;
-afterEach(async () => {
-  await codex?.close();
-  await claude?.close();
-  codex = null;
-  claude = null;
-});
+const openCodex = useCodexSkeinHarness();
+const openClaude = useClaudeSkeinHarness();
 
 type Store = CodexSkeinHarness["store"];
 
@@ -41,7 +32,7 @@ describe("thread.compact through Skein", () => {
   it(
     "P6 Codex: thread/compact/start goes to Codex, the model gets the compaction request, a compaction item completes",
     async () => {
-      codex = await createCodexSkeinHarness();
+      const codex = await openCodex();
       const x = codex;
       x.server.enqueue(responsesTextReply("FIRST-ANSWER"), responsesTextReply("THE-SUMMARY"));
       const threadId = await x.createThread();
@@ -68,7 +59,7 @@ describe("thread.compact through Skein", () => {
   it(
     "P6 Claude: /compact goes to Claude Code, the model is asked for a summary, the compact boundary is a compaction item",
     async () => {
-      claude = await createClaudeSkeinHarness();
+      const claude = await openClaude();
       const x = claude;
       x.anthropic.enqueue(
         anthropicTextReply("FIRST-ANSWER"),

@@ -1,24 +1,15 @@
 import type { ThreadId } from "@skein/domain";
 import { anthropicTextReply, responsesTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
-import { type CodexSkeinHarness, createCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
+import { type CodexSkeinHarness, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 
 // Real binaries, real store: generous per-test budget for a loaded 2-core machine.
 const SLOW = 90_000;
 
-let codex: CodexSkeinHarness | null = null;
-let claude: ClaudeSkeinHarness | null = null;
-afterEach(async () => {
-  await codex?.close();
-  await claude?.close();
-  codex = null;
-  claude = null;
-});
+const openCodex = useCodexSkeinHarness();
+const openClaude = useClaudeSkeinHarness();
 
 async function detail(store: CodexSkeinHarness["store"], threadId: ThreadId) {
   return createReadModels(store).detail(threadId);
@@ -28,7 +19,7 @@ describe("usage through Skein: thread.detail runs and the thread total", () => {
   it(
     "Codex: each run carries the tokens the model reported; the thread sums them",
     async () => {
-      codex = await createCodexSkeinHarness();
+      const codex = await openCodex();
       const x = codex;
       x.server.enqueue(
         responsesTextReply("one", { usage: { inputTokens: 100, outputTokens: 20 } }),
@@ -64,7 +55,7 @@ describe("usage through Skein: thread.detail runs and the thread total", () => {
   it(
     "Claude: each run carries its tokens and its own cost; the thread sums them",
     async () => {
-      claude = await createClaudeSkeinHarness();
+      const claude = await openClaude();
       const x = claude;
       x.anthropic.enqueue(
         anthropicTextReply("one", { usage: { inputTokens: 1000, outputTokens: 100 } }),

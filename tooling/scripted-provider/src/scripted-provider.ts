@@ -1,4 +1,5 @@
 import {
+  allCapabilities,
   PROVIDER_ADAPTER_VERSION,
   type ProviderAdapter,
   type ProviderCapabilityFlags,
@@ -8,23 +9,7 @@ import { NativeStore } from "./native-store.ts";
 import { echoReply, type ReplyFn, type ScriptStep } from "./script.ts";
 import { ScriptedSession } from "./scripted-session.ts";
 
-export const FULL_CAPABILITIES: ProviderCapabilityFlags = {
-  nativeFork: true,
-  forkAtTurn: true,
-  rollback: true,
-  steer: true,
-  interrupt: true,
-  resume: true,
-  strongTurnIds: true,
-  nativeSubagents: true,
-  appOwnedTools: true,
-  historyInjection: true,
-  approvals: true,
-  readHistory: true,
-  planMode: true,
-  effort: true,
-  adoptSessions: true,
-};
+export const FULL_CAPABILITIES: ProviderCapabilityFlags = allCapabilities();
 
 export type ScriptedCall = { op: string; args: unknown };
 

@@ -265,4 +265,11 @@ function parseJson(text: string): unknown {
   }
 }
 
+import { usePerTest } from "./cleanups.ts";
+
 export { eventually } from "./orchestrator-harness.ts";
+
+/** For a test file: a Claude harness per test, closed after it. */
+export function useClaudeSkeinHarness() {
+  return usePerTest(createClaudeSkeinHarness);
+}

@@ -18,3 +18,21 @@ export function useCleanups(): { cleanups: (() => unknown)[]; dir: (prefix: stri
   };
   return { cleanups, dir };
 }
+
+/**
+ * For a test file: `open` makes a fresh resource for the test calling it (a harness with real
+ * runtimes), and it is closed after that test, passed or failed, so no runtime outlives it.
+ */
+export function usePerTest<O, H extends { close(): Promise<unknown> }>(
+  create: (options?: O) => Promise<H>,
+): (options?: O) => Promise<H> {
+  const open: H[] = [];
+  afterEach(async () => {
+    for (const resource of open.splice(0).reverse()) await resource.close();
+  });
+  return async (options) => {
+    const made = await create(options);
+    open.push(made);
+    return made;
+  };
+}

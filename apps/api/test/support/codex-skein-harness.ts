@@ -40,8 +40,8 @@ import {
   type Orchestrator,
   type OrchestratorOptions,
 } from "../../src/orchestrator/index.ts";
-import { afterEach } from "vitest";
 import { withCapabilities } from "./capability-override.ts";
+import { usePerTest } from "./cleanups.ts";
 import { eventually } from "./orchestrator-harness.ts";
 
 export { eventually };
@@ -273,18 +273,8 @@ export async function createCodexSkeinHarness(
 }
 
 /**
- * For a test file: a function that starts a harness, closed after each test (one at a time).
+ * For a test file: a Codex harness per test, closed after it.
  */
-export function useCodexSkeinHarness(): (
-  options?: CodexSkeinOptions,
-) => Promise<CodexSkeinHarness> {
-  let current: CodexSkeinHarness | null = null;
-  afterEach(async () => {
-    await current?.close();
-    current = null;
-  });
-  return async (options) => {
-    current = await createCodexSkeinHarness(options);
-    return current;
-  };
+export function useCodexSkeinHarness() {
+  return usePerTest(createCodexSkeinHarness);
 }

@@ -1,4 +1,5 @@
 import type { RuntimeRequest, ThreadId, ThreadShell, ThreadState } from "@skein/domain";
+import { forAgent, notForAgent } from "@skein/fake-models";
 import { createReadModels } from "../../src/read-models/index.ts";
 import { eventually } from "./orchestrator-harness.ts";
 
@@ -14,7 +15,7 @@ export async function childShells(x: Reads, parentThreadId: ThreadId): Promise<T
 }
 
 /** Waits for the parent's first sub-agent child thread to appear; returns its id. */
-export function firstChild(x: Reads, parentThreadId: ThreadId, timeoutMs = 30_000) {
+export function firstChild(x: Reads, parentThreadId: ThreadId, timeoutMs = 60_000) {
   return eventually(async () => {
     const [child] = await childShells(x, parentThreadId);
     if (!child) throw new Error("no sub-agent child thread yet");
@@ -45,3 +46,9 @@ export function itemSummaries(state: ThreadState): string[] {
       return item.type;
     });
 }
+
+/**
+ * Codex sub-agent tests spawn one agent named "helper": `parent` matches the model requests of the
+ * parent thread, `child` those of the helper, so each reply goes to the right conversation.
+ */
+export const helperAgent = { parent: notForAgent("helper"), child: forAgent("helper") };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { TurnItem } from "../entities/turn-item.ts";
-import { id, readThreads } from "../testing/fixtures.ts";
+import { id } from "../testing/fixtures.ts";
 import { richScenario } from "../testing/rich-scenario.ts";
 import { detailFromRows, incrementalRows, tableRows } from "../testing/rows.ts";
 import { ThreadScenario } from "../testing/scenario.ts";
@@ -11,17 +11,9 @@ describe("visibleTurnItems for forks (P7)", () => {
     const src = new ThreadScenario("src").create();
     src.completedRun("one", { checkpoint: true });
     src.completedRun("two", { checkpoint: true });
-    const fork = new ThreadScenario("fork");
-    fork.context = readThreads(src.state);
-    fork.exec({
-      type: "ForkThread",
-      data: {
-        threadId: fork.threadId,
-        sourceThreadId: src.threadId,
-        sourcePoint: { type: "run", runId: src.state.runOrder[0] ?? id("run", "x") },
-        createdBy: "user",
-        relationship: "fork",
-      },
+    const fork = new ThreadScenario("fork").forkOf(src, {
+      type: "run",
+      runId: src.state.runOrder[0] ?? id("run", "x"),
     });
     fork.completedRun("fork one", { provider: "claude" });
     src.completedRun("three after fork");
@@ -65,18 +57,7 @@ describe("visibleTurnItems for forks (P7)", () => {
 
   it("P7: forks of forks recurse through each inheritance; rolled-back source runs stay out", () => {
     const rich = richScenario();
-    const f2 = new ThreadScenario("f2");
-    f2.context = readThreads(rich.fork.state);
-    f2.exec({
-      type: "ForkThread",
-      data: {
-        threadId: f2.threadId,
-        sourceThreadId: rich.fork.threadId,
-        sourcePoint: { type: "latest_stable" },
-        createdBy: "user",
-        relationship: "fork",
-      },
-    });
+    const f2 = new ThreadScenario("f2").forkOf(rich.fork);
     const rows = incrementalRows(rich.s.events);
     incrementalRows(rich.fork.events, rows);
     incrementalRows(f2.events, rows);

@@ -57,6 +57,13 @@ export const CAPABILITY_DESCRIPTIONS: Record<ProviderCapabilityName, string> = {
   adoptSessions: "Lists your own sessions for a folder so Skein can adopt them",
 };
 
+/** Every capability on: for test providers that stand in for a fully capable runtime. */
+export function allCapabilities(): ProviderCapabilityFlags {
+  return Object.fromEntries(
+    Object.keys(CAPABILITY_DESCRIPTIONS).map((name) => [name, true]),
+  ) as ProviderCapabilityFlags;
+}
+
 /** Thrown before any provider work when an operation needs a capability the provider lacks. */
 export class CapabilityUnsupportedError extends Error {
   readonly code = "capability_unsupported" as const;

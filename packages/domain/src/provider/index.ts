@@ -1,4 +1,5 @@
 export {
+  allCapabilities,
   CapabilityUnsupportedError,
   isCapabilityUnsupported,
   NativeThreadHeldError,

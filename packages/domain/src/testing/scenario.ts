@@ -1,4 +1,5 @@
 import type { ThreadCommand } from "../commands.ts";
+import type { ForkSourcePointSpec } from "../commands/thread-lifecycle-commands.ts";
 import type { ProviderKind } from "../entities/common.ts";
 import type { ThreadEvent } from "../events.ts";
 import {
@@ -10,6 +11,7 @@ import {
   type ThreadId,
 } from "../ids.ts";
 import type { CommandMeta, DecideContext } from "../meta.ts";
+import { readThreads } from "./fixtures.ts";
 import { evolveThread } from "../state/evolve-thread.ts";
 import { initialThreadState, type ThreadState } from "../state/thread-state.ts";
 import { decideThread } from "../thread/decide-thread.ts";
@@ -57,6 +59,25 @@ export class ThreadScenario {
         projectId: asId("project", "prj_p"),
         title,
         defaultProvider,
+      },
+    });
+    return this;
+  }
+
+  /** Makes this (not yet created) thread a user's fork of `source` at `sourcePoint`. */
+  forkOf(
+    source: ThreadScenario,
+    sourcePoint: ForkSourcePointSpec = { type: "latest_stable" },
+  ): this {
+    this.context = readThreads(source.state);
+    this.exec({
+      type: "ForkThread",
+      data: {
+        threadId: this.threadId,
+        sourceThreadId: source.threadId,
+        sourcePoint,
+        createdBy: "user",
+        relationship: "fork",
       },
     });
     return this;

@@ -101,18 +101,7 @@ describe("QueueRun", () => {
     function forked() {
       const src = new ThreadScenario("src").create("codex");
       const base = src.completedRun("one", { checkpoint: true });
-      const fork = new ThreadScenario("fork");
-      fork.context = readThreads(src.state);
-      fork.exec({
-        type: "ForkThread",
-        data: {
-          threadId: fork.threadId,
-          sourceThreadId: src.threadId,
-          sourcePoint: { type: "latest_stable" },
-          createdBy: "user",
-          relationship: "fork",
-        },
-      });
+      const fork = new ThreadScenario("fork").forkOf(src);
       return { src, base, fork };
     }
 

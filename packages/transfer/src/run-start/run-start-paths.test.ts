@@ -1,4 +1,4 @@
-import { readThreads, ThreadScenario } from "@skein/domain/testing";
+import { ThreadScenario } from "@skein/domain/testing";
 import { describe, expect, it } from "vitest";
 import {
   fact,
@@ -186,18 +186,7 @@ describe("run start: a fork (T3/T4)", () => {
 describe("run start: a fork of a thread with nothing to carry over", () => {
   it("the transfer is superseded in the run's one append and no handoff is sent", async () => {
     const src = new ThreadScenario("empty").create("codex");
-    const fork = new ThreadScenario("fork");
-    fork.context = readThreads(src.state);
-    fork.exec({
-      type: "ForkThread",
-      data: {
-        threadId: fork.threadId,
-        sourceThreadId: src.threadId,
-        sourcePoint: { type: "latest_stable" },
-        createdBy: "user",
-        relationship: "fork",
-      },
-    });
+    const fork = new ThreadScenario("fork").forkOf(src);
     const runId = fork.queue("first in the fork", "codex");
     const spec = given(requested(fork, runId), await loaded(fork.state, src.state), runtime());
     expect(spec.state.resolution).toMatchObject({ kind: "none", transfer: { kind: "existing" } });

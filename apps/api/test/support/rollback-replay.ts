@@ -1,0 +1,37 @@
+import { readFileSync } from "node:fs";
+import type { RunId, ThreadId } from "@skein/domain";
+import { expect } from "vitest";
+import type { CodexSkeinHarness } from "./codex-skein-harness.ts";
+
+type Harness = Pick<CodexSkeinHarness, "orchestrator" | "store" | "thread">;
+type Rollback = Parameters<Harness["orchestrator"]["rollback"]>[0] & { threadId: ThreadId };
+
+/**
+ * B3, after a later run: replaying the rollback's commandId answers the first receipt, and the
+ * same id with another checkpoint is refused; neither touches the file, the log or the run.
+ */
+export async function expectRollbackReplayTouchesNothing(
+  h: Harness,
+  replay: { rollback: Rollback; applied: unknown; file: string; laterRunId: RunId },
+): Promise<void> {
+  const { rollback, applied, file, laterRunId } = replay;
+  const content = readFileSync(file, "utf8");
+  const head = await h.store.headSequence();
+
+  expect(await h.orchestrator.rollback(rollback)).toEqual(applied);
+  expect(readFileSync(file, "utf8")).toBe(content);
+  expect(await h.store.headSequence()).toBe(head);
+  expect((await h.thread(rollback.threadId)).runs.get(laterRunId)?.status).toBe("completed");
+
+  const later = [...(await h.thread(rollback.threadId)).checkpoints.values()].find(
+    (c) => c.runId === laterRunId,
+  )!;
+  await expect(
+    h.orchestrator.rollback({ ...rollback, checkpointId: later.id }),
+  ).rejects.toMatchObject({
+    code: "conflict",
+    message: expect.stringMatching(/thread\.rollback/),
+  });
+  expect(readFileSync(file, "utf8")).toBe(content);
+  expect(await h.store.headSequence()).toBe(head);
+}
