@@ -130,12 +130,12 @@ export function createQueueMessage(deps: Deps) {
               .code;
           }
           await applyCodePlan(deps, plan);
-          await deps.afterBringBackFiles?.();
         }
         const code: CodeBroughtBack | undefined = plan ? broughtBack(plan) : undefined;
-        const result = await refusedRollsBack(deps, plan, () =>
-          repo.execute(queue, command.answer({ runId, ...(code ? { code } : {}) })),
-        );
+        const result = await refusedRollsBack(deps, plan, async () => {
+          if (plan) await deps.afterBringBackFiles?.();
+          return repo.execute(queue, command.answer({ runId, ...(code ? { code } : {}) }));
+        });
         // Recorded before the run is dispatched, so its start finds the person's text.
         if (!result.duplicate && input.handoffText !== undefined) {
           await attachReviewedHandoff(deps.handoffDeps, input.threadId, runId, input.handoffText);
