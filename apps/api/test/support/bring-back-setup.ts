@@ -34,7 +34,9 @@ export async function parentWithFork(
   h.server.enqueue(responsesTextReply("parent ready"));
   await h.orchestrator.waitForRun(await h.send(parent, "get ready"));
   await settledWithCheckpoint(h, parent);
-  h.server.enqueue(execCommandReply(command), responsesTextReply("fork done"));
+  // No login shell (a slow profile on a busy machine), and Codex waits for the command to end.
+  const exec = execCommandReply(command, { extra: { login: false, yield_time_ms: 60_000 } });
+  h.server.enqueue(exec, responsesTextReply("fork done"));
   const { forks } = await orchestrator.fanOut({
     threadId: parent,
     text: "make your change",
