@@ -145,5 +145,21 @@ describe("fan-out of a project that is a subfolder of a git repository (B9)", ()
     // Outside the subfolder the repository is as the user committed it.
     expect(readFileSync(path.join(repo, "other", "out.txt"), "utf8")).toBe("out\n");
     expect(existsSync(path.join(repo, "b-out.txt"))).toBe(false);
+
+    // Hygiene knows these forks (their workspace is a subfolder of the worktree): the merged
+    // ones hold edits outside it that no checkpoint captured, so they go only when forced.
+    const kept = await orchestrator.sweepWorktrees({ graceMs: 0 });
+    expect(kept.removed).toEqual([]);
+    const reasons = (list: Array<{ threadId: string; reason: string }>) =>
+      Object.fromEntries(list.map((r) => [r.threadId, r.reason]));
+    expect(reasons(kept.kept)).toEqual({
+      [forkA]: "changes no checkpoint captured (force to remove)",
+      [forkB]: "live fork",
+      [forkC]: "changes no checkpoint captured (force to remove)",
+    });
+    const forced = await orchestrator.sweepWorktrees({ graceMs: 0, force: true });
+    expect(reasons(forced.removed)).toEqual({ [forkA]: "merged", [forkC]: "merged" });
+    expect(existsSync(path.join(worktrees, forkA))).toBe(false);
+    expect(existsSync(path.join(worktrees, forkB, "app"))).toBe(true);
   }, 300_000);
 });

@@ -130,7 +130,10 @@ async function judge(
   if (fork.activeRunId) return "a run is active";
   const reason = await retiredBecause(deps, fork, cutoff);
   if (!reason) return "live fork";
-  if (!force && (await holdsUncapturedWork(deps, fork, workspace))) {
+  const outsideWorkspace =
+    workspace !== worktree &&
+    (await worktreeHasChanges(worktree, path.relative(worktree, workspace)));
+  if (!force && (outsideWorkspace || (await holdsUncapturedWork(deps, fork, workspace)))) {
     return "changes no checkpoint captured (force to remove)";
   }
   return { reason, forkPointCommit: await forkPointCommit(deps, fork, workspace) };
