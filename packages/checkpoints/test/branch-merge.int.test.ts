@@ -27,7 +27,8 @@ describe("bring-back merges onto the user's branch (issue 19, code: merge)", () 
 
     // A "fork" tree that also changed a file outside the subfolder: that part must not come in.
     writeFiles(repo, { "app/a.txt": "A\n", "app/new.txt": "n\n", "other/c.txt": "OUT\n" });
-    const forkTree = (await git(repo, "add", "-A"), git(repo, "write-tree").trim());
+    git(repo, "add", "-A");
+    const forkTree = git(repo, "write-tree").trim();
     git(repo, "reset", "-q", "--hard");
     git(repo, "clean", "-qfd");
     const tree = await store.graftWorkspace(head.commit!, forkTree);
