@@ -191,6 +191,35 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
   );
 
   it(
+    'code "merge" over HTTP: refused as PRECONDITION_FAILED (use squash) in a dirty checkout, then merged on the branch once it is clean',
+    async () => {
+      const { ws, threadId } = await parentThread();
+      const [codexFork] = await fanOutTwo(threadId, [edit("codex.txt", "c\n")], [say("nothing")]);
+      const head = git(ws, "rev-parse", "HEAD").trim();
+      writeFileSync(path.join(ws, "notes.txt"), "mine\n");
+      const merge = () =>
+        t.client.thread.sendMessage.mutate({
+          threadId,
+          text: "bring it back",
+          bringBackFrom: codexFork,
+          code: "merge",
+        });
+      const dirty = await refusal(merge());
+      expect(dirty.code).toBe("PRECONDITION_FAILED");
+      expect(dirty.message).toMatch(/uncommitted changes.*use code "squash"/);
+      expect(existsSync(path.join(ws, "codex.txt"))).toBe(false);
+      rmSync(path.join(ws, "notes.txt"));
+      t.codex.enqueue(say("took it"));
+      const back = await merge();
+      expect(back.code?.mode).toBe("merge");
+      expect(git(ws, "rev-parse", "HEAD^1").trim()).toBe(head);
+      expect(readFileSync(path.join(ws, "codex.txt"), "utf8")).toBe("c\n");
+      await settled(threadId, back.runId);
+    },
+    SLOW,
+  );
+
+  it(
     "hygiene removes merged, archived and orphaned fork worktrees, keeps live ones and uncaptured work unless forced, deletes no checkpoint",
     async () => {
       const { ws, threadId } = await parentThread();

@@ -1,3 +1,10 @@
+import {
+  branchHead,
+  graftWorkspace,
+  moveBranch,
+  planBranchMerge,
+  undoBranchMerges,
+} from "./branch-merge.ts";
 import { captureCheckpoint } from "./capture.ts";
 import { checkpointExists, resolveCheckpoint } from "./checkpoint-refs.ts";
 import { diffCheckpoints } from "./diff.ts";
@@ -7,6 +14,9 @@ import { restoreCheckpoint, restoreTree } from "./restore.ts";
 import { summarizeCheckpointFiles } from "./summary.ts";
 import { sweepAbandonedTempIndexes } from "./temp-index.ts";
 import type {
+  BranchHead,
+  BranchMergeInput,
+  BranchMergePlan,
   CaptureInput,
   CaptureResult,
   CheckpointFileSummary,
@@ -51,6 +61,16 @@ export type CheckpointStore = {
   mergeTrees(input: { base: string; ours: string; theirs: string }): Promise<TreeMerge>;
   /** Makes the workspace equal to a tree (as restore does); `current`: its snapshot just taken. */
   restoreTree(tree: string, current?: string): Promise<FileChange[]>;
+  /** The checked-out branch, its commit, and whether the checkout is clean (branch-merge.ts). */
+  branchHead(): Promise<BranchHead>;
+  /** `outside` everywhere but the workspace, which comes from `inside` (a full tree). */
+  graftWorkspace(outside: string, inside: string): Promise<string>;
+  /** The commits of a bring-back merge, as objects only (nothing moves). */
+  planBranchMerge(input: BranchMergeInput): Promise<BranchMergePlan>;
+  /** Compare-and-swap of the branch, then the index follows; files are the caller's. */
+  moveBranch(input: { branch: string; from: string; to: string; reason: string }): Promise<void>;
+  /** Takes back bring-back merges of these runs sitting at the branch tip; how many. */
+  undoBranchMerges(runIds: ReadonlySet<string>): Promise<number>;
 };
 
 /**
@@ -82,5 +102,10 @@ export async function createCheckpointStore(
     changedFiles: (from, to) => changedFiles(ctx, from, to),
     mergeTrees: (input) => mergeTrees(ctx, input),
     restoreTree: (tree, current) => restoreTree(ctx, tree, current),
+    branchHead: () => branchHead(ctx),
+    graftWorkspace: (outside, inside) => graftWorkspace(ctx, outside, inside),
+    planBranchMerge: (input) => planBranchMerge(ctx, input),
+    moveBranch: (input) => moveBranch(ctx, input),
+    undoBranchMerges: (runIds) => undoBranchMerges(ctx, runIds),
   };
 }

@@ -9,6 +9,9 @@ export {
 } from "./errors.ts";
 export type { CheckpointStoreOptions } from "./git-context.ts";
 export type {
+  BranchHead,
+  BranchMergeInput,
+  BranchMergePlan,
   CaptureInput,
   CaptureResult,
   CheckpointFileSummary,

@@ -92,3 +92,33 @@ export type WorktreeEntry = {
   /** Short branch name, null when detached. */
   branch: string | null;
 };
+
+export type BranchHead = {
+  /** Short name of the checked-out branch; null when HEAD is detached (or no repository). */
+  branch: string | null;
+  commit: string | null;
+  /** Index and work tree equal HEAD and nothing is untracked (ignored files aside). */
+  clean: boolean;
+};
+
+export type BranchMergeInput = {
+  branch: string;
+  /** The branch's commit the merge goes on (its first parent). */
+  head: string;
+  /** The merged full-repository tree (both commits hold it). */
+  tree: string;
+  /** Message of the commit holding the fork's net change. */
+  workMessage: string;
+  /** Message of the merge commit (a trailer naming `runId` is added). */
+  mergeMessage: string;
+  runId: string;
+};
+
+export type BranchMergePlan = {
+  branch: string;
+  head: string;
+  /** The commit holding the fork's net change (parent: `head`). */
+  work: string;
+  /** The merge commit (parents: `head`, `work`) the branch moves to. */
+  merge: string;
+};

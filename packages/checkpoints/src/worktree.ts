@@ -111,12 +111,16 @@ export async function listWorktrees(ctx: GitContext): Promise<WorktreeEntry[]> {
 /**
  * Whether a worktree holds changes against its own HEAD (tracked or untracked, not ignored).
  * Hygiene keeps such a worktree unless told to drop it; an unreadable one counts as changed.
+ * `except`: a folder (relative to the worktree) left out, e.g. a subfolder workspace whose
+ * changes checkpoints hold: what lies outside it no checkpoint ever captures.
  */
-export async function worktreeHasChanges(worktreePath: string): Promise<boolean> {
+export async function worktreeHasChanges(worktreePath: string, except?: string): Promise<boolean> {
   try {
-    const { stdout } = await runGit(["status", "--porcelain", "-z", "--untracked-files=all"], {
-      cwd: worktreePath,
-    });
+    const pathspec = except ? ["--", ":/", `:(top,exclude)${except}`] : [];
+    const { stdout } = await runGit(
+      ["status", "--porcelain", "-z", "--untracked-files=all", ...pathspec],
+      { cwd: worktreePath },
+    );
     return stdout.length > 0;
   } catch {
     return true;

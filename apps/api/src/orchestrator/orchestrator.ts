@@ -81,6 +81,8 @@ export type OrchestratorOptions = {
   fanOutConcurrency?: number;
   /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
   worktreeGraceMs?: number;
+  /** Tests only: a fault between a bring-back's files and its append (crash recovery, B9). */
+  afterBringBackFiles?: () => Promise<void> | void;
 };
 
 export type Orchestrator = OrchestratorCommands & {
@@ -201,6 +203,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     adapter: (provider) => sessions.adapter(provider),
     catalog,
     handoffDeps,
+    ...(options.afterBringBackFiles ? { afterBringBackFiles: options.afterBringBackFiles } : {}),
   });
   const slots = new RunSlots(
     options.fanOutConcurrency ?? 4,
@@ -493,6 +496,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const resume = async (procedure: CommandProcedure, input: Record<string, unknown>) => {
     if (procedure === "thread.rollback") await api.rollback(input as never);
     else if (procedure === "thread.fork") await api.forkThread(input as never);
+    else if (procedure === "thread.sendMessage") await api.sendMessage(input as never);
     else throw new Error(`${procedure} records no intent to finish`);
   };
   return api;

@@ -69,7 +69,9 @@ export interface OrchestratorCommands {
     bringBackFrom?: ThreadId;
     /**
      * B9, with `bringBackFrom`: `squash` also merges the fork's files into this workspace before
-     * the run is recorded (conflicts: a MergeConflictError, nothing changed); default `none`.
+     * the run is recorded (conflicts: a MergeConflictError, nothing changed); `merge` commits
+     * them on the checked-out branch too (clean checkout on a branch only: MergeRefusedError
+     * otherwise); default `none`.
      */
     code?: BringBackCode;
     /** E16: uploads (`POST /attachments`) to send with the message. */

@@ -111,9 +111,12 @@ export const threadRouter = {
         bringBackFrom: ThreadId.optional(),
         /**
          * B9, with `bringBackFrom`: `squash` merges the fork's files into this workspace first
-         * (CONFLICT listing the files in `data.issues` when they clash; nothing is changed).
+         * (CONFLICT listing the files in `data.issues` when they clash; nothing is changed);
+         * `merge` also commits them on the checked-out branch (one work commit and a merge
+         * commit naming the fork), only in a clean checkout on a branch (else PRECONDITION_FAILED
+         * saying to use `squash`).
          */
-        code: z.enum(["squash", "none"]).optional(),
+        code: z.enum(["squash", "merge", "none"]).optional(),
         /** E16: files uploaded through `POST /attachments`, by the ref the upload answered. */
         attachments: z.array(AttachmentRef).max(MAX_ATTACHMENTS).optional(),
         /** Reviewed handoff text for this message's transfer (provider switch, bring-back). */

@@ -63,6 +63,8 @@ export type CodexSkeinOptions = {
   postgresUrl?: string;
   /** Puts a fault proxy between Codex and the fake server (model requests only), as `faults`. */
   faultProxy?: boolean;
+  /** A fault between a bring-back's files and its append (every incarnation after restarts). */
+  afterBringBackFiles?: OrchestratorOptions["afterBringBackFiles"];
 };
 
 export type CodexSkeinHarness = {
@@ -178,6 +180,7 @@ export async function createCodexSkeinHarness(
       sessionIdleMs: 0,
       ...(options.attempts ? { attempts: options.attempts } : {}),
       ...(options.delegateTimeoutMs ? { delegateTimeoutMs: options.delegateTimeoutMs } : {}),
+      ...(options.afterBringBackFiles ? { afterBringBackFiles: options.afterBringBackFiles } : {}),
     });
   let orchestrator = await make();
   const { projectId } = await orchestrator.createProject({

@@ -72,6 +72,12 @@ export async function rollbackToCheckpoint(
   await command.intend({ threadId, checkpointId, ref: checkpoint.ref });
   await files.restore(checkpoint.ref);
   const keep = checkpoint.appRunOrdinal ?? state.runs.get(checkpoint.runId!)?.ordinal ?? 0;
+  if (files.mode === "repo") {
+    // A bring-back with code "merge" moved the branch: runs rolled back take their merge
+    // commits back off it too (only while they sit at its tip; a branch moved on is the user's).
+    const later = [...state.runs.values()].filter((r) => r.ordinal > keep).map((r) => r.id);
+    await files.undoBranchMerges(new Set<string>(later));
+  }
   for (const pt of state.providerThreads.values()) {
     await rollbackProviderThread(deps, state, pt, keep, cwd);
   }

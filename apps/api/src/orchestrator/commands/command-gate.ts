@@ -43,6 +43,11 @@ export type CommandContext = {
    * finishes the same decision instead of making a new one.
    */
   intend<D>(decision: D): Promise<D>;
+  /**
+   * The decision an earlier attempt under this command id recorded, if one is still open: a
+   * command whose effects change what it would decide (a bring-back's files) reads it first.
+   */
+  recorded<D>(): Promise<D | undefined>;
 };
 
 /** An intent's data: the command as asked, what it decided, and which instance was running it. */
@@ -133,6 +138,7 @@ export class CommandGate {
         commandId,
         answer: (result) => ({ binding, receipt: result }),
         intend: async (decision) => decision,
+        recorded: async () => undefined,
       });
     }
     return this.queue.run(commandId, async () => {
@@ -157,6 +163,10 @@ export class CommandGate {
           }
           const recorded = await this.store.findIntent(commandId);
           return ((recorded?.data as Intended | undefined)?.decision ?? decision) as D;
+        },
+        recorded: async <D>() => {
+          const recorded = await this.store.findIntent(commandId);
+          return (recorded?.data as Intended | undefined)?.decision as D | undefined;
         },
       };
       try {

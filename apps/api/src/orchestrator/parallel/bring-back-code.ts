@@ -4,26 +4,52 @@ import {
   NotFoundError,
   PreconditionFailedError,
   type CheckpointId,
+  type RunId,
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
+import type { BranchMergePlan } from "@skein/checkpoints";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 
-/** How a bring-back treats the fork's code: `squash` lands it as uncommitted changes; `none`. */
-export type BringBackCode = "squash" | "none";
+/**
+ * How a bring-back treats the fork's code: `squash` lands it as uncommitted changes; `merge`
+ * also commits it on the checked-out branch (a work commit and a merge commit); `none`.
+ */
+export type BringBackCode = "squash" | "merge" | "none";
 
 export type CodeBroughtBack = {
   mode: Exclude<BringBackCode, "none">;
   /** Rolling the thread back to this checkpoint undoes the merge (and the bring-back run). */
   undoCheckpointId: CheckpointId;
   files: Array<{ path: string; status: string; additions: number; deletions: number }>;
+  /** `merge` only: the branch, the commit it was on, and the commits it moved to. */
+  commits?: BranchMergePlan;
 };
+
+/**
+ * Everything a bring-back will write, decided before anything is written and recorded as the
+ * command's intent: a crash mid-way is finished (or undone) from this alone (bring-back-apply.ts).
+ */
+export type CodePlan = CodeBroughtBack & {
+  cwd: string;
+  /** The workspace's tree before (the undo checkpoint's content) and after the bring-back. */
+  before: string;
+  merged: string;
+};
+
+/** `merge` cannot hold here (detached HEAD, uncommitted changes): `squash` still can. */
+export class MergeRefusedError extends PreconditionFailedError {
+  constructor(reason: string) {
+    super(`code "merge" needs a clean checkout on a branch: ${reason}; use code "squash" instead`);
+    this.name = "MergeRefusedError";
+  }
+}
 
 type Deps = { repo: AggregateRepository; checkpoints: CheckpointService };
 
 /**
- * B9: applies a fork's code to the thread's workspace, or refuses with nothing changed.
+ * B9: decides how a fork's code lands in the thread's workspace, or refuses with nothing changed.
  *
  * Three trees meet in the object database: the fork point (base), the workspace now (ours) and
  * the fork's latest stable checkpoint (theirs; the same point the conversation delta ends at, T8).
@@ -33,16 +59,18 @@ type Deps = { repo: AggregateRepository; checkpoints: CheckpointService };
  * state before the merge, and rolling back to it undoes the merge. Changes made since would not
  * be undone by it (nor survive it), so such a workspace is refused rather than mixed in.
  *
- * `precheck` runs after every refusal that concerns files and before anything is written: the
- * caller validates the command it will record, so a refused command changes nothing on disk.
+ * `merge` writes no fork branch into the user's history (its checkpoint commits are Skein's):
+ * one commit holds the fork's net change on top of the user's HEAD, and a merge commit joins it,
+ * so `git log` shows one merge naming the fork thread. It is planned from the same three trees
+ * (the user's commit outside a subfolder workspace), so it conflicts exactly when squash would.
  */
-export async function bringBackCode(
+export async function planBringBack(
   deps: Deps,
   target: ThreadState,
   forkId: ThreadId,
   mode: Exclude<BringBackCode, "none">,
-  precheck: () => void,
-): Promise<CodeBroughtBack> {
+  runId: RunId,
+): Promise<CodePlan> {
   const threadId = target.thread!.id;
   const fork = await deps.repo.thread(forkId);
   if (!fork.thread) throw new NotFoundError("thread", forkId);
@@ -60,37 +88,66 @@ export async function bringBackCode(
   if (store.mode !== "repo") {
     throw new PreconditionFailedError(`bringing code back needs a git repository; ${cwd} is not`);
   }
-  const [base, theirs, before] = await Promise.all([
+  const head = mode === "merge" ? await store.branchHead() : null;
+  if (head && !head.branch) throw new MergeRefusedError(`${cwd} has a detached HEAD`);
+  if (head && !head.commit) throw new MergeRefusedError(`${cwd} has no commit yet`);
+  if (head && !head.clean) throw new MergeRefusedError(`${cwd} has uncommitted changes`);
+  let [base, theirs] = await Promise.all([
     store.checkpointTree(baseRef),
     store.checkpointTree(theirsRef),
-    store.checkpointTree(undoRef),
   ]);
+  const before = await store.checkpointTree(undoRef);
   const ours = await store.snapshotTree(before);
-  if (ours !== before) {
-    const changed = await store.changedFiles(before, ours);
+  const stray = await store.changedFiles(before, ours);
+  if (stray.length > 0) {
     throw new PreconditionFailedError(
-      `the workspace changed since checkpoint ${undoId} (${changed.map((f) => f.path).join(", ")}); ` +
+      `the workspace changed since checkpoint ${undoId} (${stray.map((f) => f.path).join(", ")}); ` +
         "finish or undo those changes before bringing code back, so the merge can be undone",
     );
   }
-  const merged = await store.mergeTrees({ base, ours, theirs });
+  let oursTree = ours;
+  if (head?.commit) {
+    // Checkpoints hold only the workspace's truth: outside a subfolder they keep whatever the
+    // first capture was seeded with. Grafted onto HEAD, the merge commit changes the workspace
+    // and nothing else.
+    [base, theirs] = await Promise.all([
+      store.graftWorkspace(head.commit, base),
+      store.graftWorkspace(head.commit, theirs),
+    ]);
+    oursTree = await store.graftWorkspace(head.commit, head.commit);
+  }
+  const merged = await store.mergeTrees({ base, ours: oursTree, theirs });
   if (merged.conflicts.length > 0) {
     throw new MergeConflictError(
       `bringing ${forkId} back conflicts with this workspace in ${merged.conflicts.length} file(s): ${merged.conflicts.join(", ")}`,
       merged.conflicts,
     );
   }
-  precheck();
-  const files = await store.restoreTree(merged.tree, ours);
+  const files = (await store.changedFiles(ours, merged.tree)).map((f) => ({
+    path: f.path,
+    status: f.status,
+    additions: f.additions,
+    deletions: f.deletions,
+  }));
+  const commits =
+    head?.branch && head.commit
+      ? await store.planBranchMerge({
+          branch: head.branch,
+          head: head.commit,
+          tree: merged.tree,
+          workMessage: `Work of fork thread "${fork.thread.title}" (${forkId})`,
+          mergeMessage: `Merge fork thread "${fork.thread.title}" (${forkId})`,
+          runId,
+        })
+      : undefined;
   return {
     mode,
     undoCheckpointId: undoId!,
-    files: files.map((f) => ({
-      path: f.path,
-      status: f.status,
-      additions: f.additions,
-      deletions: f.deletions,
-    })),
+    files,
+    ...(commits ? { commits } : {}),
+    cwd,
+    before: ours,
+    merged: merged.tree,
   };
 }
 

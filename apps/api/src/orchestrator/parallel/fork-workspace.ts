@@ -143,10 +143,12 @@ async function createForkWorkspace(
     await store.removeWorktree({ worktreePath: target, deleteBranch: branch }).catch(() => {});
   }
   const worktree = await store.createIsolatedWorktree({ ref: plan.ref, branch, path: target });
+  // A workspace in a repository's subfolder is that same subfolder inside the fork's checkout:
+  // the fork's agent, checkpoints, compare and bring-back all see only the project's files.
   return deps.repo.execute(
     {
       type: "UpdateThreadSettings",
-      data: { threadId: forkId, branch: worktree.branch, worktreePath: worktree.worktreePath },
+      data: { threadId: forkId, branch: worktree.branch, worktreePath: worktree.workspacePath },
     },
     answer,
   );

@@ -116,7 +116,9 @@ async function judge(
   force: boolean,
 ): Promise<string | Removal> {
   const fork = await deps.repo.thread(threadId).catch(() => null);
-  if (!fork?.thread || path.resolve(fork.thread.worktreePath ?? "") !== worktree) {
+  // The fork's workspace is the worktree itself, or the project's subfolder inside it.
+  const workspace = fork?.thread?.worktreePath ? path.resolve(fork.thread.worktreePath) : null;
+  if (!fork?.thread || !workspace || !isWithin(worktree, workspace)) {
     const changedAt = await stat(worktree).then(
       (s) => s.mtimeMs,
       () => 0,
@@ -128,10 +130,13 @@ async function judge(
   if (fork.activeRunId) return "a run is active";
   const reason = await retiredBecause(deps, fork, cutoff);
   if (!reason) return "live fork";
-  if (!force && (await holdsUncapturedWork(deps, fork, worktree))) {
+  const outsideWorkspace =
+    workspace !== worktree &&
+    (await worktreeHasChanges(worktree, path.relative(worktree, workspace)));
+  if (!force && (outsideWorkspace || (await holdsUncapturedWork(deps, fork, workspace)))) {
     return "changes no checkpoint captured (force to remove)";
   }
-  return { reason, forkPointCommit: await forkPointCommit(deps, fork, worktree) };
+  return { reason, forkPointCommit: await forkPointCommit(deps, fork, workspace) };
 }
 
 async function retiredBecause(
@@ -181,6 +186,11 @@ async function forkPointCommit(deps: Deps, fork: ThreadState, worktree: string) 
   if (checkpoint?.status !== "ready") return null;
   const store = await deps.checkpoints.storeFor(worktree);
   return store.checkpointCommit(checkpoint.ref).catch(() => null);
+}
+
+function isWithin(root: string, inner: string): boolean {
+  const rel = path.relative(root, inner);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
 }
 
 /** Cheap pre-check (no git spawned, no shadow store created): a `.git` here or above. */
