@@ -1,9 +1,3 @@
-import {
-  ConcurrencyError,
-  ReceiptConflictError,
-  StoreClosedError,
-  SubscriberOverflow,
-} from "@skein/db";
 import { type DomainErrorCode, isDomainError, type ValidationIssue } from "@skein/domain";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
@@ -27,9 +21,9 @@ function domainCodeOf(error: unknown): DomainErrorCode | null {
 }
 
 /**
- * The tRPC error for a failure the API knows how to describe, keeping the original as `cause`
- * (the error formatter reads issues and the domain code from it); `null` for anything else,
- * which tRPC reports as INTERNAL_SERVER_ERROR.
+ * The tRPC error for a domain failure (or a tRPC error already), keeping the original as `cause`
+ * (the error formatter reads issues and the domain code from it); `null` for anything else. The
+ * host maps its own failures (the store's) through `SkeinServices.mapError`.
  */
 export function toTRPCError(error: unknown): TRPCError | null {
   if (error instanceof TRPCError) return error;
@@ -40,26 +34,6 @@ export function toTRPCError(error: unknown): TRPCError | null {
       message: error.message,
       cause: error,
     });
-  }
-  if (error instanceof ReceiptConflictError) {
-    return new TRPCError({ code: "CONFLICT", message: error.message, cause: error });
-  }
-  if (error instanceof ConcurrencyError) {
-    return new TRPCError({
-      code: "CONFLICT",
-      message: `${error.message}; someone else changed it first, retry with fresh state`,
-      cause: error,
-    });
-  }
-  if (error instanceof StoreClosedError) {
-    return new TRPCError({
-      code: "SERVICE_UNAVAILABLE",
-      message: "server is shutting down",
-      cause: error,
-    });
-  }
-  if (error instanceof SubscriberOverflow) {
-    return new TRPCError({ code: "SERVICE_UNAVAILABLE", message: error.message, cause: error });
   }
   return null;
 }

@@ -9,16 +9,7 @@ import {
 } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
-
-/** How a bring-back treats the fork's code: `squash` lands it as uncommitted changes; `none`. */
-export type BringBackCode = "squash" | "none";
-
-export type CodeBroughtBack = {
-  mode: Exclude<BringBackCode, "none">;
-  /** Rolling the thread back to this checkpoint undoes the merge (and the bring-back run). */
-  undoCheckpointId: CheckpointId;
-  files: Array<{ path: string; status: string; additions: number; deletions: number }>;
-};
+import type { BringBackCode, CodeBroughtBack } from "@skein/contract";
 
 type Deps = { repo: AggregateRepository; checkpoints: CheckpointService };
 
