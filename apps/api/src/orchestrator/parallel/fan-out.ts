@@ -5,12 +5,7 @@ import {
   type ThreadId,
 } from "@skein/domain";
 import type { CommandContext } from "../commands/command-gate.ts";
-import type {
-  FanOutAnswer,
-  FanOutFork,
-  FanOutInput,
-  OrchestratorCommands,
-} from "@skein/contract";
+import type { FanOutAnswer, FanOutFork, FanOutInput, OrchestratorCommands } from "@skein/contract";
 
 type Deps = {
   forkThread: OrchestratorCommands["forkThread"];
