@@ -1,11 +1,6 @@
 import { timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
-
-export type AuthState = {
-  /** A token is configured: every call must present it. */
-  required: boolean;
-  authenticated: boolean;
-};
+import type { CallerAuth } from "@skein/contract";
 
 function sameToken(presented: string, expected: string): boolean {
   const a = Buffer.from(presented);
@@ -33,7 +28,7 @@ export function authenticate(
   headers: IncomingHttpHeaders,
   connectionParams: Readonly<Record<string, string | undefined>> | null,
   isSubscription: boolean,
-): AuthState {
+): CallerAuth {
   if (expectedToken === null) return { required: false, authenticated: true };
   const fromUrl = isSubscription ? (connectionParams?.token ?? null) : null;
   const presented = bearerOf(headers) ?? fromUrl;

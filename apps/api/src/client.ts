@@ -1,14 +1,14 @@
+import type { AppRouter } from "@skein/contract";
 import {
   createSkeinClient as createClient,
   type SkeinClient as Client,
   type SkeinClientOptions,
 } from "@skein/client";
-import type { AppRouter } from "./root.ts";
 
-export type { AppRouter, RouterInputs, RouterOutputs, WatchMessage } from "./index.ts";
+export type { AppRouter, RouterInputs, RouterOutputs, WatchMessage } from "@skein/contract";
 export type { SkeinClientOptions };
 
-/** The built client (`@skein/client`) bound to this server's router: for tests, benches, peers. */
+/** The built client (`@skein/client`) bound to Skein's router: for tests, benches, peers. */
 export type SkeinClient = Client<AppRouter>;
 
 export function createSkeinClient(options: SkeinClientOptions): SkeinClient {

@@ -1,6 +1,5 @@
+import type { OrchestratorCommands } from "@skein/contract";
 import type { EventStore, RawLogReader } from "@skein/db";
-import type { AuthState } from "./auth.ts";
-import type { CallOrigin, OrchestratorCommands } from "./orchestrator/service-types.ts";
 import type { ReadModels } from "./read-models/index.ts";
 
 /** Tunables of the watch procedures (tests shrink them to reach the edge cases quickly). */
@@ -10,22 +9,15 @@ export type WatchSettings = {
   shutdownSignal: AbortSignal;
 };
 
-/** What every procedure gets: the command side, the store, the read side and who is calling. */
+/**
+ * What the host's services are built from (see services.ts): the command side, the store, the
+ * read side and the watch settings. The router never sees these; it gets the ports.
+ */
 export type ApiContext = {
   orchestrator: OrchestratorCommands;
   store: EventStore;
   readModels: ReadModels;
-  auth: AuthState;
-  /** Skein's own folders (its data dir), which no workspace may be or lie inside (B4). */
-  dataDirs: readonly string[];
   watch: WatchSettings;
   /** The raw provider log (E18) this instance writes, read back by `events.raw`; null if none. */
   rawLog: RawLogReader | null;
-  /** The instance that forwarded this call here (runtime commands), or null for a client's call. */
-  forwardedBy: string | null;
 };
-
-/** A call another instance forwarded here carries its origin to the orchestrator. */
-export function originOf(ctx: ApiContext): CallOrigin | undefined {
-  return ctx.forwardedBy === null ? undefined : { forwardedBy: ctx.forwardedBy };
-}

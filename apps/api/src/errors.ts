@@ -1,46 +1,17 @@
+import { toTRPCError as toContractError } from "@skein/contract";
 import {
   ConcurrencyError,
   ReceiptConflictError,
   StoreClosedError,
   SubscriberOverflow,
 } from "@skein/db";
-import { type DomainErrorCode, isDomainError, type ValidationIssue } from "@skein/domain";
 import { TRPCError } from "@trpc/server";
-import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
-
-const CODE_FOR_DOMAIN: Record<DomainErrorCode, TRPC_ERROR_CODE_KEY> = {
-  validation: "BAD_REQUEST",
-  not_found: "NOT_FOUND",
-  conflict: "CONFLICT",
-  invalid_transition: "CONFLICT",
-  precondition_failed: "PRECONDITION_FAILED",
-  capability_unsupported: "PRECONDITION_FAILED",
-};
-
-function domainCodeOf(error: unknown): DomainErrorCode | null {
-  if (isDomainError(error)) return error.code;
-  // Duck-typed too: an error from another copy of @skein/domain still carries its code.
-  if (error instanceof Error && "code" in error && typeof error.code === "string") {
-    return error.code in CODE_FOR_DOMAIN ? (error.code as DomainErrorCode) : null;
-  }
-  return null;
-}
 
 /**
- * The tRPC error for a failure the API knows how to describe, keeping the original as `cause`
- * (the error formatter reads issues and the domain code from it); `null` for anything else,
- * which tRPC reports as INTERNAL_SERVER_ERROR.
+ * The store's failures as tRPC errors (the contract maps domain errors itself), keeping the
+ * original as `cause`; `null` for anything else, which tRPC reports as INTERNAL_SERVER_ERROR.
  */
-export function toTRPCError(error: unknown): TRPCError | null {
-  if (error instanceof TRPCError) return error;
-  const domainCode = domainCodeOf(error);
-  if (domainCode !== null && error instanceof Error) {
-    return new TRPCError({
-      code: CODE_FOR_DOMAIN[domainCode],
-      message: error.message,
-      cause: error,
-    });
-  }
+export function storeErrorToTRPC(error: unknown): TRPCError | null {
   if (error instanceof ReceiptConflictError) {
     return new TRPCError({ code: "CONFLICT", message: error.message, cause: error });
   }
@@ -64,24 +35,12 @@ export function toTRPCError(error: unknown): TRPCError | null {
   return null;
 }
 
-/** Rethrows `error` as the mapped tRPC error when there is one. */
+/** Domain failures first (as the contract maps them), then the store's. */
+export function toTRPCError(error: unknown): TRPCError | null {
+  return toContractError(error) ?? storeErrorToTRPC(error);
+}
+
+/** Rethrows `error` as the mapped tRPC error when there is one (inside the host's streams). */
 export function rethrowMapped(error: unknown): never {
   throw toTRPCError(error) ?? error;
-}
-
-export function domainCodeOfCause(cause: unknown): DomainErrorCode | null {
-  return domainCodeOf(cause);
-}
-
-export function issuesOfCause(cause: unknown): ValidationIssue[] | null {
-  if (cause instanceof Error && "issues" in cause && Array.isArray(cause.issues)) {
-    return cause.issues.filter(
-      (issue): issue is ValidationIssue =>
-        typeof issue === "object" &&
-        issue !== null &&
-        typeof (issue as ValidationIssue).path === "string" &&
-        typeof (issue as ValidationIssue).message === "string",
-    );
-  }
-  return null;
 }

@@ -1,31 +1,32 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { EventStore, RawLogReader } from "@skein/db";
+import {
+  appRouter,
+  MAX_BODY_BYTES,
+  MAX_IMPORT_BODY_BYTES,
+  MAX_REPLAY_EVENTS,
+  SSE_PING_MS,
+  SSE_RECONNECT_AFTER_INACTIVITY_MS,
+  type OrchestratorCommands,
+  type SkeinContext,
+} from "@skein/contract";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
 import type { AttachmentStore } from "./attachments/attachment-store.ts";
 import { authenticate } from "./auth.ts";
-import type { ApiContext } from "./context.ts";
 import { isLoopbackHost } from "./env.ts";
 import { ConnectionTracker } from "./http/connection-tracker.ts";
 import { applyOriginPolicy } from "./http/origin-policy.ts";
 import { ATTACHMENTS_PATH, serveAttachmentUpload } from "./http/attachment-upload.ts";
 import { type LeanSseOptions, serveLeanSse } from "./http/lean-sse.ts";
 import { refuseUnauthenticatedSubscription, subscriptionPaths } from "./http/subscription-auth.ts";
-import {
-  MAX_BODY_BYTES,
-  MAX_IMPORT_BODY_BYTES,
-  MAX_REPLAY_EVENTS,
-  SSE_PING_MS,
-  SSE_RECONNECT_AFTER_INACTIVITY_MS,
-} from "./limits.ts";
 import type { Logger } from "./logger.ts";
 import type { SkeinMetrics } from "./metrics/skein-metrics.ts";
 import { serveMetrics } from "./metrics/serve-metrics.ts";
-import type { OrchestratorCommands } from "./orchestrator/service-types.ts";
 import { FORWARDED_HEADER } from "./http/runtime-remote.ts";
 import { createReadModels } from "./read-models/index.ts";
-import { appRouter } from "./root.ts";
+import { createSkeinServices } from "./services.ts";
 
 export type SkeinServerOptions = {
   orchestrator: OrchestratorCommands;
@@ -94,20 +95,18 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
   };
 
   const subscriptions = subscriptionPaths(appRouter);
-  const dataDirs = options.dataDirs ?? [];
+  const services = createSkeinServices(
+    { orchestrator, store, readModels, watch, rawLog: options.rawLog ?? null },
+    options.dataDirs ?? [],
+  );
 
   const contextFor = (
     req: http.IncomingMessage,
     connectionParams: Record<string, string | undefined> | null,
     isSubscription: boolean,
-  ): ApiContext => ({
-    orchestrator,
-    store,
-    readModels,
+  ): SkeinContext => ({
+    services,
     auth: authenticate(options.apiToken, req.headers, connectionParams, isSubscription),
-    dataDirs,
-    watch,
-    rawLog: options.rawLog ?? null,
     forwardedBy: forwardedBy(req),
   });
   const onError = ({ error, path, type }: { error: TRPCError; path?: string; type: string }) => {

@@ -6,7 +6,7 @@ import {
   ValidationError,
 } from "@skein/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { OrchestratorCommands } from "../src/orchestrator/service-types.ts";
+import type { OrchestratorCommands } from "@skein/contract";
 import { refusal } from "./support/errors.ts";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { startTestServer, type TestServer } from "./support/test-server.ts";

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { MAX_TEXT_BYTES } from "../src/limits.ts";
+import { MAX_TEXT_BYTES } from "@skein/contract";
 import { refusal } from "./support/errors.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
 

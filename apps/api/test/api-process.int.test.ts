@@ -3,7 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
-import type { RouterOutputs } from "../src/index.ts";
+import type { RouterOutputs } from "@skein/contract";
 import { API_DIR, ChildServer, spawnEntry } from "./support/child-server.ts";
 import { scratchSchema } from "./support/postgres.ts";
 import { Recorder } from "./support/recorder.ts";

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { RouterOutputs } from "../src/index.ts";
+import type { RouterOutputs } from "@skein/contract";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { Recorder } from "./support/recorder.ts";
 import { startTestServer } from "./support/test-server.ts";

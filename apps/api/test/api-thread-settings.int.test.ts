@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RouterOutputs } from "../src/index.ts";
+import type { RouterOutputs } from "@skein/contract";
 import { refusal } from "./support/errors.ts";
 import { Recorder } from "./support/recorder.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";

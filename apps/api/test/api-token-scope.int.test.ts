@@ -2,9 +2,8 @@ import type { ThreadId } from "@skein/domain";
 import { createTRPCClient } from "@trpc/client";
 import { FetchEventSource, type FetchEventSourceEvent } from "@skein/client";
 import { sseSubscriptionLink } from "@skein/client";
-import type { AppRouter } from "../src/root.ts";
+import { type AppRouter, appRouter } from "@skein/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appRouter } from "../src/root.ts";
 import { Recorder } from "./support/recorder.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
 

@@ -1,7 +1,7 @@
 import { threadStreamId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
-import type { RouterOutputs } from "../src/index.ts";
+import type { RouterOutputs } from "@skein/contract";
 import { expectExactlyThreadLog } from "./support/delivery.ts";
 import { refusal } from "./support/errors.ts";
 import { Recorder } from "./support/recorder.ts";

@@ -1,6 +1,6 @@
 import type { ThreadId } from "@skein/domain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RouterOutputs } from "../src/index.ts";
+import type { RouterOutputs } from "@skein/contract";
 import { expectExactlyThreadLog } from "./support/delivery.ts";
 import { HistorySeeder } from "./support/history-seed.ts";
 import { Recorder } from "./support/recorder.ts";

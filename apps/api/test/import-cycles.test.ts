@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../src");
+const CONTRACT = path.resolve(SRC, "../../../packages/contract");
 
 /** Relative value imports of every source file under `root` (type-only imports do not load). */
 function importGraph(root: string): Map<string, string[]> {
@@ -66,5 +67,28 @@ describe("the API's modules load without cycles (issue 15)", () => {
     const graph = importGraph(SRC);
     expect(graph.get("orchestrator/runs/run-executor.ts")?.length).toBeGreaterThan(0);
     expect(cycles(graph)).toEqual([]);
+  });
+
+  it("packages/contract has no value-import cycle and reaches nothing of the API it is hosted by", () => {
+    const graph = importGraph(path.join(CONTRACT, "src"));
+    expect(graph.get("root.ts")?.length).toBeGreaterThan(0);
+    expect(cycles(graph)).toEqual([]);
+    // Every import, type-only ones included: the contract compiles without apps/api.
+    const outside: string[] = [];
+    for (const file of graph.keys()) {
+      const source = readFileSync(path.join(CONTRACT, "src", file), "utf8");
+      for (const match of source.matchAll(/from\s+"([^"]+)"/g)) {
+        const target = match[1]!;
+        const escapes =
+          target.startsWith(".") &&
+          !path.resolve(CONTRACT, "src", path.dirname(file), target).startsWith(CONTRACT);
+        if (target.startsWith("@skein/api") || escapes) outside.push(`${file}: ${target}`);
+      }
+    }
+    expect(outside).toEqual([]);
+    const manifest = JSON.parse(readFileSync(path.join(CONTRACT, "package.json"), "utf8"));
+    expect(Object.keys({ ...manifest.dependencies, ...manifest.devDependencies })).not.toContain(
+      "@skein/api",
+    );
   });
 });

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import { openEventStore } from "@skein/db";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
-import type { RouterOutputs } from "../src/index.ts";
+import type { RouterOutputs } from "@skein/contract";
 import { type ChildServer, spawnEntry } from "./support/child-server.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { scratchSchema } from "./support/postgres.ts";

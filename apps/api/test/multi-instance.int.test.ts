@@ -2,7 +2,7 @@ import net from "node:net";
 import { threadStreamId } from "@skein/domain";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { RouterOutputs } from "../src/index.ts";
+import type { RouterOutputs } from "@skein/contract";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { type PgInstance, startPgInstance } from "./support/pg-instances.ts";
 import { scratchSchema } from "./support/postgres.ts";

@@ -1,7 +1,7 @@
 import { createTRPCClient, httpBatchLink, httpSubscriptionLink, splitLink } from "@trpc/client";
 import { EventSource } from "eventsource";
 import { afterEach, describe, expect, it } from "vitest";
-import type { AppRouter, RouterOutputs } from "../src/index.ts";
+import type { AppRouter, RouterOutputs } from "@skein/contract";
 import { expectExactlyThreadLog } from "./support/delivery.ts";
 import { Recorder } from "./support/recorder.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";

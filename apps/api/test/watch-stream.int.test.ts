@@ -1,8 +1,9 @@
 import fs from "node:fs";
+import type { WatchMessage } from "@skein/contract";
 import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
 import { isTrackedEnvelope } from "@trpc/server";
 import { afterEach, describe, expect, it } from "vitest";
-import { type WatchMessage, watchStream } from "../src/subscriptions/watch-stream.ts";
+import { watchStream } from "../src/subscriptions/watch-stream.ts";
 import { tempDir } from "./support/test-server.ts";
 
 type Snap = { snapshotSequence: number; label: string };

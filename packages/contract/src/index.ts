@@ -1,34 +1,91 @@
 /**
- * What a client of the Skein API needs to know at compile time, and nothing it would run: the
- * router's type, its inputs and outputs by procedure, and the watch messages. Types only, so a
- * consumer (the web UI, another service) compiles against the server without importing it; the
- * client it runs is `@skein/client`, built JavaScript.
- *
- * The types are read from the host's router (`@skein/api`), where the procedures are defined.
+ * The Skein API contract: the router (every procedure with its input schemas), the tRPC setup it
+ * runs on, and the ports it is written against. A host (apps/api) implements the ports and serves
+ * the router; a client (the web UI, another service) compiles against `AppRouter` and the view
+ * types here and runs `@skein/client`, built JavaScript, so it never loads any of this.
  */
-import type { AppRouter } from "@skein/api";
+import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { SkeinClient as Client } from "@skein/client";
+import type { AppRouter } from "./root.ts";
 
+export { type AppRouter, appRouter } from "./root.ts";
+export { createCallerFactory } from "./trpc.ts";
+export { type CallerAuth, originOf, type SkeinContext } from "./context.ts";
+export { domainCodeOfCause, issuesOfCause, rethrowMapped, toTRPCError } from "./errors.ts";
+export {
+  CHECK_MAX_TIMEOUT_MS,
+  MAX_BODY_BYTES,
+  MAX_IMPORT_BODY_BYTES,
+  MAX_LISTED_SESSIONS,
+  MAX_REPLAY_EVENTS,
+  MAX_SHELL_PAGE,
+  MAX_TEXT_BYTES,
+  MAX_WINDOW_RUNS,
+  SSE_PING_MS,
+  SSE_RECONNECT_AFTER_INACTIVITY_MS,
+} from "./limits.ts";
+export type { CallOrigin, OrchestratorCommands } from "./ports/commands.ts";
 export type {
-  AppRouter,
+  SkeinCommands,
+  SkeinPastReads,
+  SkeinReads,
+  SkeinServices,
+  SkeinWatches,
+  TrackedStream,
+  WorkspaceCheck,
+} from "./ports/services.ts";
+export type { HandoffDraft } from "./views/handoff-draft.ts";
+export type {
+  BringBackCode,
   CheckResult,
   CodeBroughtBack,
+  CompareInput,
   FanOutAnswer,
   FanOutFork,
+  FanOutInput,
   ForkComparison,
   ForkFileChange,
+  ForkOverlaps,
   ForkSummary,
-  LogPosition,
-  ProjectList,
-  RouterInputs,
-  RouterOutputs,
+  KeptWorktree,
+  SweepInput,
   SweepResult,
+  SweptWorktree,
+} from "./views/parallel.ts";
+export type {
+  DetailWindow,
+  DetailWindowInput,
+  PendingRequestList,
+  ProjectList,
+  RawFrameRange,
+  RawFramesView,
+  RawFrameView,
+  ShellPage,
+  ShellPageInput,
+  Snapshotted,
+  ThreadDetailData,
   ThreadDetailView,
+  ThreadGraphData,
   ThreadGraphView,
   ThreadShells,
+  ThreadTimeline,
+  TimelinePoint,
+  TransferData,
   TransferView,
+} from "./views/reads.ts";
+export type { ReviewDiff, ReviewDiffInput, ReviewFile, ReviewPoint } from "./views/review.ts";
+export type { ProviderSessionListing, ThreadImportResult } from "./views/threads.ts";
+export type {
+  LogPosition,
+  RawStreamInput,
+  RawStreamMessage,
   WatchMessage,
-} from "@skein/api";
+} from "./views/watches.ts";
+
+/** Input types by procedure, e.g. `RouterInputs["thread"]["fork"]`. */
+export type RouterInputs = inferRouterInputs<AppRouter>;
+/** Output types by procedure, e.g. `RouterOutputs["thread"]["detail"]`. */
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /** The client bound to Skein's router: what `createSkeinClient<AppRouter>(…)` returns. */
 export type SkeinClient = Client<AppRouter>;

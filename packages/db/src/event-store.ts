@@ -1,19 +1,9 @@
 import type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
 import type { RuntimeLeases } from "./runtime-leases.ts";
+import type { StoredEvent } from "@skein/domain";
 
-/** The store envelope around a domain event (docs/design.md). */
-export type StoredEvent = {
-  /** Global, store-assigned, strictly increasing (S1). */
-  sequence: number;
-  streamId: string;
-  /** 1-based position within the stream. */
-  streamVersion: number;
-  type: string;
-  data: unknown;
-  commandId: string | null;
-  /** ISO-8601, store clock; diagnostic only. */
-  recordedAt: string;
-};
+/** The store envelope around a domain event; its type lives in the domain (the contract names it). */
+export type { StoredEvent };
 
 /** A domain event before the store has placed it. `data` must be JSON-serializable. */
 export type NewEvent = { type: string; data: unknown };

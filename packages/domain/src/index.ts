@@ -202,6 +202,7 @@ export {
   ThreadEvent,
 } from "./events.ts";
 export { ItemTerminalStatus } from "./events/item-events.ts";
+export type { StoredEvent } from "./events/stored-event.ts";
 export { ProviderThreadPatch } from "./events/provider-events.ts";
 export { ThreadSettingsPatch } from "./events/thread-lifecycle-events.ts";
 export { autoTitle, DEFAULT_THREAD_TITLE } from "./thread/auto-title.ts";

@@ -2,4 +2,4 @@ export { AggregateRepository, type ExecuteResult } from "./commands/aggregate-re
 export { DELEGATE_TOOL } from "./runtime/delegate-tool.ts";
 export { type Logger, silentLogger } from "./logger.ts";
 export { createOrchestrator, type Orchestrator, type OrchestratorOptions } from "./orchestrator.ts";
-export type { OrchestratorCommands } from "./service-types.ts";
+export type { OrchestratorCommands } from "@skein/contract";

@@ -36,7 +36,7 @@ import { checkModelChoice } from "./runs/model-choice.ts";
 import { ProviderModels } from "./runs/provider-models.ts";
 import { RuntimeForwarder } from "./runtime/runtime-forwarding.ts";
 import { noRuntimeRemote, type RuntimeRemote } from "./runtime/runtime-remote.ts";
-import type { OrchestratorCommands } from "./service-types.ts";
+import type { OrchestratorCommands } from "@skein/contract";
 import { SessionManager } from "./runtime/session-manager.ts";
 import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
 import { threadImportCommands } from "./threads/thread-import.ts";

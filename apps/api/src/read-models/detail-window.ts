@@ -8,38 +8,17 @@ import {
   ValidationError,
 } from "@skein/domain";
 import { typedRows } from "./rows.ts";
+import type { DetailWindow, DetailWindowInput } from "@skein/contract";
+import { MAX_WINDOW_RUNS } from "@skein/contract/limits";
 
-/** Runs per window when the caller names no size, and the most one read may hold. */
+/** Defined by the contract (the router's output types); re-exported for the read side. */
+export type { DetailWindow, DetailWindowInput };
+
+/** Runs per window when the caller names no size (the contract's MAX_WINDOW_RUNS caps it). */
 export const DEFAULT_WINDOW_RUNS = 50;
-export const MAX_WINDOW_RUNS = 500;
 
 /** Forks of forks of … are followed at most this deep (the domain's own recursion bound). */
 const MAX_FORK_DEPTH = 64;
-
-/**
- * B7: which runs a detail read holds. The latest `limit` runs by default; `before`/`after` take a
- * cursor from a previous window's `before`/`after`; `aroundRun` centres the window on one of the
- * thread's own runs. A fork's conversation continues its source's (P7), so a window reaches into
- * the inherited runs when the fork's own runs do not fill it.
- */
-export type DetailWindowInput = {
-  limit?: number;
-  before?: string;
-  after?: string;
-  aroundRun?: number;
-};
-
-export type DetailWindow = {
-  /** The thread's own runs in this read: ordinals `fromRunOrdinal..toRunOrdinal` (none if to < from). */
-  fromRunOrdinal: number;
-  toRunOrdinal: number;
-  /** The thread's highest run ordinal. */
-  runCount: number;
-  /** Pass as `before` to read the runs before this window (inherited ones included); null at the start. */
-  before: string | null;
-  /** Pass as `after` to read the runs after this window; null when it reaches the latest run. */
-  after: string | null;
-};
 
 /**
  * One thread's runs as they appear in the conversation: the thread itself (`inheritance` null) or

@@ -4,30 +4,23 @@ import {
   type Checkpoint,
   type ContextTransfer,
   NotFoundError,
-  type PendingRequestView,
   type ProjectionRow,
   type ProjectionTable,
   type Run,
   type RunAttempt,
   type RuntimeRequest,
-  type ThreadDetail,
   type ThreadId,
   type ThreadShell,
 } from "@skein/domain";
 import { type DetailWindow, type DetailWindowInput, readWindowRows } from "./detail-window.ts";
 import { readPendingRequests } from "./pending-requests.ts";
 import { typedRows } from "./rows.ts";
+import type { ThreadDetailData } from "@skein/contract";
+
+/** Defined by the contract (the router's output types); re-exported for the read side. */
+export type { ThreadDetailData };
 
 export type { DetailWindow, DetailWindowInput };
-
-/**
- * P2 with P5's `answerable` flag on each pending request, for one window of runs (B7): every list
- * holds what the window's runs hold, and `window` says which runs those are and how to page.
- */
-export type ThreadDetailData = Omit<ThreadDetail, "pendingRequests"> & {
-  pendingRequests: PendingRequestView[];
-  window: DetailWindow;
-};
 
 /**
  * Rows of a per-run table (`sort_key` = run ordinal) for own runs `lo..hi`. Rows without a run

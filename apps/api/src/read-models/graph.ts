@@ -3,7 +3,6 @@ import {
   assembleExecutionGraph,
   type ContextHandoff,
   type ContextTransfer,
-  type ExecutionGraph,
   type ExecutionNode,
   NotFoundError,
   type ProviderSession,
@@ -16,20 +15,10 @@ import {
   type ThreadShell,
 } from "@skein/domain";
 import { getData, listRows } from "./rows.ts";
+import type { ThreadGraphData } from "@skein/contract";
 
-/** P3 (developer view): the run → attempt → node trees plus every provider ref behind them. */
-export type ThreadGraphData = {
-  thread: ThreadShell;
-  /** Runs with their attempts and node trees (`assembleExecutionGraph`). */
-  runs: ExecutionGraph["runs"];
-  /** Every execution node of the thread, flat, in start order. */
-  nodes: ExecutionNode[];
-  providerSessions: ProviderSession[];
-  providerThreads: ProviderThread[];
-  providerTurns: ProviderTurn[];
-  transfers: ContextTransfer[];
-  handoffs: ContextHandoff[];
-};
+/** Defined by the contract (the router's output types); re-exported for the read side. */
+export type { ThreadGraphData };
 
 export async function readThreadGraph(
   query: ProjectionQuery,

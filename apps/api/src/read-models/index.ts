@@ -1,11 +1,14 @@
-import type { EventStore, ProjectionQuery } from "@skein/db";
 import type {
-  ContextTransferId,
-  PendingRequestView,
-  Project,
-  ProjectId,
-  ThreadId,
-} from "@skein/domain";
+  PendingRequestList,
+  ProjectList,
+  Snapshotted,
+  ThreadDetailView,
+  ThreadGraphView,
+  ThreadShells,
+  TransferView,
+} from "@skein/contract";
+import type { EventStore, ProjectionQuery } from "@skein/db";
+import type { ContextTransferId, ProjectId, ThreadId } from "@skein/domain";
 import {
   type DetailWindow,
   type DetailWindowInput,
@@ -15,7 +18,7 @@ import {
 import { type ThreadGraphData, readThreadGraph } from "./graph.ts";
 import { readPendingRequests } from "./pending-requests.ts";
 import { readProjects } from "./projects.ts";
-import { readShells, type ShellPage, type ShellPageInput } from "./shells.ts";
+import { readShells, type ShellPageInput } from "./shells.ts";
 import { type TransferData, readTransfer } from "./transfer.ts";
 
 export type {
@@ -27,15 +30,16 @@ export type {
   TransferData,
 };
 
-/** Every read is one consistent store snapshot; `snapshotSequence` is the cursor it reflects (S2). */
-export type Snapshotted<T> = { snapshotSequence: number } & T;
-
-export type ProjectList = Snapshotted<{ projects: Project[] }>;
-export type ThreadShells = Snapshotted<ShellPage>;
-export type ThreadDetailView = Snapshotted<ThreadDetailData>;
-export type ThreadGraphView = Snapshotted<ThreadGraphData>;
-export type TransferView = Snapshotted<TransferData>;
-export type PendingRequestList = Snapshotted<{ requests: PendingRequestView[] }>;
+/** The read side's answers, as the contract defines them (each one consistent snapshot, S2). */
+export type {
+  PendingRequestList,
+  ProjectList,
+  Snapshotted,
+  ThreadDetailView,
+  ThreadGraphView,
+  ThreadShells,
+  TransferView,
+};
 
 export type ReadModels = {
   projects(): Promise<ProjectList>;

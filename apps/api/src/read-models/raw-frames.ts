@@ -11,39 +11,10 @@ import {
   type ThreadShell,
 } from "@skein/domain";
 import { getData } from "./rows.ts";
+import type { RawFramesView, RawFrameView } from "@skein/contract";
 
 /** At most this many frames per answer; a run's whole stream of deltas can be far more. */
 export const MAX_RAW_FRAMES = 2_000;
-
-/** One raw provider frame (E18) and the store sequences it led to (B8). */
-export type RawFrameView = {
-  rawEventId: string;
-  /** `codex` | `claude`: with it a saved answer is a slice `pnpm skein replay` takes. */
-  provider: string | null;
-  providerSessionId: string | null;
-  direction: string | null;
-  messageKind: string | null;
-  method: string | null;
-  jsonRpcId: string | number | null;
-  payload: unknown;
-  /** When the adapter saw the frame; null for records written before it was kept. */
-  observedAt: string | null;
-  /** The first committed event the frame led to; null for frames that changed nothing. */
-  sequence: number | null;
-  /** Every committed event the frame led to, in order. */
-  sequences: number[];
-};
-
-export type RawFramesView = {
-  threadId: ThreadId;
-  runId: RunId;
-  nodeId: NodeId | null;
-  /** False when this server keeps no raw log (then `frames` is empty). */
-  logged: boolean;
-  frames: RawFrameView[];
-  /** More frames lie in the range than `MAX_RAW_FRAMES`. */
-  truncated: boolean;
-};
 
 type RawInput = { threadId: ThreadId; runId: RunId; nodeId?: NodeId | undefined };
 

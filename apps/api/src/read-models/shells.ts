@@ -1,28 +1,14 @@
 import type { ProjectionQuery } from "@skein/db";
 import { type ThreadShell, ValidationError } from "@skein/domain";
 import { typedRows } from "./rows.ts";
+import type { ShellPage, ShellPageInput } from "@skein/contract";
+import { MAX_SHELL_PAGE } from "@skein/contract/limits";
 
-/** Rows per page when the caller names no size, and the most one page may hold. */
+/** Defined by the contract (the router's output types); re-exported for the read side. */
+export type { ShellPage, ShellPageInput };
+
+/** Rows per page when the caller names no size (the contract's MAX_SHELL_PAGE caps it). */
 export const DEFAULT_SHELL_PAGE = 100;
-export const MAX_SHELL_PAGE = 500;
-
-/** B7: which page of the sidebar to read. */
-export type ShellPageInput = {
-  projectId?: string;
-  /** Case-insensitive substring of the title. */
-  query?: string;
-  /** `true` lists only the archived threads; the default leaves them out. */
-  archived?: boolean;
-  /** A previous page's `nextCursor`. */
-  cursor?: string;
-  limit?: number;
-};
-
-export type ShellPage = {
-  threads: ThreadShell[];
-  /** Pass as `cursor` for the next page; null on the last one. */
-  nextCursor: string | null;
-};
 
 // The cursor is the last row's place in the order: its lastActivityAt and id.
 function encodeCursor(shell: ThreadShell): string {

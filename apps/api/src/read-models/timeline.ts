@@ -1,19 +1,9 @@
 import type { EventStore } from "@skein/db";
 import { NotFoundError, type ThreadId, threadStreamId } from "@skein/domain";
+import type { ThreadTimeline } from "@skein/contract";
 
 /** Most points one timeline answers: a scrubber cannot show more, however long the thread. */
 export const MAX_TIMELINE_POINTS = 2_000;
-
-export type TimelinePoint = { sequence: number; type: string; recordedAt: string };
-
-export type ThreadTimeline = {
-  /** The log's head when read: the "live" end of the scrubber. */
-  headSequence: number;
-  /** Events of the thread's own stream in log order (thinned evenly past the cap). */
-  points: TimelinePoint[];
-  /** How many events the thread's stream holds; more than `points.length` when thinned. */
-  total: number;
-};
 
 /** Keeps `max` points spread evenly, always with the first and the last. */
 function thin<T>(all: readonly T[], max: number): T[] {

@@ -6,14 +6,10 @@ import {
   NotFoundError,
 } from "@skein/domain";
 import { compareText, getData, listRows } from "./rows.ts";
+import type { TransferData } from "@skein/contract";
 
-export type TransferData = {
-  transfer: ContextTransfer;
-  /** The handoff in effect: the one the resolution names, else the newest not superseded. */
-  handoff: ContextHandoff | null;
-  /** Every handoff built for this transfer, oldest first (regenerations and edits, T11). */
-  handoffs: ContextHandoff[];
-};
+/** Defined by the contract (the router's output types); re-exported for the read side. */
+export type { TransferData };
 
 function currentHandoff(
   transfer: ContextTransfer,

@@ -1,11 +1,6 @@
-import type { OverlapWarning, ThreadId } from "@skein/domain";
+import type { ThreadId } from "@skein/domain";
 import type { ApiContext } from "../context.ts";
-
-export type ForkOverlaps = {
-  /** Per fork: the files its worktree changed since the fork point (null without a worktree). */
-  forks: Array<{ threadId: ThreadId; status: string; files: string[] | null }>;
-  overlaps: OverlapWarning[];
-};
+import type { ForkOverlaps } from "@skein/contract";
 
 export const OVERLAP_POLL_DEFAULT_MS = 2_000;
 

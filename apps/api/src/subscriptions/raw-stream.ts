@@ -1,32 +1,14 @@
 import { SubscriberOverflow } from "@skein/db";
-import { type NodeId, type RunId, type ThreadId, threadStreamId } from "@skein/domain";
+import { threadStreamId } from "@skein/domain";
 import { TRPCError, type TrackedEnvelope, tracked } from "@trpc/server";
 import type { ApiContext } from "../context.ts";
 import { rethrowMapped } from "../errors.ts";
-import { type RawFrameView, readRawFramesAfter } from "../read-models/raw-frames.ts";
+import { readRawFramesAfter } from "../read-models/raw-frames.ts";
 import { readyBatches } from "./ready-batches.ts";
+import type { RawStreamInput, RawStreamMessage } from "@skein/contract";
 
 /** The tracked id of a first message with no frames: resuming from it starts from the top. */
 export const RAW_STREAM_START = "start";
-
-/**
- * One message of `events.watchRaw`: frames in log order, tracked with the last one's id. The
- * first message comes at once, with the frames recorded so far (possibly none).
- */
-export type RawStreamMessage = {
-  type: "frames";
-  /** False when this server keeps no raw log (then no frame ever comes). */
-  logged: boolean;
-  frames: RawFrameView[];
-};
-
-export type RawStreamInput = {
-  threadId: ThreadId;
-  runId: RunId;
-  nodeId?: NodeId | undefined;
-  /** The last frame's id the client saw (`tracked` id), or `start`/nothing for all of them. */
-  lastEventId?: string | null | undefined;
-};
 
 /**
  * Each wake-up reads the raw log back from its files, and a streaming reply sends a frame per

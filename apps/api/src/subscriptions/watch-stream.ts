@@ -7,14 +7,7 @@ import {
 } from "@skein/db";
 import { TRPCError, type TrackedEnvelope, tracked } from "@trpc/server";
 import { readyBatches } from "./ready-batches.ts";
-
-/**
- * What every watch procedure yields; the tracked id is the sequence the message brings you to
- * (the snapshot's `snapshotSequence`, or the event's own `sequence`).
- */
-export type WatchMessage<TSnapshot> =
-  | { type: "snapshot"; data: TSnapshot }
-  | { type: "event"; event: StoredEvent };
+import type { WatchMessage } from "@skein/contract";
 
 /**
  * Waking a subscriber costs far more than handing it one more event, so under sustained load each

@@ -8,12 +8,10 @@ import type {
   ThreadDetailView,
   ThreadShells,
 } from "../read-models/index.ts";
-import { type WatchMessage, type WatchStreamOptions, watchStream } from "./watch-stream.ts";
+import { type WatchStreamOptions, watchStream } from "./watch-stream.ts";
+import type { LogPosition, WatchMessage } from "@skein/contract";
 
 type Tracked<T> = AsyncGenerator<TrackedEnvelope<WatchMessage<T>>, void, unknown>;
-
-/** The log itself has no projection: its snapshot is only the position events continue from. */
-export type LogPosition = { snapshotSequence: number };
 
 /** Ends with the request or with server shutdown, whichever comes first. */
 function watchSignal(ctx: ApiContext, request: AbortSignal | undefined): AbortSignal {

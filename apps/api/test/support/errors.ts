@@ -1,5 +1,5 @@
 import { TRPCClientError } from "@trpc/client";
-import type { AppRouter } from "../../src/root.ts";
+import type { AppRouter } from "@skein/contract";
 
 export type Refusal = {
   code: string;

@@ -2,7 +2,7 @@ import type { EventStore, RawLogReader } from "@skein/db";
 import type { RunId, ThreadId } from "@skein/domain";
 import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
 import { createSilentLogger } from "../../src/logger.ts";
-import type { OrchestratorCommands } from "../../src/orchestrator/service-types.ts";
+import type { OrchestratorCommands } from "@skein/contract";
 import { startServer } from "../../src/server.ts";
 import { WEB_ORIGIN } from "./test-server.ts";
 

@@ -4,7 +4,7 @@ import path from "node:path";
 import { openSqliteEventStore, type RawLogReader, type SqliteEventStore } from "@skein/db";
 import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
 import { createSilentLogger } from "../../src/logger.ts";
-import type { OrchestratorCommands } from "../../src/orchestrator/service-types.ts";
+import type { OrchestratorCommands } from "@skein/contract";
 import { AttachmentStore } from "../../src/attachments/attachment-store.ts";
 import { type SkeinServer, startServer } from "../../src/server.ts";
 

@@ -7,7 +7,7 @@ import {
 } from "@skein/domain";
 import { CheckpointMissingError } from "@skein/checkpoints";
 import type { CheckpointService } from "./checkpoint-service.ts";
-import type { ReviewDiff, ReviewDiffInput, ReviewFile, ReviewPoint } from "./review-types.ts";
+import type { ReviewDiff, ReviewDiffInput, ReviewFile, ReviewPoint } from "@skein/contract";
 
 /** One file's patch past this many characters is left out (the +/− counts stay). */
 export const MAX_PATCH_CHARS = 200_000;

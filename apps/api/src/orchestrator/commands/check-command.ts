@@ -1,19 +1,7 @@
 import { spawn } from "node:child_process";
-
-export type CheckResult = {
-  command: string;
-  /** null when the command was stopped (timeout) or died on a signal. */
-  exitCode: number | null;
-  passed: boolean;
-  timedOut: boolean;
-  durationMs: number;
-  /** The end of stdout and stderr interleaved, at most `maxOutputBytes`. */
-  output: string;
-  truncated: boolean;
-};
+import type { CheckResult } from "@skein/contract";
 
 export const CHECK_DEFAULT_TIMEOUT_MS = 60_000;
-export const CHECK_MAX_TIMEOUT_MS = 600_000;
 const MAX_OUTPUT_BYTES = 16_384;
 
 /**

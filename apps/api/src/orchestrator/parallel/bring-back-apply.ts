@@ -1,6 +1,7 @@
 import { PreconditionFailedError } from "@skein/domain";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
-import type { CodeBroughtBack, CodePlan } from "./bring-back-code.ts";
+import type { CodeBroughtBack } from "@skein/contract";
+import type { CodePlan } from "./bring-back-code.ts";
 
 type Deps = { checkpoints: CheckpointService };
 

@@ -11,21 +11,7 @@ import {
 import type { BranchMergePlan } from "@skein/checkpoints";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
-
-/**
- * How a bring-back treats the fork's code: `squash` lands it as uncommitted changes; `merge`
- * also commits it on the checked-out branch (a work commit and a merge commit); `none`.
- */
-export type BringBackCode = "squash" | "merge" | "none";
-
-export type CodeBroughtBack = {
-  mode: Exclude<BringBackCode, "none">;
-  /** Rolling the thread back to this checkpoint undoes the merge (and the bring-back run). */
-  undoCheckpointId: CheckpointId;
-  files: Array<{ path: string; status: string; additions: number; deletions: number }>;
-  /** `merge` only: the branch, the commit it was on, and the commits it moved to. */
-  commits?: BranchMergePlan;
-};
+import type { BringBackCode, CodeBroughtBack } from "@skein/contract";
 
 /**
  * Everything a bring-back will write, decided before anything is written and recorded as the

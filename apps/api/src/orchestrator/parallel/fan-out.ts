@@ -1,24 +1,11 @@
 import {
-  type FanOutTarget,
   PreconditionFailedError,
   type ProviderKind,
   type RunId,
   type ThreadId,
 } from "@skein/domain";
 import type { CommandContext } from "../commands/command-gate.ts";
-import type { OrchestratorCommands } from "../service-types.ts";
-
-export type FanOutInput = {
-  threadId: ThreadId;
-  text: string;
-  targets: FanOutTarget[];
-  /** Every fork gets its own worktree on its own branch; the only mode a fan-out has. */
-  isolated: true;
-  commandId?: string;
-};
-
-export type FanOutFork = { threadId: ThreadId; provider: ProviderKind; model: string | null };
-export type FanOutAnswer = { forks: FanOutFork[]; sequence: number };
+import type { FanOutAnswer, FanOutFork, FanOutInput, OrchestratorCommands } from "@skein/contract";
 
 type Deps = {
   forkThread: OrchestratorCommands["forkThread"];

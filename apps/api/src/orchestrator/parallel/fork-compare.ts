@@ -1,52 +1,15 @@
 import { existsSync } from "node:fs";
 import {
-  type OverlapWarning,
   overlapWarnings,
   PreconditionFailedError,
-  type ProviderKind,
-  type RunStatus,
   type ThreadId,
   type ThreadState,
-  type TokenUsage,
 } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { forkPointCheckpointId } from "./bring-back-code.ts";
-import { type CheckResult, runCheckCommand } from "../commands/check-command.ts";
+import { runCheckCommand } from "../commands/check-command.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
-
-export type CompareInput = {
-  threadIds: ThreadId[];
-  /** Run in each fork's worktree (e.g. `pnpm test`); its result is reported per fork. */
-  checkCommand?: string;
-  checkTimeoutMs?: number;
-};
-
-export type ForkFileChange = { path: string; status: string; additions: number; deletions: number };
-
-export type ForkSummary = {
-  threadId: ThreadId;
-  title: string;
-  /** The fork's latest run: its provider and model, status, timing and usage. */
-  provider: ProviderKind | null;
-  model: string | null;
-  status: RunStatus | "idle";
-  archived: boolean;
-  startedAt: string | null;
-  completedAt: string | null;
-  durationMs: number | null;
-  usage: TokenUsage | null;
-  branch: string | null;
-  worktreePath: string | null;
-  /** What the fork's worktree holds now against the fork point; null without one (or removed). */
-  files: ForkFileChange[] | null;
-  check: CheckResult | null;
-};
-
-export type ForkComparison = {
-  forks: ForkSummary[];
-  /** Files two or more live (not archived) forks changed. */
-  overlaps: OverlapWarning[];
-};
+import type { CompareInput, ForkComparison, ForkFileChange, ForkSummary } from "@skein/contract";
 
 type Deps = { repo: AggregateRepository; checkpoints: CheckpointService };
 

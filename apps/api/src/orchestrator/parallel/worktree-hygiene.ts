@@ -8,28 +8,11 @@ import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { forkPointCheckpointId } from "./bring-back-code.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { Logger } from "../logger.ts";
+import type { SweepInput, SweepResult, SweptWorktree } from "@skein/contract";
 
 export const DEFAULT_WORKTREE_GRACE_MS = 24 * 60 * 60_000;
 
-export type SweepInput = {
-  /** How long an archived fork, a merged fork or an orphan is left alone (default 24 h). */
-  graceMs?: number;
-  /** Also remove worktrees holding work no checkpoint captured. */
-  force?: boolean;
-  /** Report what would be removed, remove nothing. */
-  dryRun?: boolean;
-};
-
-type Verdict = "archived" | "merged" | "orphan";
-export type SweptWorktree = {
-  path: string;
-  threadId: string;
-  reason: Verdict;
-  /** The fork's branch was deleted too (only when it still points where the fork began). */
-  branchDeleted: boolean;
-};
-export type KeptWorktree = { path: string; threadId: string; reason: string };
-export type SweepResult = { removed: SweptWorktree[]; kept: KeptWorktree[] };
+type Verdict = SweptWorktree["reason"];
 
 type Deps = {
   store: EventStore;

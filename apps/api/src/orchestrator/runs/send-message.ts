@@ -14,12 +14,12 @@ import type { AttachmentStore } from "../../attachments/attachment-store.ts";
 import { resolveAttachments } from "../../attachments/resolve-attachments.ts";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { applyCodePlan, broughtBack, rollBackCodePlan } from "../parallel/bring-back-apply.ts";
-import { type CodeBroughtBack, type CodePlan, planBringBack } from "../parallel/bring-back-code.ts";
+import { type CodePlan, planBringBack } from "../parallel/bring-back-code.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
 import { attachReviewedHandoff } from "../transfers/handoff-draft.ts";
 import { checkModelChoice } from "./model-choice.ts";
-import type { OrchestratorCommands } from "../service-types.ts";
+import type { CodeBroughtBack, OrchestratorCommands } from "@skein/contract";
 
 type Deps = {
   gate: CommandGate;

@@ -4,7 +4,7 @@ import { TRPCError } from "@trpc/server";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
 import { RemoteUnreachableError, type RuntimeRemote } from "./runtime-remote.ts";
-import type { CallOrigin } from "../service-types.ts";
+import type { CallOrigin } from "@skein/contract";
 
 /** A forwarded call that takes longer than this is reported as the owner being unreachable. */
 const FORWARD_TIMEOUT_MS = 15_000;

@@ -1,4 +1,4 @@
-import type { OrchestratorCommands } from "../service-types.ts";
+import type { OrchestratorCommands } from "@skein/contract";
 
 type InputOf<K extends keyof OrchestratorCommands> = Parameters<OrchestratorCommands[K]>[0];
 

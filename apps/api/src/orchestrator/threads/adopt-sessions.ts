@@ -12,16 +12,12 @@ import {
   type ThreadId,
   ValidationError,
 } from "@skein/domain";
-import type { NativeSessionSummary, ProviderAdapter } from "@skein/domain/provider";
+import type { ProviderAdapter } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
 import { KeyedQueue } from "@skein/concurrency";
-
-/** Sessions listed per call at most: a picker shows the recent ones. */
-export const MAX_LISTED_SESSIONS = 100;
-
-/** A native session of the person's own, and the app thread already bound to it (if any). */
-export type ProviderSessionListing = NativeSessionSummary & { threadId: ThreadId | null };
+import type { ProviderSessionListing } from "@skein/contract";
+import { MAX_LISTED_SESSIONS } from "@skein/contract/limits";
 
 type Deps = {
   gate: CommandGate;

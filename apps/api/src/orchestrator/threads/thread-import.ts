@@ -8,16 +8,7 @@ import {
 } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
-
-export type ThreadImportResult = {
-  threadId: string;
-  /** Streams appended by this import. */
-  imported: number;
-  /** Streams this store already held with exactly the exported history (a repeat, a shared project). */
-  alreadyPresent: number;
-  events: number;
-  sequence: number;
-};
+import type { ThreadImportResult } from "@skein/contract";
 
 type Deps = { gate: CommandGate; repo: AggregateRepository; store: EventStore };
 

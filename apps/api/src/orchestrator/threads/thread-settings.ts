@@ -7,7 +7,7 @@ import type { Logger } from "../logger.ts";
 import { checkModelChoice } from "../runs/model-choice.ts";
 import type { RunExecutor } from "../runs/run-executor.ts";
 import type { RuntimeForwarder } from "../runtime/runtime-forwarding.ts";
-import type { OrchestratorCommands } from "../service-types.ts";
+import type { OrchestratorCommands } from "@skein/contract";
 
 type Deps = {
   gate: CommandGate;

@@ -17,7 +17,7 @@ import {
 } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { editHandoff, type HandoffDeps } from "./handoff-commands.ts";
-import type { HandoffDraft } from "./handoff-draft-types.ts";
+import type { HandoffDraft } from "@skein/contract";
 
 /** Stands in for the transfer a message would create; never recorded. */
 const DRAFT_ID = asId("transfer", "ctx_draft");

@@ -14,7 +14,7 @@ export const handoffRouter = {
     .input(
       z.object({ threadId: ThreadId, provider: ProviderKind, bringBackFrom: ThreadId.optional() }),
     )
-    .query(({ ctx, input }) => ctx.orchestrator.draftHandoff(input)),
+    .query(({ ctx, input }) => ctx.services.commands.draftHandoff(input)),
 
   /**
    * Builds the transfer's handoff again; the previous one is superseded, not overwritten. On a
@@ -28,12 +28,12 @@ export const handoffRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.regenerateHandoff(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.regenerateHandoff(input)),
 
   /** Replaces (or, before any preview, records) the handoff text by hand (`manual_context`). */
   edit: apiProcedure
     .input(
       z.object({ transferId: ContextTransferId, text: MessageText, commandId: OptionalCommandId }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.editHandoff(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.editHandoff(input)),
 } satisfies TRPCRouterRecord;

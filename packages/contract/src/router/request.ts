@@ -7,8 +7,8 @@ import {
 } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { rethrowMapped } from "../errors.ts";
 import { originOf } from "../context.ts";
+import { rethrowMapped } from "../errors.ts";
 import { apiProcedure } from "../trpc.ts";
 import { OptionalCommandId } from "./inputs.ts";
 
@@ -21,10 +21,10 @@ export const requestRouter = {
     .input(z.object({ threadId: ThreadId.optional() }).optional())
     .query(async ({ ctx, input }) => {
       const threadId = input?.threadId;
-      if (threadId !== undefined && !(await ctx.readModels.threadExists(threadId))) {
+      if (threadId !== undefined && !(await ctx.services.reads.threadExists(threadId))) {
         rethrowMapped(new NotFoundError("thread", threadId));
       }
-      return ctx.readModels.pendingRequests(threadId);
+      return ctx.services.reads.pendingRequests(threadId);
     }),
   /**
    * Answers a pending approval or user-input request while its runtime is live (E15), on the
@@ -39,5 +39,5 @@ export const requestRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.respondToRequest(input, originOf(ctx))),
+    .mutation(({ ctx, input }) => ctx.services.commands.respondToRequest(input, originOf(ctx))),
 } satisfies TRPCRouterRecord;

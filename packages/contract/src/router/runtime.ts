@@ -17,6 +17,6 @@ export const runtimeRouter = {
           message: "runtime.releaseProviderThread is called by Skein instances only",
         });
       }
-      return ctx.orchestrator.releaseProviderThread(input);
+      return ctx.services.commands.releaseProviderThread(input);
     }),
 } satisfies TRPCRouterRecord;

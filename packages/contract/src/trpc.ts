@@ -1,7 +1,7 @@
 import { formatZodError, zodIssues } from "@skein/domain";
 import { initTRPC, TRPCError } from "@trpc/server";
 import { z } from "zod";
-import type { ApiContext } from "./context.ts";
+import type { SkeinContext } from "./context.ts";
 import { domainCodeOfCause, issuesOfCause, toTRPCError } from "./errors.ts";
 import {
   MAX_BODY_BYTES,
@@ -14,7 +14,7 @@ import {
  * tRPC for the Skein API: one instance, SSE for subscriptions, and an error shape that carries
  * path-qualified validation issues and the domain error code next to tRPC's own code.
  */
-const t = initTRPC.context<ApiContext>().create({
+const t = initTRPC.context<SkeinContext>().create({
   // Stack traces stay out of responses regardless of NODE_ENV; logs have them.
   isDev: false,
   sse: {
@@ -44,11 +44,15 @@ const t = initTRPC.context<ApiContext>().create({
 export const createTRPCRouter = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Domain and store failures become their tRPC codes here, for queries and mutations alike. */
-const mapErrors = t.middleware(async ({ next }) => {
+/**
+ * Domain failures (and the host's own, through its `mapError`) become their tRPC codes here, for
+ * queries and mutations alike.
+ */
+const mapErrors = t.middleware(async ({ ctx, next }) => {
   const result = await next();
   if (!result.ok && result.error.code === "INTERNAL_SERVER_ERROR") {
-    const mapped = toTRPCError(result.error.cause);
+    const cause = result.error.cause;
+    const mapped = toTRPCError(cause) ?? ctx.services.mapError(cause);
     if (mapped !== null) throw mapped;
   }
   return result;

@@ -1,9 +1,6 @@
 import { NodeId, RunId, ThreadId } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { readRawFrames } from "../read-models/raw-frames.ts";
-import { watchRaw } from "../subscriptions/raw-stream.ts";
-import { watchEvents } from "../subscriptions/watches.ts";
 import { apiProcedure } from "../trpc.ts";
 import { LastEventId, LastRawFrameId } from "./inputs.ts";
 
@@ -14,7 +11,7 @@ export const eventsRouter = {
    */
   watch: apiProcedure
     .input(z.object({ threadId: ThreadId.optional(), lastEventId: LastEventId }).optional())
-    .subscription(({ ctx, input, signal }) => watchEvents(ctx, input ?? {}, signal)),
+    .subscription(({ ctx, input, signal }) => ctx.services.watches.events(input ?? {}, signal)),
   /**
    * B8/E18: the raw provider frames a run (or one of its nodes) came from, in log order, each with
    * when it was observed and the store sequences it led to. Diagnostics: frames rotated out of
@@ -22,7 +19,7 @@ export const eventsRouter = {
    */
   raw: apiProcedure
     .input(z.object({ threadId: ThreadId, runId: RunId, nodeId: NodeId.optional() }))
-    .query(({ ctx, input }) => readRawFrames(ctx.store, ctx.rawLog, input)),
+    .query(({ ctx, input }) => ctx.services.reads.rawFrames(input)),
   /**
    * B8/E18: the same frames as a stream: those recorded so far, then each new one as the run
    * produces it, tracked with its frame id (a reconnect resumes after it); ends once the run has
@@ -37,5 +34,5 @@ export const eventsRouter = {
         lastEventId: LastRawFrameId,
       }),
     )
-    .subscription(({ ctx, input, signal }) => watchRaw(ctx, input, signal)),
+    .subscription(({ ctx, input, signal }) => ctx.services.watches.raw(input, signal)),
 } satisfies TRPCRouterRecord;

@@ -10,6 +10,7 @@ import { threadRouter } from "./router/thread.ts";
 import { transferRouter } from "./router/transfer.ts";
 import { createTRPCRouter } from "./trpc.ts";
 
+/** Every Skein procedure, written against the ports in `ports/` (the host provides them). */
 export const appRouter = createTRPCRouter({
   ...healthRouter,
   project: projectRouter,

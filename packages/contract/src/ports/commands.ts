@@ -1,12 +1,9 @@
-import type { ThreadExportDocument } from "@skein/domain";
-import type { ThreadImportResult } from "./threads/thread-import.ts";
-import type { ProviderSessionListing } from "./threads/adopt-sessions.ts";
 import type {
   CheckpointId,
-  InteractionMode,
-  PlanId,
   ContextHandoffId,
   ContextTransferId,
+  InteractionMode,
+  PlanId,
   ProjectId,
   ProviderKind,
   RequestAnswers,
@@ -14,15 +11,23 @@ import type {
   RunId,
   RuntimeMode,
   RuntimeRequestId,
+  ThreadExportDocument,
   ThreadId,
 } from "@skein/domain";
 import type { ProviderCapabilityFlags, ProviderModel } from "@skein/domain/provider";
-import type { BringBackCode, CodeBroughtBack } from "./parallel/bring-back-code.ts";
-import type { FanOutAnswer, FanOutInput } from "./parallel/fan-out.ts";
-import type { CompareInput, ForkComparison } from "./parallel/fork-compare.ts";
-import type { HandoffDraft } from "./transfers/handoff-draft-types.ts";
-import type { SweepInput, SweepResult } from "./parallel/worktree-hygiene.ts";
-import type { ReviewDiff, ReviewDiffInput } from "./checkpoints/review-types.ts";
+import type { HandoffDraft } from "../views/handoff-draft.ts";
+import type {
+  BringBackCode,
+  CodeBroughtBack,
+  CompareInput,
+  FanOutAnswer,
+  FanOutInput,
+  ForkComparison,
+  SweepInput,
+  SweepResult,
+} from "../views/parallel.ts";
+import type { ReviewDiff, ReviewDiffInput } from "../views/review.ts";
+import type { ProviderSessionListing, ThreadImportResult } from "../views/threads.ts";
 
 /**
  * Who handed this call over: another Skein instance that forwarded it here (it runs here or is

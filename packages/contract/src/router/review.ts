@@ -19,5 +19,5 @@ export const reviewRouter = {
           path: ["sinceRunId"],
         }),
     )
-    .query(({ ctx, input }) => ctx.orchestrator.reviewDiff(input)),
+    .query(({ ctx, input }) => ctx.services.commands.reviewDiff(input)),
 } satisfies TRPCRouterRecord;

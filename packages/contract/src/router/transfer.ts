@@ -6,5 +6,5 @@ import { apiProcedure } from "../trpc.ts";
 export const transferRouter = {
   get: apiProcedure
     .input(z.object({ transferId: ContextTransferId }))
-    .query(({ ctx, input }) => ctx.readModels.transfer(input.transferId)),
+    .query(({ ctx, input }) => ctx.services.reads.transfer(input.transferId)),
 } satisfies TRPCRouterRecord;

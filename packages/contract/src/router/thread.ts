@@ -18,15 +18,8 @@ import {
 } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { pastReads } from "../read-models/past-reads.ts";
-import { exportThread } from "../read-models/thread-export.ts";
-import { readThreadTimeline } from "../read-models/timeline.ts";
-import { MAX_WINDOW_RUNS } from "../read-models/detail-window.ts";
-import { MAX_SHELL_PAGE } from "../read-models/shells.ts";
-import { watchForkOverlaps } from "../subscriptions/fork-overlaps.ts";
-import { watchDetail, watchShells } from "../subscriptions/watches.ts";
 import { originOf } from "../context.ts";
-import { CHECK_MAX_TIMEOUT_MS } from "../orchestrator/commands/check-command.ts";
+import { CHECK_MAX_TIMEOUT_MS, MAX_SHELL_PAGE, MAX_WINDOW_RUNS } from "../limits.ts";
 import { apiProcedure } from "../trpc.ts";
 import { LastEventId, MessageText, ModelName, OptionalCommandId, Title } from "./inputs.ts";
 
@@ -87,10 +80,10 @@ export const threadRouter = {
     .mutation(async ({ ctx, input }) => {
       // CreateThread is decided on the new thread's stream alone; nothing downstream looks the
       // project up, so an unknown one is caught here.
-      if (!(await ctx.readModels.projectExists(input.projectId))) {
+      if (!(await ctx.services.reads.projectExists(input.projectId))) {
         throw new NotFoundError("project", input.projectId);
       }
-      return ctx.orchestrator.createThread(input);
+      return ctx.services.commands.createThread(input);
     }),
 
   /** Returns once the run is recorded; the run itself proceeds in the background. */
@@ -124,7 +117,7 @@ export const threadRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.sendMessage(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.sendMessage(input)),
 
   fork: apiProcedure
     .input(
@@ -136,7 +129,7 @@ export const threadRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.forkThread(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.forkThread(input)),
 
   /**
    * B9: one message fanned out to 1–8 isolated forks of the latest stable point, one per target
@@ -153,7 +146,7 @@ export const threadRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.fanOut(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.fanOut(input)),
 
   /**
    * B9: forks side by side: latest run status, duration and usage, files changed since the fork
@@ -168,7 +161,7 @@ export const threadRouter = {
         checkTimeoutMs: z.number().int().min(1_000).max(CHECK_MAX_TIMEOUT_MS).optional(),
       }),
     )
-    .query(({ ctx, input }) => ctx.orchestrator.compareForks(input)),
+    .query(({ ctx, input }) => ctx.services.commands.compareForks(input)),
 
   /**
    * B9 overlap warnings while forks run: each fork's changed files and the files two live forks
@@ -182,7 +175,7 @@ export const threadRouter = {
         intervalMs: z.number().int().min(250).max(60_000).optional(),
       }),
     )
-    .subscription(({ ctx, input, signal }) => watchForkOverlaps(ctx, input, signal)),
+    .subscription(({ ctx, input, signal }) => ctx.services.watches.forkOverlaps(input, signal)),
 
   /**
    * B9 hygiene: removes worktrees of archived, merged and orphaned forks past `graceMs`; a
@@ -201,32 +194,32 @@ export const threadRouter = {
         dryRun: z.boolean().optional(),
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.sweepWorktrees(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.sweepWorktrees(input)),
 
   /** Steer and interrupt run where the thread's runtime is (forwarded to its instance). */
   steer: apiProcedure
     .input(z.object({ threadId: ThreadId, text: MessageText, commandId: OptionalCommandId }))
-    .mutation(({ ctx, input }) => ctx.orchestrator.steer(input, originOf(ctx))),
+    .mutation(({ ctx, input }) => ctx.services.commands.steer(input, originOf(ctx))),
 
   interrupt: apiProcedure
     .input(ThreadRef)
-    .mutation(({ ctx, input }) => ctx.orchestrator.interrupt(input, originOf(ctx))),
+    .mutation(({ ctx, input }) => ctx.services.commands.interrupt(input, originOf(ctx))),
 
   /** P6: the provider compacts the thread's context now, as a run of its own. */
   compact: apiProcedure
     .input(ThreadRef)
-    .mutation(({ ctx, input }) => ctx.orchestrator.compact(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.compact(input)),
 
   /** E4: queues the latest interrupted/failed run again; it starts as a `retry` attempt. */
   retryRun: apiProcedure
     .input(z.object({ threadId: ThreadId, runId: RunId, commandId: OptionalCommandId }))
-    .mutation(({ ctx, input }) => ctx.orchestrator.retryRun(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.retryRun(input)),
 
   rollback: apiProcedure
     .input(
       z.object({ threadId: ThreadId, checkpointId: CheckpointId, commandId: OptionalCommandId }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.rollback(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.rollback(input)),
 
   /** Rename and change the defaults later messages use; an empty change is refused. */
   updateSettings: apiProcedure
@@ -242,16 +235,16 @@ export const threadRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.updateSettings(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.updateSettings(input)),
 
   /** Cancels the thread's queued runs and interrupts its active one. */
   archive: apiProcedure
     .input(ThreadRef)
-    .mutation(({ ctx, input }) => ctx.orchestrator.archive(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.archive(input)),
 
   unarchive: apiProcedure
     .input(ThreadRef)
-    .mutation(({ ctx, input }) => ctx.orchestrator.unarchive(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.unarchive(input)),
 
   /**
    * T9/E9: a sub-agent's child thread becomes a normal thread of its own (CONFLICT for a thread
@@ -259,7 +252,7 @@ export const threadRouter = {
    */
   promote: apiProcedure
     .input(ThreadRef)
-    .mutation(({ ctx, input }) => ctx.orchestrator.promote(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.promote(input)),
 
   /**
    * P1, one page (B7): newest activity first, filtered by project and title; `archived: true`
@@ -269,8 +262,8 @@ export const threadRouter = {
     .input(ShellPage.optional())
     .query(({ ctx, input }) =>
       input?.atSequence === undefined
-        ? ctx.readModels.shells(input ?? {})
-        : pastReads.shells(ctx.store, input.atSequence, input),
+        ? ctx.services.reads.shells(input ?? {})
+        : ctx.services.pastReads.shells(input.atSequence, input),
     ),
 
   /** P2 for one window of runs (B7): the latest 50 unless `window` says otherwise. */
@@ -280,21 +273,21 @@ export const threadRouter = {
     )
     .query(({ ctx, input }) =>
       input.atSequence === undefined
-        ? ctx.readModels.detail(input.threadId, input.window)
-        : pastReads.detail(ctx.store, input.threadId, input.atSequence, input.window),
+        ? ctx.services.reads.detail(input.threadId, input.window)
+        : ctx.services.pastReads.detail(input.threadId, input.atSequence, input.window),
     ),
 
   /** B8: the events of the thread a person can travel back to (the scrubber's stops). */
   timeline: apiProcedure
     .input(z.object({ threadId: ThreadId }))
-    .query(({ ctx, input }) => readThreadTimeline(ctx.store, input.threadId)),
+    .query(({ ctx, input }) => ctx.services.reads.timeline(input.threadId)),
 
   graph: apiProcedure
     .input(z.object({ threadId: ThreadId, atSequence: AtSequence }))
     .query(({ ctx, input }) =>
       input.atSequence === undefined
-        ? ctx.readModels.graph(input.threadId)
-        : pastReads.graph(ctx.store, input.threadId, input.atSequence),
+        ? ctx.services.reads.graph(input.threadId)
+        : ctx.services.pastReads.graph(input.threadId, input.atSequence),
     ),
 
   /**
@@ -303,16 +296,16 @@ export const threadRouter = {
    */
   watchShells: apiProcedure
     .input(ShellPage.omit({ cursor: true }).extend({ lastEventId: LastEventId }).optional())
-    .subscription(({ ctx, input, signal }) => watchShells(ctx, input ?? {}, signal)),
+    .subscription(({ ctx, input, signal }) => ctx.services.watches.shells(input ?? {}, signal)),
 
   /** the thread, its sources, project and provider sessions as one document. */
   export: apiProcedure
     .input(z.object({ threadId: ThreadId }))
-    .query(({ ctx, input }) => exportThread(ctx.store, input.threadId)),
+    .query(({ ctx, input }) => ctx.services.reads.exportThread(input.threadId)),
 
   /**
    * a document from `thread.export` (any Skein's), appended here; the thread then reads as it
-   * read there. Served with a larger body limit than other calls (see server.ts).
+   * read there. The host serves it with a larger body limit than other calls (`MAX_IMPORT_BODY_BYTES`).
    */
   /**
    * B6/E9: one of the person's own native threads (`provider.sessions`) becomes an app thread
@@ -328,11 +321,11 @@ export const threadRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.orchestrator.adoptThread(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.adoptThread(input)),
 
   import: apiProcedure
     .input(z.object({ document: ThreadExportDocument, commandId: OptionalCommandId }))
-    .mutation(({ ctx, input }) => ctx.orchestrator.importThread(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.importThread(input)),
 
   /**
    * P2 snapshot of one window of runs, then every later event of the thread's stream (S2 per
@@ -342,5 +335,5 @@ export const threadRouter = {
     .input(
       z.object({ threadId: ThreadId, lastEventId: LastEventId, window: DetailWindow.optional() }),
     )
-    .subscription(({ ctx, input, signal }) => watchDetail(ctx, input, signal)),
+    .subscription(({ ctx, input, signal }) => ctx.services.watches.detail(input, signal)),
 } satisfies TRPCRouterRecord;

@@ -18,3 +18,15 @@ export const MAX_REPLAY_EVENTS = 5_000;
 /** SSE keep-alive; must stay below the client's reconnect-after-inactivity. */
 export const SSE_PING_MS = 5_000;
 export const SSE_RECONNECT_AFTER_INACTIVITY_MS = 15_000;
+
+/** Threads one page of `thread.shells` may hold (B7). */
+export const MAX_SHELL_PAGE = 500;
+
+/** Runs one window of `thread.detail` may hold (B7). */
+export const MAX_WINDOW_RUNS = 500;
+
+/** The longest a `thread.compare` check command may run in one worktree. */
+export const CHECK_MAX_TIMEOUT_MS = 600_000;
+
+/** Sessions `provider.sessions` lists per call at most: a picker shows the recent ones. */
+export const MAX_LISTED_SESSIONS = 100;

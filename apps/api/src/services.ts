@@ -1,0 +1,60 @@
+import type { SkeinServices } from "@skein/contract";
+import packageJson from "../package.json" with { type: "json" };
+import type { ApiContext } from "./context.ts";
+import { storeErrorToTRPC } from "./errors.ts";
+import { pastReads } from "./read-models/past-reads.ts";
+import { readRawFrames } from "./read-models/raw-frames.ts";
+import { exportThread } from "./read-models/thread-export.ts";
+import { readThreadTimeline } from "./read-models/timeline.ts";
+import { watchForkOverlaps } from "./subscriptions/fork-overlaps.ts";
+import { watchRaw } from "./subscriptions/raw-stream.ts";
+import { watchDetail, watchEvents, watchShells } from "./subscriptions/watches.ts";
+import { assertWorkspaceFolder } from "./workspace/folder-check.ts";
+
+/**
+ * The API's implementation of the contract's ports: the orchestrator is the command side, the
+ * read models and past reads the read side, the subscriptions the watches. Built once per server;
+ * every call shares it.
+ */
+export function createSkeinServices(
+  ctx: ApiContext,
+  /** Skein's own folders (its data dir), which no workspace may be or lie inside (B4). */
+  dataDirs: readonly string[],
+): SkeinServices {
+  const { store, readModels, rawLog } = ctx;
+  return {
+    version: packageJson.version,
+    commands: ctx.orchestrator,
+    reads: {
+      headSequence: () => store.headSequence(),
+      projects: () => readModels.projects(),
+      shells: (page) => readModels.shells(page),
+      detail: (threadId, window) => readModels.detail(threadId, window),
+      graph: (threadId) => readModels.graph(threadId),
+      transfer: (transferId) => readModels.transfer(transferId),
+      pendingRequests: (threadId) => readModels.pendingRequests(threadId),
+      threadExists: (threadId) => readModels.threadExists(threadId),
+      projectExists: (projectId) => readModels.projectExists(projectId),
+      timeline: (threadId) => readThreadTimeline(store, threadId),
+      exportThread: (threadId) => exportThread(store, threadId),
+      rawFrames: (range) => readRawFrames(store, rawLog, range),
+    },
+    pastReads: {
+      shells: (atSequence, page) => pastReads.shells(store, atSequence, page),
+      detail: (threadId, atSequence, window) =>
+        pastReads.detail(store, threadId, atSequence, window),
+      graph: (threadId, atSequence) => pastReads.graph(store, threadId, atSequence),
+    },
+    watches: {
+      shells: (input, signal) => watchShells(ctx, input, signal),
+      detail: (input, signal) => watchDetail(ctx, input, signal),
+      events: (input, signal) => watchEvents(ctx, input, signal),
+      raw: (input, signal) => watchRaw(ctx, input, signal),
+      forkOverlaps: (input, signal) => watchForkOverlaps(ctx, input, signal),
+    },
+    workspaces: {
+      assertUsable: (workspaceRoot) => assertWorkspaceFolder(workspaceRoot, dataDirs),
+    },
+    mapError: storeErrorToTRPC,
+  };
+}

@@ -1,0 +1,116 @@
+import type {
+  CheckpointId,
+  FanOutTarget,
+  OverlapWarning,
+  ProviderKind,
+  RunStatus,
+  ThreadId,
+  TokenUsage,
+} from "@skein/domain";
+
+/**
+ * How a bring-back treats the fork's code: `squash` lands it as uncommitted changes; `merge`
+ * also commits it on the checked-out branch (a work commit and a merge commit); `none`.
+ */
+export type BringBackCode = "squash" | "merge" | "none";
+
+export type CodeBroughtBack = {
+  mode: Exclude<BringBackCode, "none">;
+  /** Rolling the thread back to this checkpoint undoes the merge (and the bring-back run). */
+  undoCheckpointId: CheckpointId;
+  files: Array<{ path: string; status: string; additions: number; deletions: number }>;
+  /** `merge` only: the branch, the commit it was on, and the commits it moved to. */
+  commits?: {
+    branch: string;
+    head: string;
+    /** The commit holding the fork's net change (parent: `head`). */
+    work: string;
+    /** The merge commit (parents: `head`, `work`) the branch moves to. */
+    merge: string;
+  };
+};
+
+export type FanOutInput = {
+  threadId: ThreadId;
+  text: string;
+  targets: FanOutTarget[];
+  /** Every fork gets its own worktree on its own branch; the only mode a fan-out has. */
+  isolated: true;
+  commandId?: string;
+};
+
+export type FanOutFork = { threadId: ThreadId; provider: ProviderKind; model: string | null };
+export type FanOutAnswer = { forks: FanOutFork[]; sequence: number };
+
+/** A check command's outcome in one fork's worktree (B9 compare). */
+export type CheckResult = {
+  command: string;
+  /** null when the command was stopped (timeout) or died on a signal. */
+  exitCode: number | null;
+  passed: boolean;
+  timedOut: boolean;
+  durationMs: number;
+  /** The end of stdout and stderr interleaved, at most `maxOutputBytes`. */
+  output: string;
+  truncated: boolean;
+};
+
+export type CompareInput = {
+  threadIds: ThreadId[];
+  /** Run in each fork's worktree (e.g. `pnpm test`); its result is reported per fork. */
+  checkCommand?: string;
+  checkTimeoutMs?: number;
+};
+
+export type ForkFileChange = { path: string; status: string; additions: number; deletions: number };
+
+export type ForkSummary = {
+  threadId: ThreadId;
+  title: string;
+  /** The fork's latest run: its provider and model, status, timing and usage. */
+  provider: ProviderKind | null;
+  model: string | null;
+  status: RunStatus | "idle";
+  archived: boolean;
+  startedAt: string | null;
+  completedAt: string | null;
+  durationMs: number | null;
+  usage: TokenUsage | null;
+  branch: string | null;
+  worktreePath: string | null;
+  /** What the fork's worktree holds now against the fork point; null without one (or removed). */
+  files: ForkFileChange[] | null;
+  check: CheckResult | null;
+};
+
+export type ForkComparison = {
+  forks: ForkSummary[];
+  /** Files two or more live (not archived) forks changed. */
+  overlaps: OverlapWarning[];
+};
+
+/** What `thread.watchOverlaps` sends: each fork's changed files and the overlaps between them. */
+export type ForkOverlaps = {
+  /** Per fork: the files its worktree changed since the fork point (null without a worktree). */
+  forks: Array<{ threadId: ThreadId; status: string; files: string[] | null }>;
+  overlaps: OverlapWarning[];
+};
+
+export type SweepInput = {
+  /** How long an archived fork, a merged fork or an orphan is left alone (default 24 h). */
+  graceMs?: number;
+  /** Also remove worktrees holding work no checkpoint captured. */
+  force?: boolean;
+  /** Report what would be removed, remove nothing. */
+  dryRun?: boolean;
+};
+
+export type SweptWorktree = {
+  path: string;
+  threadId: string;
+  reason: "archived" | "merged" | "orphan";
+  /** The fork's branch was deleted too (only when it still points where the fork began). */
+  branchDeleted: boolean;
+};
+export type KeptWorktree = { path: string; threadId: string; reason: string };
+export type SweepResult = { removed: SweptWorktree[]; kept: KeptWorktree[] };
