@@ -281,6 +281,7 @@ export {
   continueStreamFold,
   copyStreamFold,
   newStreamFold,
+  STREAM_FOLD_VERSION,
 } from "./projections/rebuild.ts";
 export {
   isCompactState,

@@ -1,0 +1,35 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { openSqliteEventStore } from "@skein/db";
+import { compactStateWithKeys, continueStreamFold, newStreamFold, serializeState, restoreState, restoreCompactState, threadStreamId, type ThreadState, type LoggedEvent } from "@skein/domain";
+import { HistorySeeder } from "../test/support/history-seed.ts";
+
+const dir = mkdtempSync(path.join(tmpdir(), "probe-"));
+const store = openSqliteEventStore({ dataDir: dir });
+const seed = new HistorySeeder(store);
+const big = seed.createThread("big");
+for (let i = 1; i <= 1000; i++) { seed.run(big, `message ${i}: ${"lorem ipsum ".repeat(8)}`); if (i % 1000 === 0) await seed.flush(); }
+await seed.flush();
+const sid = threadStreamId(big);
+let t = performance.now();
+const events = await store.readStream(sid);
+console.log("read", events.length, performance.now() - t);
+t = performance.now();
+const fold = newStreamFold(sid);
+continueStreamFold(fold, events.map(({type,data,sequence,streamVersion}) => ({type,data,sequence,streamVersion}) as LoggedEvent & {streamVersion:number}));
+console.log("fold", performance.now() - t, "rows", fold.rows.size);
+t = performance.now();
+const full = serializeState(fold.state);
+console.log("full state", full.length, performance.now() - t);
+t = performance.now(); restoreState(full, "thread"); console.log("restore full", performance.now() - t);
+t = performance.now();
+const c = compactStateWithKeys(fold.state as ThreadState);
+console.log("compact", c.text.length, c.leftOut.size, performance.now() - t);
+t = performance.now(); restoreCompactState(c.text, c.leftOut); console.log("restore compact", performance.now() - t);
+t = performance.now();
+const rowsText = JSON.stringify([...fold.rows.values()]);
+console.log("rows json", rowsText.length, performance.now() - t);
+t = performance.now(); JSON.parse(rowsText); console.log("rows parse", performance.now() - t);
+const lo = JSON.stringify([...c.leftOut]); console.log("leftout json", lo.length);
+await store.close(); rmSync(dir, { recursive: true, force: true });
