@@ -17,35 +17,81 @@ import type { ThreadOrigin } from "./thread-streams.ts";
  * domain's fold (evolve + projectEvent). The store answers only checkpoints of exactly this
  * format, so one written by older or newer code is never read, only replaced.
  */
-export const FOLD_FORMAT = `b8-fold.1/state.${STATE_SNAPSHOT_VERSION}/fold.${STREAM_FOLD_VERSION}`;
+export const FOLD_FORMAT = `b8-fold.2/state.${STATE_SNAPSHOT_VERSION}/fold.${STREAM_FOLD_VERSION}`;
 
-type Body = {
+type Header = {
   /** A thread's compact state (its recent runs) or another stream's whole state. */
   compact: boolean;
   state: string;
   /** The exact keys a compact state left out. */
   leftOut?: string[];
-  rows: RebuiltRow[];
+  /** Each row's columns and the length of its data's JSON in the text after the header. */
+  rows: RowColumns[];
   sessions: string[];
   origin: ThreadOrigin;
 };
 
+type RowColumns = [
+  table: RebuiltRow["table"],
+  id: string,
+  threadId: string | null,
+  sortKey: number,
+  runOrdinal: number | null,
+  status: string | null,
+  updatedSequence: number | null,
+  dataLength: number,
+];
+
 /**
- * A checkpoint as stored. A thread's keeps only its compact state: it is a fraction of the full
- * one to write and to read back, and a read that needs the history it left out folds from a
- * whole checkpoint below it instead.
+ * A checkpoint as stored: a JSON header line, then every row's data JSON back to back. A
+ * thread's keeps only its compact state: a fraction of the full one to write and to read back,
+ * and a read that needs the history it left out folds from a whole checkpoint instead. Rows'
+ * data is parsed only when a read uses it, so a cold read of a long thread costs what it reads.
  */
 export function encodeCheckpoint(checkpoint: Checkpoint): string {
   const { fold, compact, sessions, origin } = checkpoint;
-  const body: Body = {
+  const rows: RowColumns[] = [];
+  const data: string[] = [];
+  for (const row of fold.rows.values()) {
+    const text = JSON.stringify(row.data) ?? "null";
+    data.push(text);
+    rows.push([
+      row.table,
+      row.id,
+      row.threadId,
+      row.sortKey,
+      row.runOrdinal,
+      row.status,
+      row.updatedSequence ?? null,
+      text.length,
+    ]);
+  }
+  const header: Header = {
     compact: compact !== undefined,
     state: compact ? compact.text : serializeState(fold.state),
     ...(compact ? { leftOut: [...compact.leftOut] } : {}),
-    rows: [...fold.rows.values()],
+    rows,
     sessions: [...sessions],
     origin,
   };
-  return JSON.stringify(body);
+  // JSON text has no raw newline, so the first one ends the header.
+  return `${JSON.stringify(header)}\n${data.join("")}`;
+}
+
+/** A row whose data is parsed from `text` the first time it is read, then kept. */
+function lazyRow(columns: RowColumns, text: string, from: number): RebuiltRow {
+  const [table, id, threadId, sortKey, runOrdinal, status, updatedSequence, length] = columns;
+  const row = { table, id, threadId, sortKey, runOrdinal, status } as RebuiltRow;
+  let parsed: { value: unknown } | null = null;
+  Object.defineProperty(row, "data", {
+    enumerable: true,
+    get: () => {
+      parsed ??= { value: JSON.parse(text.slice(from, from + length)) };
+      return parsed.value;
+    },
+  });
+  if (updatedSequence !== null) row.updatedSequence = updatedSequence;
+  return row;
 }
 
 /**
@@ -53,30 +99,32 @@ export function encodeCheckpoint(checkpoint: Checkpoint): string {
  * without it). A thread's comes back `partial`: only its compact state is there.
  */
 export function decodeCheckpoint(stored: FoldCheckpoint): Checkpoint | null {
-  let body: Body;
+  const { body } = stored;
+  const newline = body.indexOf("\n");
+  let header: Header;
   try {
-    body = JSON.parse(stored.body) as Body;
+    header = JSON.parse(body.slice(0, newline)) as Header;
   } catch {
     return null;
   }
-  if (!Array.isArray(body.rows) || typeof body.state !== "string") return null;
-  const leftOut = new Set(body.leftOut ?? []);
-  const state = body.compact
-    ? restoreCompactState(body.state, leftOut)
-    : restoreState(body.state, aggregateKindOfStream(stored.streamId));
+  if (newline < 0 || !Array.isArray(header.rows) || typeof header.state !== "string") return null;
+  const leftOut = new Set(header.leftOut ?? []);
+  const state = header.compact
+    ? restoreCompactState(header.state, leftOut)
+    : restoreState(header.state, aggregateKindOfStream(stored.streamId));
   if (!state) return null;
   const rows = new Map<RowKey, RebuiltRow>();
-  for (const row of body.rows) rows.set(`${row.table}/${row.id}`, row);
+  let from = newline + 1;
+  for (const columns of header.rows) {
+    rows.set(`${columns[0]}/${columns[1]}`, lazyRow(columns, body, from));
+    from += columns[7];
+  }
+  if (from !== body.length) return null;
+  const { streamId, sequence, version } = stored;
   return {
-    fold: {
-      streamId: stored.streamId,
-      state,
-      rows,
-      sequence: stored.sequence,
-      version: stored.version,
-    },
-    sessions: new Set(body.sessions),
-    origin: body.origin,
-    ...(body.compact ? { compact: { text: body.state, leftOut }, partial: true } : {}),
+    fold: { streamId, state, rows, sequence, version },
+    sessions: new Set(header.sessions),
+    origin: header.origin,
+    ...(header.compact ? { compact: { text: header.state, leftOut }, partial: true } : {}),
   };
 }
