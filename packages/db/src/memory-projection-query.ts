@@ -112,7 +112,8 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
     async list(table, filter = {}) {
       const sorted = ofTable(table, filter).sort(byKey);
       if (filter.descending) sorted.reverse();
-      return (filter.limit === undefined ? sorted : sorted.slice(0, filter.limit)).map(withoutTable);
+      const page = filter.limit === undefined ? sorted : sorted.slice(0, filter.limit);
+      return page.map(withoutTable);
     },
     async threadPage(filter) {
       const page = ofTable("threads", {}).filter((row) => inPage(row, filter));
