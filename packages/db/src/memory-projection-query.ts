@@ -69,10 +69,13 @@ function inPage(row: ProjectionRow, filter: ThreadPageFilter): boolean {
   return true;
 }
 
-/** A returned row as the SQL readers return it (they have no `table` column). */
+/**
+ * A returned row as the SQL readers return it (they have no `table` column). `data` is read by
+ * name: a row may compute it (B8 stored checkpoints parse it on first use), which a spread skips.
+ */
 function withoutTable(row: ProjectionRow): ProjectionRow {
   const { table: _table, ...rest } = row as ProjectionRow & { table?: ProjectionTable };
-  return rest;
+  return { ...rest, data: row.data };
 }
 
 /** The store's `ORDER BY sort_key, id` (binary comparison of ids). */

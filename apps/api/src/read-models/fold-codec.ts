@@ -78,20 +78,36 @@ export function encodeCheckpoint(checkpoint: Checkpoint): string {
   return `${JSON.stringify(header)}\n${data.join("")}`;
 }
 
-/** A row whose data is parsed from `text` the first time it is read, then kept. */
-function lazyRow(columns: RowColumns, text: string, from: number): RebuiltRow {
-  const [table, id, threadId, sortKey, runOrdinal, status, updatedSequence, length] = columns;
-  const row = { table, id, threadId, sortKey, runOrdinal, status } as RebuiltRow;
-  let parsed: { value: unknown } | null = null;
-  Object.defineProperty(row, "data", {
-    enumerable: true,
-    get: () => {
-      parsed ??= { value: JSON.parse(text.slice(from, from + length)) };
-      return parsed.value;
-    },
-  });
-  if (updatedSequence !== null) row.updatedSequence = updatedSequence;
-  return row;
+/**
+ * A row whose data is parsed from the stored text the first time it is read, then kept. The
+ * getter sits on the prototype (one shape for every row, cheap to make by the thousand) and the
+ * text is private, so a spread of the row copies its columns only; readers ask for `data`.
+ */
+class StoredRow {
+  readonly table: RebuiltRow["table"];
+  readonly id: string;
+  readonly threadId: string | null;
+  readonly sortKey: number;
+  readonly runOrdinal: number | null;
+  readonly status: string | null;
+  readonly updatedSequence?: number;
+  readonly #text: string;
+  readonly #from: number;
+  readonly #length: number;
+  #parsed: { value: unknown } | null = null;
+
+  constructor(columns: RowColumns, text: string, from: number) {
+    [this.table, this.id, this.threadId, this.sortKey, this.runOrdinal, this.status] = columns;
+    if (columns[6] !== null) this.updatedSequence = columns[6];
+    this.#text = text;
+    this.#from = from;
+    this.#length = columns[7];
+  }
+
+  get data(): unknown {
+    this.#parsed ??= { value: JSON.parse(this.#text.slice(this.#from, this.#from + this.#length)) };
+    return this.#parsed.value;
+  }
 }
 
 /**
@@ -116,7 +132,7 @@ export function decodeCheckpoint(stored: FoldCheckpoint): Checkpoint | null {
   const rows = new Map<RowKey, RebuiltRow>();
   let from = newline + 1;
   for (const columns of header.rows) {
-    rows.set(`${columns[0]}/${columns[1]}`, lazyRow(columns, body, from));
+    rows.set(`${columns[0]}/${columns[1]}`, new StoredRow(columns, body, from));
     from += columns[7];
   }
   if (from !== body.length) return null;
