@@ -1,4 +1,4 @@
-import type { EventStore } from "@skein/db";
+import type { EventStore, FoldCheckpoint } from "@skein/db";
 import { threadStreamId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { FOLD_FORMAT } from "../src/read-models/fold-codec.ts";
@@ -13,6 +13,41 @@ afterEach(async () => {
 
 /** Checkpoints every 3 events of a stream, so a short random history crosses many of them. */
 const small = () => new PastFolds({ every: 3, perStream: 4, inAll: 12, storedPerStream: 5 });
+
+/**
+ * The store with every stored thread checkpoint's compact state emptied of its runs (all of them
+ * "left out"), as a compact state may leave out any history, so a read must fall back.
+ */
+function starving(store: EventStore): EventStore {
+  const starve = (found: FoldCheckpoint | null): FoldCheckpoint | null => {
+    if (!found) return found;
+    const newline = found.body.indexOf("\n");
+    const header = JSON.parse(found.body.slice(0, newline)) as {
+      compact: boolean;
+      state: string;
+      leftOut: string[];
+    };
+    if (!header.compact) return found;
+    const mark = header.state.indexOf("\n");
+    const encoded = JSON.parse(header.state.slice(mark + 1)) as {
+      state: { runs: { $map: [string, unknown][] } };
+    };
+    header.leftOut.push(...encoded.state.runs.$map.map(([id]) => id));
+    encoded.state.runs.$map = [];
+    header.state = `${header.state.slice(0, mark + 1)}${JSON.stringify(encoded)}`;
+    return { ...found, body: `${JSON.stringify(header)}${found.body.slice(newline)}` };
+  };
+  return new Proxy(store, {
+    get(target, key) {
+      if (key === "readFoldCheckpoint") {
+        return async (...args: Parameters<EventStore["readFoldCheckpoint"]>) =>
+          starve(await target.readFoldCheckpoint(...args));
+      }
+      const value = Reflect.get(target, key, target) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
 
 async function readsAsLive(store: EventStore, then: Capture): Promise<void> {
   const at = then.sequence;
@@ -70,5 +105,16 @@ describe.each(["sqlite", "postgres"] as const)("B8 past reads after a restart on
     let wholeFolds = 0;
     for (const then of captures) wholeFolds += 3 * (await fullFold(then));
     expect(reader.counts.folded).toBeLessThan(wholeFolds);
+
+    // Checkpoints whose compact state left out the runs the events after them touch: each read
+    // that needs them folds from a whole checkpoint or the start instead, and still reads as live.
+    const third = await location.open();
+    cleanups.push(() => third.close());
+    const starved = starving(third);
+    const fallback = small();
+    usePastFolds(starved, fallback);
+    for (const then of captures.slice().reverse()) await readsAsLive(starved, then);
+    expect(fallback.counts.loaded).toBeGreaterThan(0);
+    expect(fallback.counts.refolded).toBeGreaterThan(0);
   }, 120_000);
 });

@@ -145,6 +145,7 @@ export class PastFolds {
     }
     if (base?.partial) {
       // The events need history its compact state left out: fold from a whole one below it.
+      this.counts.refolded += 1;
       base = this.nearest(streamId, upTo, true);
       events = await store.readStream(streamId, base?.fold.sequence ?? 0, upTo);
     }
@@ -168,9 +169,10 @@ export class PastFolds {
 
   /**
    * Reads continued from a checkpoint's compact state and from a clone of its full state,
-   * checkpoints loaded from the store, and events folded in all (for tests and benches).
+   * checkpoints loaded from the store, loaded ones that could not serve a read (it needed
+   * history they left out), and events folded in all (for tests and benches).
    */
-  readonly counts = { compact: 0, full: 0, loaded: 0, folded: 0 };
+  readonly counts = { compact: 0, full: 0, loaded: 0, refolded: 0, folded: 0 };
 
   /** How many checkpoints are kept in memory (for tests and metrics). */
   get size(): number {
