@@ -25,6 +25,8 @@ import type { Logger } from "./logger.ts";
 import type { SkeinMetrics } from "./metrics/skein-metrics.ts";
 import { serveMetrics } from "./metrics/serve-metrics.ts";
 import { FORWARDED_HEADER } from "./http/runtime-remote.ts";
+import { PastFolds } from "./read-models/past-folds.ts";
+import { usePastFolds } from "./read-models/past-reads.ts";
 import { createReadModels } from "./read-models/index.ts";
 import { createSkeinServices } from "./services.ts";
 
@@ -83,6 +85,8 @@ function forwardedBy(req: http.IncomingMessage): string | null {
 export async function startServer(options: SkeinServerOptions): Promise<SkeinServer> {
   const { orchestrator, store, log } = options;
   const readModels = createReadModels(store);
+  // Past reads' checkpoints go to the store in the background; a failed write is only logged.
+  usePastFolds(store, new PastFolds({ log }));
   const shutdown = new AbortController();
   const tracker = new ConnectionTracker();
   const watch = {

@@ -130,6 +130,23 @@ export type AggregateSnapshot = {
   state: string;
 };
 
+/**
+ * B8: a stream's past-read fold (state and projection rows) after stream version `version`,
+ * kept so a past read after a restart continues from it instead of folding the whole stream.
+ */
+export type FoldCheckpoint = {
+  streamId: string;
+  version: number;
+  sequence: number;
+  /** Who wrote it and how; a reader asks only for its own format, so older ones are never read. */
+  format: string;
+  /** Opaque to the store. */
+  body: string;
+};
+
+/** Where a fold checkpoint stands, without its body. */
+export type FoldCheckpointPosition = { version: number; sequence: number };
+
 export type Snapshot<T> = { snapshotSequence: number; data: T };
 
 /** The live feed's load: attached subscribers and the most events one of them has not taken. */
@@ -210,6 +227,24 @@ export interface EventStore {
    * one already stored is kept). A cache of the log: losing it only costs a longer replay.
    */
   saveAggregateSnapshot(snapshot: AggregateSnapshot): Promise<void>;
+  /**
+   * B8: the stored fold checkpoint of `format` nearest below or at `upToSequence` whose version
+   * is above `aboveVersion` (what the caller already holds), or null.
+   */
+  readFoldCheckpoint(
+    streamId: string,
+    format: string,
+    upToSequence: number,
+    aboveVersion?: number,
+  ): Promise<FoldCheckpoint | null>;
+  /**
+   * Stores a fold checkpoint at a committed position (an existing one there is kept), drops the
+   * stream's checkpoints of other formats, and thins the rest to `keep` (see `checkpointsToThin`).
+   * A cache of the log: losing one only costs a longer fold.
+   */
+  saveFoldCheckpoint(checkpoint: FoldCheckpoint, keep: number): Promise<void>;
+  /** The positions of a stream's stored fold checkpoints of `format`, oldest first. */
+  foldCheckpointPositions(streamId: string, format: string): Promise<FoldCheckpointPosition[]>;
   /** Flushes queued appends, ends subscriptions and releases the database. */
   close(): Promise<void>;
 }

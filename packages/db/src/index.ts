@@ -20,6 +20,8 @@ export type {
   EventSubscription,
   BusStats,
   ExpectedVersion,
+  FoldCheckpoint,
+  FoldCheckpointPosition,
   NewEvent,
   ProjectionFilter,
   ProjectionQuery,
@@ -35,6 +37,7 @@ export type {
 } from "./event-store.ts";
 export type { OpenEventStoreOptions } from "./open-event-store.ts";
 export { openEventStore } from "./open-event-store.ts";
+export { checkpointsToThin } from "./fold-checkpoint-thinning.ts";
 export { isPostgresUrl } from "./postgres/connection.ts";
 export {
   applyPostgresMigrations,

@@ -69,6 +69,15 @@ function inPage(row: ProjectionRow, filter: ThreadPageFilter): boolean {
   return true;
 }
 
+/**
+ * A returned row as the SQL readers return it (they have no `table` column). `data` is read by
+ * name: a row may compute it (B8 stored checkpoints parse it on first use), which a spread skips.
+ */
+function withoutTable(row: ProjectionRow): ProjectionRow {
+  const { table: _table, ...rest } = row as ProjectionRow & { table?: ProjectionTable };
+  return { ...rest, data: row.data };
+}
+
 /** The store's `ORDER BY sort_key, id` (binary comparison of ids). */
 function byKey(a: ProjectionRow, b: ProjectionRow): number {
   if (a.sortKey !== b.sortKey) return a.sortKey - b.sortKey;
@@ -82,14 +91,16 @@ function byKey(a: ProjectionRow, b: ProjectionRow): number {
 export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
   // Grouped by table on first use: a read lists a few tables, each of which may be small next to
   // the whole image (the rows are not expected to change while the query is in use).
+  // Rows are grouped as they are and copied (without `table`) only when returned: a row's data
+  // may be read lazily (B8 checkpoints parse it on first use), and filters never read it.
   let byTable: Map<ProjectionTable, ProjectionRow[]> | null = null;
   const tableRows = (table: ProjectionTable): ProjectionRow[] => {
     if (!byTable) {
       byTable = new Map();
-      for (const { table: rowTable, ...row } of rows.values()) {
-        const list = byTable.get(rowTable);
+      for (const row of rows.values()) {
+        const list = byTable.get(row.table);
         if (list) list.push(row);
-        else byTable.set(rowTable, [row]);
+        else byTable.set(row.table, [row]);
       }
     }
     return byTable.get(table) ?? [];
@@ -99,14 +110,13 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
   return {
     async get(table, id) {
       const row = rows.get(memoryRowKey(table, id));
-      if (!row) return undefined;
-      const { table: _table, ...rest } = row;
-      return rest;
+      return row && withoutTable(row);
     },
     async list(table, filter = {}) {
       const sorted = ofTable(table, filter).sort(byKey);
       if (filter.descending) sorted.reverse();
-      return filter.limit === undefined ? sorted : sorted.slice(0, filter.limit);
+      const page = filter.limit === undefined ? sorted : sorted.slice(0, filter.limit);
+      return page.map(withoutTable);
     },
     async threadPage(filter) {
       const page = ofTable("threads", {}).filter((row) => inPage(row, filter));
@@ -116,7 +126,7 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
         if (x !== y) return x < y ? 1 : -1;
         return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
       });
-      return page.slice(0, filter.limit);
+      return page.slice(0, filter.limit).map(withoutTable);
     },
     async count(table, filter = {}) {
       return ofTable(table, filter).length;

@@ -8,6 +8,8 @@ import type {
   AppendResult,
   EventSubscription,
   ExpectedVersion,
+  FoldCheckpoint,
+  FoldCheckpointPosition,
   NewEvent,
   ProjectionQuery,
   RawSequence,
@@ -48,6 +50,19 @@ export interface AggregateSnapshotTable {
   save(snapshot: AggregateSnapshot): MaybePromise<void>;
 }
 
+/** B8: stored past-read fold checkpoints, each database its own way. */
+export interface FoldCheckpointTable {
+  read(
+    streamId: string,
+    format: string,
+    upToSequence: number,
+    aboveVersion: number,
+  ): MaybePromise<FoldCheckpoint | null>;
+  /** Inserts (keeping an existing one), drops other formats and thins, in one transaction. */
+  save(checkpoint: FoldCheckpoint, keep: number): MaybePromise<void>;
+  positions(streamId: string, format: string): MaybePromise<FoldCheckpointPosition[]>;
+}
+
 /** The JSON text an intent's data is stored as; refuses what JSON cannot hold. */
 export function intentJson(intent: Omit<CommandIntent, "createdAt">): string {
   if (typeof intent.commandId !== "string" || intent.commandId === "") {
@@ -75,6 +90,7 @@ export abstract class StoreBase {
   protected abstract readonly bus: EventBus;
   protected abstract readonly intents: IntentTable;
   protected abstract readonly aggregates: AggregateSnapshotTable;
+  protected abstract readonly foldCheckpoints: FoldCheckpointTable;
 
   get subscriberCount(): number {
     return this.bus.subscriberCount;
@@ -161,6 +177,36 @@ export abstract class StoreBase {
       throw new InvalidAppendError(`aggregate snapshot of ${snapshot.streamId}: bad position`);
     }
     await this.aggregates.save(snapshot);
+  }
+
+  async readFoldCheckpoint(
+    streamId: string,
+    format: string,
+    upToSequence: number,
+    aboveVersion = 0,
+  ): Promise<FoldCheckpoint | null> {
+    this.assertOpen();
+    return this.foldCheckpoints.read(streamId, format, upToSequence, aboveVersion);
+  }
+
+  async saveFoldCheckpoint(checkpoint: FoldCheckpoint, keep: number): Promise<void> {
+    this.assertOpen();
+    const { version, sequence } = checkpoint;
+    if (!Number.isSafeInteger(version) || version < 1 || !Number.isSafeInteger(sequence)) {
+      throw new InvalidAppendError(`fold checkpoint of ${checkpoint.streamId}: bad position`);
+    }
+    if (!Number.isSafeInteger(keep) || keep < 2) {
+      throw new InvalidAppendError(`fold checkpoints: keep must be 2 or more, got ${keep}`);
+    }
+    await this.foldCheckpoints.save(checkpoint, keep);
+  }
+
+  async foldCheckpointPositions(
+    streamId: string,
+    format: string,
+  ): Promise<FoldCheckpointPosition[]> {
+    this.assertOpen();
+    return this.foldCheckpoints.positions(streamId, format);
   }
 
   async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {

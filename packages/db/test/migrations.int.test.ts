@@ -60,6 +60,7 @@ describe("migrations", () => {
         "command_intents",
         "command_receipts",
         "events",
+        "fold_checkpoints",
         "runtime_leases",
         "streams",
         ...PROJECTION_TABLES,

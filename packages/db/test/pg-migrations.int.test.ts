@@ -44,6 +44,7 @@ describePostgres("migrations", (stores) => {
         "command_intents",
         "command_receipts",
         "events",
+        "fold_checkpoints",
         "runtime_leases",
         "streams",
         ...PROJECTION_TABLES,

@@ -282,6 +282,7 @@ export {
   continueStreamFold,
   copyStreamFold,
   newStreamFold,
+  STREAM_FOLD_VERSION,
 } from "./projections/rebuild.ts";
 export {
   isCompactState,

@@ -10,6 +10,8 @@ import {
   type StreamFold,
   type ThreadState,
 } from "@skein/domain";
+import { silentLogger, type Logger } from "../orchestrator/logger.ts";
+import { STORED_PER_STREAM, StoredFolds } from "./stored-folds.ts";
 import { originOf, sessionIdsIn, type ThreadOrigin } from "./thread-streams.ts";
 
 /** Stream events between two kept checkpoints of a stream's fold. */
@@ -30,9 +32,25 @@ export type FoldAt = {
 
 /**
  * A kept fold. A thread's also keeps its compact state (issue 20: the recent runs only), which
- * restores in a fraction of the time a clone of the full state takes.
+ * restores in a fraction of the time a clone of the full state takes. A `partial` one (read back
+ * from the store) has only that: its `fold.state` is compact and is never continued in place.
  */
-type Checkpoint = FoldAt & { compact?: { text: string; leftOut: ReadonlySet<string> } };
+export type Checkpoint = FoldAt & {
+  compact?: { text: string; leftOut: ReadonlySet<string> };
+  partial?: boolean;
+};
+
+export type PastFoldsOptions = {
+  /** Stream events between two checkpoints; default 1,000. */
+  every?: number;
+  /** Checkpoints kept in memory per stream; default 8. */
+  perStream?: number;
+  /** Checkpoints kept in memory in all; default 24. */
+  inAll?: number;
+  /** Checkpoints kept in the store per stream; 0 keeps them in memory only. Default 8. */
+  storedPerStream?: number;
+  log?: Logger;
+};
 
 /**
  * The checkpoint continued over `events` from its compact state, or null when those events need
@@ -80,42 +98,59 @@ function advance(at: FoldAt, events: readonly StoredEvent[]): void {
 
 /**
  * B8 past reads without replaying whole histories: folds of a stream are kept as checkpoints at
- * multiples of CHECKPOINT_EVERY events of that stream, and a read at a sequence continues from
- * the nearest checkpoint at or before it, reading only the events in between. The log below a
- * committed sequence never changes, so a checkpoint never goes stale; it is memory only, bounded
- * by count, and losing one costs only a longer fold.
+ * multiples of `every` events of that stream, and a read at a sequence continues from the
+ * nearest checkpoint at or before it, reading only the events in between. The log below a
+ * committed sequence never changes, so a checkpoint never goes stale. Checkpoints are kept in
+ * memory (bounded by count) and, written in the background, in the store (`StoredFolds`), so
+ * the first read after a restart starts near its point too. Losing one costs only a longer fold.
  */
 export class PastFolds {
   private readonly byStream = new Map<string, Checkpoint[]>();
   private kept = 0;
+  private readonly every: number;
+  private readonly perStream: number;
+  private readonly inAll: number;
+  private readonly stored: StoredFolds | null;
 
-  constructor(
-    private readonly every = CHECKPOINT_EVERY,
-    private readonly perStream = PER_STREAM,
-    private readonly inAll = IN_ALL,
-  ) {}
+  constructor(options: PastFoldsOptions = {}) {
+    this.every = options.every ?? CHECKPOINT_EVERY;
+    this.perStream = options.perStream ?? PER_STREAM;
+    this.inAll = options.inAll ?? IN_ALL;
+    const storedPerStream = options.storedPerStream ?? STORED_PER_STREAM;
+    this.stored =
+      storedPerStream > 0 ? new StoredFolds(options.log ?? silentLogger, storedPerStream) : null;
+  }
 
   /** The stream folded up to `upTo` (inclusive); version 0 when it had no event by then. */
   async at(store: EventStore, streamId: string, upTo: number): Promise<FoldAt> {
-    const checkpoints = this.byStream.get(streamId);
-    if (checkpoints) {
-      // Most recently read last, so eviction takes the first entries.
-      this.byStream.delete(streamId);
-      this.byStream.set(streamId, checkpoints);
+    let base = this.nearest(streamId, upTo, false);
+    // After a restart memory holds nothing: a stored checkpoint nearer than memory's is read.
+    const loaded = await this.stored?.load(store, streamId, upTo, base?.fold.version ?? 0);
+    if (loaded) {
+      this.counts.loaded += 1;
+      this.keep(store, streamId, loaded);
+      base = loaded;
     }
-    const base = checkpoints?.findLast((checkpoint) => checkpoint.fold.sequence <= upTo);
-    const events = await store.readStream(streamId, base?.fold.sequence ?? 0, upTo);
+    let events = await store.readStream(streamId, base?.fold.sequence ?? 0, upTo);
     // Readers only read a fold's rows: a checkpoint that is already there is answered as it is.
     if (base && events.length === 0) return base;
     const last = events.findLastIndex((event) => event.streamVersion % this.every === 0);
-    if (base && last < 0) {
+    if (base && (base.partial || last < 0)) {
       const resumed = resumeCompact(base, events);
       if (resumed) {
         this.counts.compact += 1;
+        this.counts.folded += events.length;
         return resumed;
       }
     }
+    if (base?.partial) {
+      // The events need history its compact state left out: fold from a whole one below it.
+      this.counts.refolded += 1;
+      base = this.nearest(streamId, upTo, true);
+      events = await store.readStream(streamId, base?.fold.sequence ?? 0, upTo);
+    }
     if (base) this.counts.full += 1;
+    this.counts.folded += events.length;
     const current: FoldAt = base
       ? copyOf(base)
       : { fold: newStreamFold(streamId), sessions: new Set(), origin: NO_ORIGIN };
@@ -126,26 +161,57 @@ export class PastFolds {
       if (event.streamVersion % this.every !== 0) return;
       advance(current, events.slice(from, index + 1));
       from = index + 1;
-      this.keep(streamId, current);
+      this.keep(store, streamId, current);
     });
     advance(current, events.slice(from));
     return current;
   }
 
-  /** Reads continued from a checkpoint's compact state, and from a clone of its full state. */
-  readonly counts = { compact: 0, full: 0 };
+  /**
+   * Reads continued from a checkpoint's compact state and from a clone of its full state,
+   * checkpoints loaded from the store, loaded ones that could not serve a read (it needed
+   * history they left out), and events folded in all (for tests and benches).
+   */
+  readonly counts = { compact: 0, full: 0, loaded: 0, refolded: 0, folded: 0 };
 
-  /** How many checkpoints are kept (for tests and metrics). */
+  /** How many checkpoints are kept in memory (for tests and metrics). */
   get size(): number {
     return this.kept;
   }
 
-  private keep(streamId: string, at: FoldAt): void {
+  /** Resolves once the checkpoints queued for the store are written (tests, benches). */
+  async flush(): Promise<void> {
+    await this.stored?.flush();
+  }
+
+  private nearest(streamId: string, upTo: number, whole: boolean): Checkpoint | undefined {
+    const checkpoints = this.byStream.get(streamId);
+    if (!checkpoints) return undefined;
+    // Most recently read last, so eviction takes the first entries.
+    this.byStream.delete(streamId);
+    this.byStream.set(streamId, checkpoints);
+    return checkpoints.findLast((c) => c.fold.sequence <= upTo && !(whole && c.partial));
+  }
+
+  /** Keeps a checkpoint in memory and, when it is a whole fold, in the store. */
+  private keep(store: EventStore, streamId: string, at: FoldAt | Checkpoint): void {
     const checkpoints = this.byStream.get(streamId) ?? [];
-    if (checkpoints.some((checkpoint) => checkpoint.fold.version === at.fold.version)) return;
-    const kept: Checkpoint = copyOf(at);
-    if (at.fold.state.kind === "thread") {
-      kept.compact = compactStateWithKeys(at.fold.state as ThreadState);
+    const same = checkpoints.findIndex((c) => c.fold.version === at.fold.version);
+    // A whole fold replaces a partial one read back from the store; otherwise the first stays.
+    if (same >= 0 && !(checkpoints[same]!.partial && !("partial" in at && at.partial))) return;
+    let kept: Checkpoint;
+    if ("partial" in at && at.partial) {
+      kept = at;
+    } else {
+      kept = copyOf(at);
+      if (at.fold.state.kind === "thread") {
+        kept.compact = compactStateWithKeys(at.fold.state as ThreadState);
+      }
+      this.stored?.save(store, kept);
+    }
+    if (same >= 0) {
+      checkpoints[same] = kept;
+      return;
     }
     checkpoints.push(kept);
     checkpoints.sort((a, b) => a.fold.version - b.fold.version);

@@ -17,6 +17,7 @@ import { applyPostgresMigrations, loadPostgresMigrations } from "./migrator.ts";
 import { PgEventReader } from "./pg-event-reader.ts";
 import { GroupCommit } from "../group-commit.ts";
 import { PgAggregateSnapshots } from "./pg-aggregate-snapshots.ts";
+import { PgFoldCheckpoints } from "./pg-fold-checkpoints.ts";
 import { PgIntentTable } from "./pg-intent-table.ts";
 import { PgSnapshots } from "./pg-snapshots.ts";
 import { PgRuntimeLeases } from "./pg-runtime-leases.ts";
@@ -98,6 +99,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
   protected readonly bus: EventBus;
   protected readonly intents: PgIntentTable;
   protected readonly aggregates: PgAggregateSnapshots;
+  protected readonly foldCheckpoints: PgFoldCheckpoints;
   private readonly listener: LogListener;
   private feed: LogFeed | null = null;
   private poll: NodeJS.Timeout | null = null;
@@ -122,6 +124,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
     this.runtimeLeases = new PgRuntimeLeases(this.readPool);
     this.intents = new PgIntentTable(this.readPool);
     this.aggregates = new PgAggregateSnapshots(this.readPool);
+    this.foldCheckpoints = new PgFoldCheckpoints(this.readPool);
     this.snapshots = new PgSnapshots(this.snapshotPool);
     this.bus = new EventBus({
       // Not through readAll(): backfills may still run while close() flushes the last appends.

@@ -17,6 +17,7 @@ import { GroupCommit } from "../group-commit.ts";
 import { SqliteIntentTable } from "./intent-table.ts";
 import { applyMigrations, loadMigrations } from "./migrator.ts";
 import { SqliteAggregateSnapshots } from "./aggregate-snapshots.ts";
+import { SqliteFoldCheckpoints } from "./fold-checkpoints.ts";
 import { SnapshotPool } from "./snapshot-pool.ts";
 import { MemoryRuntimeLeases, type RuntimeLeases } from "../runtime-leases.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
@@ -74,6 +75,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   protected readonly snapshots: SnapshotPool;
   protected readonly intents: SqliteIntentTable;
   protected readonly aggregates: SqliteAggregateSnapshots;
+  protected readonly foldCheckpoints: SqliteFoldCheckpoints;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -86,6 +88,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
     this.events = new EventReader(db);
     this.intents = new SqliteIntentTable(db);
     this.aggregates = new SqliteAggregateSnapshots(db);
+    this.foldCheckpoints = new SqliteFoldCheckpoints(db);
     this.bus = new EventBus({
       readAfter: async (after, limit) => this.readAll(after, limit),
       bufferSize: options.subscriberBufferSize,

@@ -64,6 +64,13 @@ function foldEvents(state: AggregateState, rows: RowMap, events: readonly Logged
 }
 
 /**
+ * Bump whenever `evolve` or `projectEvent` start deriving other state or rows from the same
+ * events: past-read checkpoints stored by other code (B8) carry another version and are ignored,
+ * so a stale fold never stands in for the log.
+ */
+export const STREAM_FOLD_VERSION = 1;
+
+/**
  * One stream's rebuild, resumable: its aggregate state and the rows it owns after the event at
  * `sequence` (0 before any). Past reads (B8) keep copies of these as checkpoints and continue
  * from the nearest one instead of folding the stream from its start.
