@@ -15,6 +15,8 @@ export type E2eStackOptions = {
   codexFeatures?: Record<string, boolean>;
   /** Writes a history into the API's data dir before the API opens it (see seed-history.ts). */
   seed?: (dataDir: string) => Promise<void>;
+  /** Time for the build, the seed and the stack to start (vitest's hookTimeout when absent). */
+  startTimeoutMs?: number;
 };
 
 /**
@@ -42,7 +44,7 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeoutMs ?? 30_000);
     ready({ stack, browser, context, page });
-  });
+  }, options.startTimeoutMs);
   afterAll(async () => {
     await started.browser?.close();
     await started.stack?.close();
