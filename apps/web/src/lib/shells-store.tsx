@@ -18,6 +18,8 @@ import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 /** Thread-stream events that can change a sidebar row (status, counts, title, archive, new). */
 const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest)/;
 const SHELL_REFRESH_MS = 250;
+/** Rows read in the background before the list shows them (see loadMore). */
+const BACKGROUND_BATCH_ROWS = 5_000;
 
 export type ShellsState = {
   shells: ReadonlyMap<string, ThreadShell>;
@@ -56,13 +58,15 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   const paging = useRef(false);
 
   /** Rows read outside the watch (older pages, search hits); never replaces a newer row. */
-  const addRows = useCallback((list: ThreadShellList) => {
+  const addRows = useCallback((...lists: ThreadShellList[]) => {
     setShells((previous) => {
       const next = new Map(previous);
-      for (const row of list.threads) {
-        if ((rowSequence.current.get(row.id) ?? -1) > list.snapshotSequence) continue;
-        rowSequence.current.set(row.id, list.snapshotSequence);
-        next.set(row.id, row);
+      for (const list of lists) {
+        for (const row of list.threads) {
+          if ((rowSequence.current.get(row.id) ?? -1) > list.snapshotSequence) continue;
+          rowSequence.current.set(row.id, list.snapshotSequence);
+          next.set(row.id, row);
+        }
       }
       return next;
     });
@@ -70,19 +74,30 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   const loadMore = useCallback(() => {
     if (nextCursor === null || paging.current) return;
     paging.current = true;
-    client.thread.shells
-      .query({ cursor: nextCursor, limit: 500 })
-      .then((page) => {
-        addRows(page);
-        setNextCursor(page.nextCursor);
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        paging.current = false;
+    // Pages are read one after another but shown a batch at a time: each change of the list
+    // rebuilds the sidebar's rows from every thread, so 100,000 threads shown page by page cost
+    // 200 rebuilds of a growing list (frames of hundreds of ms while scrolling); in batches, 20.
+    const pages: ThreadShellList[] = [];
+    let rows = 0;
+    const read = (cursor: string): Promise<string | null> =>
+      client.thread.shells.query({ cursor, limit: 500 }).then((page) => {
+        pages.push(page);
+        rows += page.threads.length;
+        return page.nextCursor !== null && rows < BACKGROUND_BATCH_ROWS
+          ? read(page.nextCursor)
+          : page.nextCursor;
       });
+    // Paging ends before the cursor moves, so the effect below can start the next batch.
+    const finish = (cursor: string | null) => {
+      paging.current = false;
+      if (pages.length > 0) addRows(...pages);
+      if (cursor !== nextCursor) setNextCursor(cursor);
+    };
+    // A failed page stops the background reading (what was read before it still shows).
+    read(nextCursor).then(finish, () => finish(pages.at(-1)?.nextCursor ?? nextCursor));
   }, [addRows, client, nextCursor]);
   // The sidebar's search and the graph look threads up in this list: after the first page (shown
-  // at once) the rest follows in the background, a page at a time; a failed page stops it.
+  // at once) the rest follows in the background, a batch of pages at a time.
   useEffect(() => {
     if (nextCursor !== null) loadMore();
   }, [nextCursor, loadMore]);

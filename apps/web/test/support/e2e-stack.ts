@@ -13,6 +13,10 @@ export type E2eStackOptions = {
   timeoutMs?: number;
   /** Codex `[features]` flags for the stack's CODEX_HOME (e.g. `{ multi_agent_v2: true }`). */
   codexFeatures?: Record<string, boolean>;
+  /** Writes a history into the API's data dir before the API opens it (see seed-history.ts). */
+  seed?: (dataDir: string) => Promise<void>;
+  /** Time for the build, the seed and the stack to start (vitest's hookTimeout when absent). */
+  startTimeoutMs?: number;
 };
 
 /**
@@ -27,10 +31,10 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     console.info(
       `[apps/web e2e] UI build: ${build.built ? `built in ${build.ms} ms` : build.reason}`,
     );
-    const stack = await startStack(
-      "start",
-      options.codexFeatures ? { codexFeatures: options.codexFeatures } : {},
-    );
+    const stack = await startStack("start", {
+      ...(options.codexFeatures ? { codexFeatures: options.codexFeatures } : {}),
+      ...(options.seed ? { seed: options.seed } : {}),
+    });
     started = { stack };
     const browser = await launchBrowser();
     started.browser = browser;
@@ -40,7 +44,7 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeoutMs ?? 30_000);
     ready({ stack, browser, context, page });
-  });
+  }, options.startTimeoutMs);
   afterAll(async () => {
     await started.browser?.close();
     await started.stack?.close();

@@ -38,12 +38,22 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** `apps/api/src/main.ts` as its own process, on a temp data dir, with the given provider env. */
+/**
+ * `apps/api/src/main.ts` as its own process, on a temp data dir, with the given provider env.
+ * `seed` writes into the data dir before the API opens it (a large history made offline).
+ */
 export async function startApi(options: {
   webPort: number;
   env: Record<string, string>;
+  seed?: (dataDir: string) => Promise<void>;
 }): Promise<Child & { dataDir: string }> {
   const dataDir = mkdtempSync(path.join(tmpdir(), "skein-web-data-"));
+  try {
+    await options.seed?.(dataDir);
+  } catch (error) {
+    rmSync(dataDir, { recursive: true, force: true });
+    throw error;
+  }
   const child = spawn(process.execPath, ["--import", TSX_LOADER, "src/main.ts"], {
     cwd: API_DIR,
     env: {

@@ -11,11 +11,27 @@ export type Stack = {
 /** Fake models → real Codex/Claude → `apps/api/src/main.ts` → the built UI, on free ports. */
 export async function startStack(
   mode: "start" | "dev" = "start",
-  options: { codexFeatures?: Record<string, boolean> } = {},
+  options: {
+    codexFeatures?: Record<string, boolean>;
+    /** Writes a history into the API's data dir before the API opens it. */
+    seed?: (dataDir: string) => Promise<void>;
+  } = {},
 ): Promise<Stack> {
-  const providers = await startFakeProviders(options);
+  const providers = await startFakeProviders(
+    options.codexFeatures ? { codexFeatures: options.codexFeatures } : {},
+  );
   const webPort = await freePort();
-  const api = await startApi({ webPort, env: providers.env });
+  let api: Child & { dataDir: string };
+  try {
+    api = await startApi({
+      webPort,
+      env: providers.env,
+      ...(options.seed ? { seed: options.seed } : {}),
+    });
+  } catch (error) {
+    await providers.close();
+    throw error;
+  }
   let web: Child;
   try {
     web = await startWeb({ port: webPort, apiUrl: api.url, mode });

@@ -103,7 +103,22 @@ export function ConversationView() {
     latestForkable !== null,
   );
 
+  // Older windows join the live one in a single virtualized stream, so the DOM holds what is in
+  // view however far back the reader scrolls. A thread with older runs is virtualized from the
+  // start: switching renderers mid-scroll would lose the reader's place. (A fork whose live
+  // window shows its marker keeps the older windows above the inherited section.)
+  const joined = sections !== null && sections.marker === null && sections.inherited.length === 0;
+  const stream = useMemo(
+    () =>
+      joined && olderItems.length > 0
+        ? [...olderItems, ...(sections?.own ?? [])]
+        : (sections?.own ?? []),
+    [joined, olderItems, sections],
+  );
+
   if (detail === null || sections === null) return null;
+  const virtualized =
+    stream.length >= VIRTUALIZE_FROM || (joined && (hasOlder || older.length > 0));
   const sourceId = detail.thread.inheritance?.sourceThreadId ?? null;
   const rolledBack = detail.runs.filter((run) => run.status === "rolled_back").length;
 
@@ -112,11 +127,15 @@ export function ConversationView() {
       <div
         ref={scroller}
         className="conversation-scroll"
+        // The thread's own runs read so far (older windows and the live one), for tests and tools.
+        data-runs-from={older[0]?.window.fromRunOrdinal ?? detail.window.fromRunOrdinal}
+        data-runs-to={detail.window.toRunOrdinal}
         onScroll={(event) => {
           const el = event.currentTarget;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
           if (el.scrollTop < STICK_PX && hasOlder) {
-            heightBefore.current = el.scrollHeight;
+            // A virtualized stream keeps its own place (virtual-item-stream.tsx).
+            heightBefore.current = virtualized ? null : el.scrollHeight;
             loadOlder();
           }
         }}
@@ -127,7 +146,9 @@ export function ConversationView() {
               type="button"
               className="link-button"
               onClick={() => {
-                heightBefore.current = scroller.current?.scrollHeight ?? null;
+                heightBefore.current = virtualized
+                  ? null
+                  : (scroller.current?.scrollHeight ?? null);
                 loadOlder();
               }}
             >
@@ -135,7 +156,7 @@ export function ConversationView() {
             </button>
           </p>
         )}
-        {olderItems.length > 0 && (
+        {olderItems.length > 0 && !joined && (
           <section className="older-items" aria-label="Earlier runs">
             <ItemStream
               items={olderItems}
@@ -168,9 +189,9 @@ export function ConversationView() {
           {sections.own.length === 0 && sections.marker === null && (
             <p className="muted empty">No messages yet. Say what you want done.</p>
           )}
-          {sections.own.length >= VIRTUALIZE_FROM ? (
+          {virtualized ? (
             <VirtualItemStream
-              items={sections.own}
+              items={stream}
               runs={runs}
               pendingRequests={pending}
               scroller={scroller}
@@ -183,7 +204,7 @@ export function ConversationView() {
             />
           ) : (
             <ItemStream
-              items={sections.own}
+              items={stream}
               runs={runs}
               pendingRequests={pending}
               inherited={false}

@@ -71,6 +71,51 @@ export function VirtualItemStream({
     initialOffset: () => items.length * (ESTIMATE_PX + 20),
   });
 
+  // Older runs prepended above what the reader looks at must not move it: after each commit the
+  // item at the top of the view is remembered with its place on screen; when its index changes
+  // (a window landed above it), the view jumps to its estimated offset and then, over the next
+  // frames (while the rows drawn on the way are measured), is nudged until the item is back on
+  // the same pixel.
+  const anchor = useRef<{ key: string; index: number; into: number; top: number } | null>(null);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: only when the items change
+  useLayoutEffect(() => {
+    const kept = anchor.current;
+    const element = scroller.current;
+    if (!kept || !element || stick.current || items[kept.index]?.id === kept.key) return;
+    const index = items.findIndex((item) => item.id === kept.key);
+    const start = index < 0 ? undefined : virtualizer.measurementsCache[index]?.start;
+    if (start === undefined) return;
+    virtualizer.scrollToOffset(start + kept.into);
+    let frames = 4;
+    const settle = () => {
+      const row = rowOf(element, kept.key);
+      if (row) {
+        const drift =
+          row.getBoundingClientRect().top - element.getBoundingClientRect().top - kept.top;
+        if (Math.abs(drift) >= 0.5) element.scrollTop += drift;
+      }
+      frames -= 1;
+      if (frames > 0) requestAnimationFrame(settle);
+    };
+    requestAnimationFrame(settle);
+  }, [items]);
+  useLayoutEffect(() => {
+    const element = scroller.current;
+    if (!element) return;
+    const top = virtualizer.scrollOffset ?? 0;
+    const row = virtualizer.getVirtualItems().find((r) => r.end > top);
+    const drawn = row ? rowOf(element, String(row.key)) : null;
+    anchor.current =
+      row && drawn
+        ? {
+            key: String(row.key),
+            index: row.index,
+            into: top - row.start,
+            top: drawn.getBoundingClientRect().top - element.getBoundingClientRect().top,
+          }
+        : null;
+  });
+
   // Follow the newest item while the reader is at the bottom (also once sizes are measured).
   const count = items.length;
   const total = virtualizer.getTotalSize();
@@ -93,6 +138,7 @@ export function VirtualItemStream({
           <div
             key={row.key}
             data-index={row.index}
+            data-item-key={item.id}
             ref={virtualizer.measureElement}
             className="virtual-stream-row"
             style={{ transform: `translateY(${row.start - margin}px)` }}
@@ -114,6 +160,13 @@ export function VirtualItemStream({
         );
       })}
     </div>
+  );
+}
+
+/** The drawn row of the item with this id, if it is in the DOM. */
+function rowOf(scroller: HTMLElement, itemId: string): HTMLElement | null {
+  return scroller.querySelector<HTMLElement>(
+    `.virtual-stream-row[data-item-key="${CSS.escape(itemId)}"]`,
   );
 }
 
