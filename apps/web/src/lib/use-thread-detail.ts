@@ -137,6 +137,9 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
     onEvents: (events) => reader.update(threadId, (state) => receive(state, events)),
   });
 
+  // Stable, so the memoized composer (`onSent`) does not render again with every delta.
+  const refresh = useCallback(() => reader.scheduler.request(), [reader]);
+
   const before = older[0]?.window.before ?? detail?.window.before ?? null;
   const loadOlder = useCallback(() => {
     if (before === null || loadingOlder.current) return;
@@ -161,7 +164,7 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
     detail,
     watch,
     readError,
-    refresh: () => reader.scheduler.request(),
+    refresh,
     older,
     hasOlder: before !== null,
     loadOlder,
