@@ -153,6 +153,22 @@ describe("live thread detail (S2 with deltas applied in the browser)", () => {
     expect(textOf(again.state, streamingId(wire))).toBe("abcdef");
   });
 
+  it("a re-read keeps the objects of everything it did not change", () => {
+    const wire = new Wire();
+    const at = wire.count;
+    const start = readStarted(fromSnapshot(null, wire.detail(at)));
+    wire.complete();
+    const step = receive(start, wire.events(at + 1));
+    expect(step.reread).toBe(true);
+    const { state } = readLanded(step.state, wire.detail());
+    const before = start.shown.turnItems;
+    const changed = state.shown.turnItems.filter((item, i) => item !== before[i]);
+    // The completed item (status, time) is new; every other item and the runs are kept.
+    expect(changed.map((item) => item.id)).toEqual([streamingId(wire)]);
+    expect(state.shown.runs).toBe(start.shown.runs);
+    expect(state.shown.turnItems).toEqual(wire.detail().turnItems);
+  });
+
   it("a gap in the stream's versions stops applying until a re-read covers it", () => {
     const wire = new Wire();
     const at = wire.count;
