@@ -1,4 +1,4 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Page, Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
@@ -82,15 +82,22 @@ describe
       stack.providers.openai.enqueue(
         responsesSlowTextReply(["Alpha ", "beta ", "gamma ", "delta ", "epsilon ", "zeta."], 250),
       );
+      // The page applies deltas itself; it re-reads the thread's window only for other events.
+      let detailReads = 0;
+      const countReads = (request: Request) => {
+        if (/(^|[/,])thread\.detail(,|$)/.test(new URL(request.url()).pathname)) detailReads += 1;
+      };
+      page.on("request", countReads);
       await sendMessage(page, "first question");
       // Sample the reply while it streams: it must be seen partial and still running, then whole.
-      const seen: { text: string; streaming: string | null }[] = [];
+      const seen: { text: string; streaming: string | null; reads: number }[] = [];
       await waitFor(async () => {
         const reply = page.locator(".item-assistant_message .assistant-message").last();
         if ((await reply.count()) === 0) return false;
         const sample = {
           text: (await text(reply)).trim(),
           streaming: await reply.getAttribute("data-streaming"),
+          reads: detailReads,
         };
         if (seen.at(-1)?.text !== sample.text) seen.push(sample);
         if (sample.streaming === "true" && seen.length === 2)
@@ -99,11 +106,17 @@ describe
           sample.streaming === "false" && sample.text === "Alpha beta gamma delta epsilon zeta."
         );
       }, "the streamed reply to complete");
+      page.off("request", countReads);
       const partial = seen.filter((s) => s.streaming === "true" && s.text !== "");
       expect(partial.length).toBeGreaterThan(0);
       expect(partial.every((s) => "Alpha beta gamma delta epsilon zeta.".startsWith(s.text))).toBe(
         true,
       );
+      // While the text grew (a delta every 250 ms), at most the new item's own re-read finished;
+      // re-reading per delta would have read once per sample.
+      if (partial.length >= 3) {
+        expect(partial.at(-1)!.reads - partial[0]!.reads).toBeLessThanOrEqual(1);
+      }
       const runHeader = page.locator(".run-header").first();
       await expect.poll(() => runHeader.getAttribute("data-provider")).toBe("codex");
       await expect.poll(() => text(runHeader)).toContain("Codex");

@@ -58,3 +58,15 @@ export function copyChoice(fromThreadId: string, toThreadId: string): void {
   const choice = loadChoice(fromThreadId);
   if (choice) saveChoice(toThreadId, choice);
 }
+
+/**
+ * Whether two details give the thread header and the composer the same inputs (the shell, the
+ * runs, the current choice). A streamed delta changes only items, and neither needs to render
+ * again for it.
+ */
+export function sameChoiceInputs(a: ThreadDetail, b: ThreadDetail): boolean {
+  if (a.thread !== b.thread || a.runs !== b.runs) return false;
+  const left = currentChoice(a);
+  const right = currentChoice(b);
+  return left.provider === right.provider && left.model === right.model;
+}

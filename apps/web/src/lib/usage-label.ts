@@ -3,6 +3,8 @@ import type { Run } from "./types.ts";
 export type Usage = NonNullable<Run["usage"]>;
 
 const compact = new Intl.NumberFormat("en", { notation: "compact", maximumFractionDigits: 1 });
+// One formatter for every run header's tooltip: `toLocaleString` would build one per call.
+const whole = new Intl.NumberFormat("en");
 
 /** "1.2K tokens · $0.0123": input + output tokens, and the cost when the provider reported one. */
 export function usageLabel(usage: Usage | null | undefined): string | null {
@@ -14,14 +16,12 @@ export function usageLabel(usage: Usage | null | undefined): string | null {
 /** The breakdown for a tooltip, one figure per line, leaving out what was not reported. */
 export function usageDetail(usage: Usage): string {
   const lines = [
-    `input ${usage.inputTokens.toLocaleString("en")}`,
+    `input ${whole.format(usage.inputTokens)}`,
     usage.cachedInputTokens !== undefined
-      ? `cached input ${usage.cachedInputTokens.toLocaleString("en")}`
+      ? `cached input ${whole.format(usage.cachedInputTokens)}`
       : null,
-    `output ${usage.outputTokens.toLocaleString("en")}`,
-    usage.reasoningTokens !== undefined
-      ? `reasoning ${usage.reasoningTokens.toLocaleString("en")}`
-      : null,
+    `output ${whole.format(usage.outputTokens)}`,
+    usage.reasoningTokens !== undefined ? `reasoning ${whole.format(usage.reasoningTokens)}` : null,
     usage.costUsd !== undefined
       ? `cost ${costText(usage.costUsd)} (as the provider reports it)`
       : null,

@@ -3,11 +3,21 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
 import { clearBackgroundFailure, notifyBackgroundFailure } from "./notify.ts";
+import { FramePublisher } from "./frame-publisher.ts";
+import {
+  fromSnapshot,
+  type LiveDetail,
+  type LiveStep,
+  readFailed,
+  readLanded,
+  readStarted,
+  receive,
+} from "./live-detail.ts";
 import { RefreshScheduler } from "./refresh-scheduler.ts";
 import type { ThreadDetail } from "./types.ts";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
-/** Short enough that a streaming reply visibly grows, long enough to fold bursts of deltas. */
+/** Re-reads follow structural events only (deltas are applied here): this folds their bursts. */
 const DETAIL_REFRESH_MS = 120;
 
 export type ThreadDetailState = {
@@ -29,11 +39,11 @@ export type ThreadDetailState = {
 };
 
 /**
- * P2 for one thread, live: the `thread.watchDetail` snapshot, then — for each later event of the
- * thread's stream — a coalesced re-read of `thread.detail`. The backend orders `turnItems`; this
- * hook never merges or reorders them, it only swaps in newer projections. A re-read older than
- * what is shown (by `snapshotSequence`) is ignored; a fresh snapshot from the watch always wins
- * (it is how the server says "start over").
+ * P2 for one thread, live: the `thread.watchDetail` snapshot, then its events. A streamed delta
+ * is applied in the browser to the item it extends (`live-detail.ts`); any other event asks for
+ * a coalesced re-read of `thread.detail`. The backend orders `turnItems`; this hook never merges
+ * or reorders them. A re-read older than what is shown is ignored; a fresh snapshot from the
+ * watch always wins (it is how the server says "start over").
  */
 export function useThreadDetail(threadId: string): ThreadDetailState {
   const client = useApi();
@@ -49,39 +59,66 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   });
   const older = olderEntry.threadId === threadId ? olderEntry.pages : [];
   const loadingOlder = useRef(false);
-
-  const scheduler = useMemo(
+  // The live state changes with every event; React sees it at most once per frame (`publish`).
+  const live = useRef<{ threadId: string; state: LiveDetail } | null>(null);
+  const publisher = useMemo(
     () =>
-      new RefreshScheduler(async () => {
-        const requested = threadId;
-        try {
-          const next = await client.thread.detail.query({ threadId: requested });
-          if (threadRef.current !== requested) return;
-          setReadError(null);
-          clearBackgroundFailure(`detail-${requested}`);
-          setEntry((prev) =>
-            prev !== null &&
-            prev.threadId === requested &&
-            prev.detail.snapshotSequence > next.snapshotSequence
-              ? prev
-              : { threadId: requested, detail: next },
-          );
-        } catch (error) {
-          setReadError(errorMessage(error));
-          notifyBackgroundFailure(`detail-${requested}`, "Could not refresh this thread.", error);
-          throw error;
-        }
-      }, DETAIL_REFRESH_MS),
-    [client, threadId],
+      new FramePublisher(() => {
+        const current = live.current;
+        if (current === null) return;
+        const { threadId: owner, state } = current;
+        setEntry((prev) =>
+          prev?.threadId === owner && prev.detail === state.shown
+            ? prev
+            : { threadId: owner, detail: state.shown },
+        );
+      }),
+    [],
   );
+  useEffect(() => () => publisher.cancel(), [publisher]);
+
+  const reader = useMemo(() => {
+    /** Moves the live state of `requested` on (nothing once another thread is open). */
+    const update = (requested: string, change: (state: LiveDetail) => LiveStep | LiveDetail) => {
+      const current = live.current;
+      if (current?.threadId !== requested) return;
+      const step = change(current.state);
+      const next = "state" in step ? step : { state: step, reread: false };
+      live.current = { threadId: requested, state: next.state };
+      publisher.request();
+      if (next.reread) scheduler.request();
+    };
+    const scheduler: RefreshScheduler = new RefreshScheduler(async () => {
+      const requested = threadId;
+      update(requested, readStarted);
+      try {
+        const next = await client.thread.detail.query({ threadId: requested });
+        if (threadRef.current !== requested) return;
+        setReadError(null);
+        clearBackgroundFailure(`detail-${requested}`);
+        // A re-read before the first snapshot (a mutation's refresh) is shown until it comes.
+        if (live.current?.threadId !== requested) {
+          live.current = { threadId: requested, state: fromSnapshot(null, next) };
+          publisher.flush();
+        }
+        update(requested, (state) => readLanded(state, next));
+      } catch (error) {
+        update(requested, readFailed);
+        setReadError(errorMessage(error));
+        notifyBackgroundFailure(`detail-${requested}`, "Could not refresh this thread.", error);
+        throw error;
+      }
+    }, DETAIL_REFRESH_MS);
+    return { scheduler, update };
+  }, [client, threadId, publisher]);
   useEffect(() => {
-    const onOnline = () => scheduler.kick();
+    const onOnline = () => reader.scheduler.kick();
     window.addEventListener("online", onOnline);
     return () => {
       window.removeEventListener("online", onOnline);
-      scheduler.dispose();
+      reader.scheduler.dispose();
     };
-  }, [scheduler]);
+  }, [reader]);
 
   const subscribe = useCallback<WatchSubscribe<ThreadDetail>>(
     (lastEventId, observer) =>
@@ -91,9 +128,17 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   const watch = useWatch<ThreadDetail>({
     key: `detail:${threadId}`,
     subscribe,
-    onSnapshot: (data) => setEntry({ threadId, detail: data }),
-    onEvents: () => scheduler.request(),
+    onSnapshot: (data) => {
+      const prev = live.current?.threadId === threadId ? live.current.state : null;
+      live.current = { threadId, state: fromSnapshot(prev, data) };
+      // The first paint of a thread should not wait for a frame.
+      publisher.flush();
+    },
+    onEvents: (events) => reader.update(threadId, (state) => receive(state, events)),
   });
+
+  // Stable, so the memoized composer (`onSent`) does not render again with every delta.
+  const refresh = useCallback(() => reader.scheduler.request(), [reader]);
 
   const before = older[0]?.window.before ?? detail?.window.before ?? null;
   const loadOlder = useCallback(() => {
@@ -119,7 +164,7 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
     detail,
     watch,
     readError,
-    refresh: () => scheduler.request(),
+    refresh,
     older,
     hasOlder: before !== null,
     loadOlder,

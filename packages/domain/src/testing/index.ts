@@ -15,3 +15,4 @@ export {
   worldCommand,
 } from "./random-world-commands.ts";
 export { ThreadScenario } from "./scenario.ts";
+export { detailFromRows, incrementalRows } from "./rows.ts";

@@ -1,10 +1,11 @@
 "use client";
-import { type KeyboardEvent, useEffect, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useState } from "react";
 import { useApi, useApiUrl } from "../../lib/api-context.tsx";
 import {
   type ComposerChoice,
   currentChoice,
   loadChoice,
+  sameChoiceInputs,
   saveChoice,
 } from "../../lib/composer-choice.ts";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
@@ -19,13 +20,22 @@ import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.
 import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
 import { ActionError } from "../common/action-error.tsx";
 
+type ComposerProps = { detail: ThreadDetail; onSent(): void };
+
 /**
  * Message box for one thread. Provider and model start as the thread's current ones (its latest
  * run, or for a fresh fork its source's), and an unsent pick survives reloads; the switch notice
  * shows only when this message really changes provider. While a run is active the primary action
- * steers it (R1); Esc interrupts. Enter sends, Shift+Enter is a newline.
+ * steers it (R1); Esc interrupts. Enter sends, Shift+Enter is a newline. Memoized: it renders
+ * again when the thread, its runs or `onSent` change, not for every streamed delta.
  */
-export function Composer({ detail, onSent }: { detail: ThreadDetail; onSent(): void }) {
+export const Composer = memo(
+  ComposerView,
+  (a: ComposerProps, b: ComposerProps) =>
+    a.onSent === b.onSent && sameChoiceInputs(a.detail, b.detail),
+);
+
+function ComposerView({ detail, onSent }: ComposerProps) {
   const client = useApi();
   const { shells, refreshThread } = useShells();
   const { thread } = detail;

@@ -14,6 +14,7 @@ import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
 import { ActionError } from "../common/action-error.tsx";
 import { useCommand } from "../../lib/commands.tsx";
+import { useStableCallback } from "../../lib/use-stable-callback.ts";
 
 type Sections = { inherited: TurnItem[]; marker: TurnItem | null; own: TurnItem[] };
 
@@ -42,15 +43,15 @@ export function ConversationView() {
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
+  // Keyed on the parts each derived value reads: a streamed delta replaces only the item lists,
+  // so runs, requests and the callbacks below keep their identity and memoized rows skip.
+  const liveRuns = detail?.runs;
   const runs = useMemo(
     () =>
       new Map<string, Run>(
-        [...older.flatMap((page) => page.runs), ...(detail?.runs ?? [])].map((run) => [
-          run.id,
-          run,
-        ]),
+        [...older.flatMap((page) => page.runs), ...(liveRuns ?? [])].map((run) => [run.id, run]),
       ),
-    [detail, older],
+    [liveRuns, older],
   );
   // B7: older windows, loaded as the reader scrolls up; the live window stays below them.
   const olderItems = useMemo(
@@ -67,9 +68,10 @@ export function ConversationView() {
       heightBefore.current = null;
     }
   }, [older]);
+  const pendingRequests = detail?.pendingRequests;
   const pending = useMemo(
-    () => new Map<string, PendingRequest>((detail?.pendingRequests ?? []).map((r) => [r.id, r])),
-    [detail],
+    () => new Map<string, PendingRequest>((pendingRequests ?? []).map((r) => [r.id, r])),
+    [pendingRequests],
   );
   const sections = useMemo(() => (detail ? splitSections(detail) : null), [detail]);
 
@@ -80,17 +82,18 @@ export function ConversationView() {
     if (element && stick.current) element.scrollTop = element.scrollHeight;
   }, [detail]);
 
-  const onFork = (run: Run) =>
+  const onFork = useStableCallback((run: Run) =>
     forker.fork(
       { type: "run", runId: run.id },
       { isolatedWorkspace: isolatedForks, runNumber: numberOf(run.threadId, run.ordinal) },
-    );
+    ),
+  );
+  const onRetry = useStableCallback(retrier.retry);
   const latestForkable = useMemo(
     () =>
-      (detail?.runs ?? []).findLast(
-        (run) => run.threadId === threadId && run.status === "completed",
-      ) ?? null,
-    [detail, threadId],
+      (liveRuns ?? []).findLast((run) => run.threadId === threadId && run.status === "completed") ??
+      null,
+    [liveRuns, threadId],
   );
   useCommand(
     {
@@ -199,7 +202,7 @@ export function ConversationView() {
               onFork={onFork}
               forking={forker.pending}
               retryRunId={retryableRunId(detail)}
-              onRetry={retrier.retry}
+              onRetry={onRetry}
               retrying={retrier.pending}
             />
           ) : (
@@ -211,7 +214,7 @@ export function ConversationView() {
               onFork={onFork}
               forking={forker.pending}
               retryRunId={retryableRunId(detail)}
-              onRetry={retrier.retry}
+              onRetry={onRetry}
               retrying={retrier.pending}
             />
           )}

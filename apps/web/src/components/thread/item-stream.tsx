@@ -1,12 +1,14 @@
 "use client";
 import { Fragment } from "react";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
-import { TurnItemView } from "../items/turn-item-view.tsx";
+import { useRunNumber } from "../../lib/use-run-number.ts";
 import { RunHeader } from "./run-header.tsx";
+import { StableItem } from "./stable-item.tsx";
 
 /**
  * Items exactly in backend order (P6), with a run header wherever the run changes. Nothing is
- * sorted or merged here; grouping is only a visual break inserted between neighbours.
+ * sorted or merged here; grouping is only a visual break inserted between neighbours. Headers
+ * and items are memoized: while a reply streams only its own item renders again.
  */
 export function ItemStream({
   items,
@@ -29,6 +31,7 @@ export function ItemStream({
   onRetry?: (run: Run) => void;
   retrying?: boolean;
 }) {
+  const numberOf = useRunNumber();
   let previousRun: string | null = null;
   return (
     <>
@@ -40,6 +43,7 @@ export function ItemStream({
             {startsRun && (
               <RunHeader
                 run={inherited ? undefined : runs.get(item.runId!)}
+                numberOf={numberOf}
                 threadId={item.threadId}
                 ordinal={item.runOrdinal}
                 provider={item.provider}
@@ -49,7 +53,7 @@ export function ItemStream({
                 {...(onRetry && item.runId === retryRunId ? { onRetry, retrying: !!retrying } : {})}
               />
             )}
-            <TurnItemView item={item} pendingRequests={pendingRequests} />
+            <StableItem item={item} pendingRequests={pendingRequests} />
           </Fragment>
         );
       })}

@@ -1,9 +1,10 @@
 "use client";
 import { GitFork } from "lucide-react";
+import { memo } from "react";
 import { providerModel, shortTime, words } from "../../lib/format.ts";
 import type { ProviderKind, Run } from "../../lib/types.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
-import { useRunNumber } from "../../lib/use-run-number.ts";
+import type { Lineage } from "../../lib/use-run-number.ts";
 import { CopyId } from "../common/copy-id.tsx";
 import { RunProgress } from "./run-progress.tsx";
 
@@ -12,8 +13,9 @@ import { RunProgress } from "./run-progress.tsx";
  * providers shows it run by run), its status, its tokens and cost once reported, "fork from here" once it has completed, and "retry"
  * on the latest run when it ended interrupted or failed.
  */
-export function RunHeader({
+export const RunHeader = memo(function RunHeader({
   run,
+  numberOf,
   threadId,
   ordinal,
   provider,
@@ -24,6 +26,11 @@ export function RunHeader({
   retrying,
 }: {
   run: Run | undefined;
+  /**
+   * The open thread's `useRunNumber()`, passed in rather than read here: the thread context
+   * changes with every streamed delta, and each header would render again with it.
+   */
+  numberOf: Lineage["numberOf"];
   /** The thread the run belongs to (an inherited run belongs to the source). */
   threadId: string;
   ordinal: number | null;
@@ -35,7 +42,6 @@ export function RunHeader({
   onRetry?: (run: Run) => void;
   retrying?: boolean;
 }) {
-  const numberOf = useRunNumber();
   const own = run?.ordinal ?? ordinal;
   const label = `Run ${own === null ? "?" : numberOf(threadId, own)}`;
   return (
@@ -89,4 +95,4 @@ export function RunHeader({
       )}
     </div>
   );
-}
+});

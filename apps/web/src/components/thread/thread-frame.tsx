@@ -57,7 +57,12 @@ export function ThreadFrame({ threadId, children }: { threadId: string; children
           </div>
         ) : (
           <>
-            <ThreadHeader detail={detail} watch={watch} />
+            <ThreadHeader
+              detail={detail}
+              watch={watch}
+              isolated={isolatedForks}
+              setIsolated={setIsolatedForks}
+            />
             <nav className="tabs" aria-label="Thread views">
               {tabs.map((tab) => (
                 <Link

@@ -1,5 +1,6 @@
 "use client";
 import Link from "next/link";
+import { memo } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { providerModel, STATUS_LABEL, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
@@ -7,19 +8,36 @@ import type { ThreadDetail } from "../../lib/types.ts";
 import { archiveWithUndo } from "../../lib/archive-with-undo.ts";
 import { confirmArchive } from "../../lib/confirm-archive.ts";
 import { useAction } from "../../lib/use-action.ts";
-import { currentChoice } from "../../lib/composer-choice.ts";
+import { currentChoice, sameChoiceInputs } from "../../lib/composer-choice.ts";
 import { useFork } from "../../lib/use-fork.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
 import { useLineage } from "../../lib/use-run-number.ts";
 import { CopyId } from "../common/copy-id.tsx";
-import { useThread } from "../../lib/use-thread-context.tsx";
 import type { WatchState } from "../../lib/use-watch.ts";
 import { ConnectionBadge } from "../common/connection-badge.tsx";
 import { StatusDot } from "../common/status-dot.tsx";
 import { ActionError } from "../common/action-error.tsx";
 import { ThreadTitle } from "./thread-title.tsx";
 
-export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: WatchState }) {
+type HeaderProps = {
+  detail: ThreadDetail;
+  watch: WatchState;
+  /** Forks made from here get their own worktree (passed in: the thread context changes per delta). */
+  isolated: boolean;
+  setIsolated(value: boolean): void;
+};
+
+/** Renders again when the shell, runs, watch or fork option change, not for streamed deltas. */
+export const ThreadHeader = memo(
+  ThreadHeaderView,
+  (a: HeaderProps, b: HeaderProps) =>
+    a.watch === b.watch &&
+    a.isolated === b.isolated &&
+    a.setIsolated === b.setIsolated &&
+    sameChoiceInputs(a.detail, b.detail),
+);
+
+function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps) {
   const client = useApi();
   const { shells, refreshThread } = useShells();
   const { thread } = detail;
@@ -27,7 +45,6 @@ export function ThreadHeader({ detail, watch }: { detail: ThreadDetail; watch: W
   const archive = useAction();
   const compact = useAction();
   const promote = useAction();
-  const { isolatedForks: isolated, setIsolatedForks: setIsolated } = useThread();
   const parentId = thread.lineage?.parentThreadId ?? null;
   const parent = parentId ? shells.get(parentId) : undefined;
   const { numberOf } = useLineage();

@@ -1,9 +1,10 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { memo, type RefObject, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { type RefObject, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
-import { TurnItemView } from "../items/turn-item-view.tsx";
+import { useRunNumber } from "../../lib/use-run-number.ts";
 import { RunHeader } from "./run-header.tsx";
+import { StableItem } from "./stable-item.tsx";
 
 /** Below this many items the whole stream renders (find-in-page and tests see everything). */
 export const VIRTUALIZE_FROM = 200;
@@ -40,6 +41,7 @@ export function VirtualItemStream({
   onRetry,
   retrying,
 }: Props) {
+  const numberOf = useRunNumber();
   const list = useRef<HTMLDivElement>(null);
   // Where the list starts inside the scroller (the inherited section and marker come first).
   const [margin, setMargin] = useState(0);
@@ -146,6 +148,7 @@ export function VirtualItemStream({
             {startsRun[row.index] && (
               <RunHeader
                 run={runs.get(item.runId!)}
+                numberOf={numberOf}
                 threadId={item.threadId}
                 ordinal={item.runOrdinal}
                 provider={item.provider}
@@ -169,31 +172,3 @@ function rowOf(scroller: HTMLElement, itemId: string): HTMLElement | null {
     `.virtual-stream-row[data-item-key="${CSS.escape(itemId)}"]`,
   );
 }
-
-type ItemProps = { item: TurnItem; pendingRequests: ReadonlyMap<string, PendingRequest> };
-
-/**
- * Each re-read of a streaming thread brings fresh objects for every item; an item whose content
- * did not change keeps its rendered markdown instead of being parsed again on every frame.
- */
-function sameItem(a: ItemProps, b: ItemProps): boolean {
-  if (a.item === b.item) return a.pendingRequests === b.pendingRequests || !usesRequests(a.item);
-  if (usesRequests(a.item) && a.pendingRequests !== b.pendingRequests) return false;
-  return (
-    a.item.id === b.item.id &&
-    a.item.updatedAt === b.item.updatedAt &&
-    a.item.status === b.item.status &&
-    textOf(a.item) === textOf(b.item)
-  );
-}
-
-const usesRequests = (item: TurnItem) => item.type === "approval_request";
-const textOf = (item: TurnItem) =>
-  item.type === "assistant_message" || item.type === "reasoning" ? item.text : null;
-
-const StableItem = memo(
-  ({ item, pendingRequests }: ItemProps) => (
-    <TurnItemView item={item} pendingRequests={pendingRequests} />
-  ),
-  sameItem,
-);

@@ -12,6 +12,7 @@ import {
 } from "../mutations.ts";
 import type { ThreadState } from "../thread-state.ts";
 import { withLaterFrame } from "../../thread/raw-frames.ts";
+import { withItemDelta } from "../../projections/item-delta.ts";
 
 export function onItemStarted(s: ThreadState, d: EventData<"ItemStarted">): void {
   putNode(s, d.node);
@@ -29,21 +30,7 @@ export function onItemDeltaAppended(s: ThreadState, d: EventData<"ItemDeltaAppen
   const messageId = s.messageByNode.get(d.nodeId);
   const message = messageId ? s.messages.get(messageId) : undefined;
   if (message) putMessage(s, { ...message, text: message.text + d.delta, updatedAt: d.at });
-  patchSubjectItem(s, d.nodeId, (item) =>
-    withLaterFrame(appendDelta(item, d.delta, d.at), d.rawEventId),
-  );
-}
-
-function appendDelta(item: TurnItem, delta: string, at: string): TurnItem {
-  switch (item.type) {
-    case "assistant_message":
-    case "reasoning":
-      return { ...item, text: item.text + delta, updatedAt: at };
-    case "command_execution":
-      return { ...item, output: (item.output ?? "") + delta, updatedAt: at };
-    default:
-      return item;
-  }
+  patchSubjectItem(s, d.nodeId, (item) => withItemDelta(item, d));
 }
 
 export function onItemCompleted(s: ThreadState, d: EventData<"ItemCompleted">): void {
