@@ -7,6 +7,7 @@ import {
   openSqliteEventStore,
   PROJECTION_TABLES,
 } from "../src/index.ts";
+import { STORE_TABLES } from "./support/store-tables.ts";
 import { checkMigrationLockstep, describeSchema } from "../scripts/migration-lockstep.ts";
 import { checkSchemaLockstep, compareSchemas } from "../scripts/schema-lockstep.ts";
 import { tempDir } from "./support/temp-dir.ts";
@@ -54,18 +55,7 @@ describe("migrations", () => {
     applyMigrations(db, loadMigrations());
     const schema = describeSchema(db);
     db.close();
-    expect(Object.keys(schema).sort()).toEqual(
-      [
-        "aggregate_snapshots",
-        "command_intents",
-        "command_receipts",
-        "events",
-        "fold_checkpoints",
-        "runtime_leases",
-        "streams",
-        ...PROJECTION_TABLES,
-      ].sort(),
-    );
+    expect(Object.keys(schema).sort()).toEqual(STORE_TABLES);
     for (const table of PROJECTION_TABLES) {
       const { columns, indexes } = JSON.parse(schema[table] ?? "{}") as {
         columns: { name: string }[];

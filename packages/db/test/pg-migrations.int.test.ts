@@ -7,6 +7,7 @@ import {
   openPostgresEventStore,
   PROJECTION_TABLES,
 } from "../src/index.ts";
+import { STORE_TABLES } from "./support/store-tables.ts";
 import {
   checkPostgresMigrationLockstep,
   describePostgresSchema,
@@ -38,18 +39,7 @@ describePostgres("migrations", (stores) => {
     const schema = stores.location();
     await (await stores.open(schema)).close();
     const described = await describePostgresSchema(admin, schema);
-    expect(Object.keys(described).sort()).toEqual(
-      [
-        "aggregate_snapshots",
-        "command_intents",
-        "command_receipts",
-        "events",
-        "fold_checkpoints",
-        "runtime_leases",
-        "streams",
-        ...PROJECTION_TABLES,
-      ].sort(),
-    );
+    expect(Object.keys(described).sort()).toEqual(STORE_TABLES);
     for (const table of PROJECTION_TABLES) {
       const { columns, indexes } = JSON.parse(described[table] ?? "{}") as {
         columns: { column_name: string; data_type: string }[];
