@@ -174,6 +174,16 @@ export class PastFolds {
    */
   readonly counts = { compact: 0, full: 0, loaded: 0, refolded: 0, folded: 0 };
 
+  /** Stream events between two checkpoints (the background checkpointer uses the same). */
+  get interval(): number {
+    return this.every;
+  }
+
+  /** Where checkpoints are stored, or null when they are kept in memory only. */
+  get storedFolds(): StoredFolds | null {
+    return this.stored;
+  }
+
   /** How many checkpoints are kept in memory (for tests and metrics). */
   get size(): number {
     return this.kept;
