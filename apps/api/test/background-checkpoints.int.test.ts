@@ -3,6 +3,7 @@ import { threadStreamId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Logger } from "../src/orchestrator/logger.ts";
 import { FOLD_FORMAT } from "../src/read-models/fold-codec.ts";
+import { checkpointStream } from "../src/read-models/checkpoint-step.ts";
 import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
@@ -118,5 +119,40 @@ describe("B8 background checkpoints at shutdown", () => {
     const positions = await reopened.foldCheckpointPositions(threadStreamId(threadId), FOLD_FORMAT);
     const version = await reopened.streamVersion(threadStreamId(threadId));
     expect(positions.at(-1)?.version ?? 0).toBeLessThan(version - (version % 50));
+  }, 60_000);
+});
+
+describe("B8 background checkpoint steps", () => {
+  it("B8: a step continues from the stored compact checkpoint, folds one interval's events, and reads back as the full fold", async () => {
+    const location = await storeLocation("sqlite", cleanups);
+    const store = await location.open();
+    cleanups.push(() => store.close());
+    const seed = new HistorySeeder(store);
+    const threadId = seed.createThread("steps");
+    for (let i = 0; i < 60; i += 1) seed.run(threadId, `message ${i}`);
+    await seed.flush();
+    const streamId = threadStreamId(threadId);
+    const events = await store.readStream(streamId);
+    const at = (version: number) => events[version - 1]!.sequence;
+    const writer = new PastFolds({ every: 50, storedPerStream: 5 });
+    const step = { every: 50, stopped: () => false };
+    const stored = writer.storedFolds!;
+    const first = await checkpointStream(store, stored, streamId, at(100), step);
+    expect(first).toMatchObject({ folded: 100, saved: 1, continued: false });
+    const second = await checkpointStream(store, stored, streamId, at(250), step);
+    expect(second).toMatchObject({ folded: 150, saved: 1, continued: true, refolded: false });
+    const positions = await store.foldCheckpointPositions(streamId, FOLD_FORMAT);
+    expect(positions.map((p) => p.version)).toEqual([100, 250]);
+    // A fresh reader starts from the continued one; what it reads is the whole fold's answer.
+    const reader = new PastFolds({ every: 50, storedPerStream: 5 });
+    const whole = new PastFolds({ every: 50, storedPerStream: 0 });
+    const point = at(270);
+    usePastFolds(store, reader);
+    const fromStored = await pastReads.detail(store, threadId, point);
+    expect(reader.counts.loaded).toBe(1);
+    expect(reader.counts.folded).toBe(20);
+    usePastFolds(store, whole);
+    expect(fromStored).toEqual(await pastReads.detail(store, threadId, point));
+    expect(whole.counts.folded).toBeGreaterThanOrEqual(270);
   }, 60_000);
 });

@@ -17,12 +17,14 @@ const SLICE = 250;
 export type StepOptions = {
   /** Stream events between two checkpoints. */
   every: number;
+  /** The boundary the step folds to: the only checkpoint it writes. */
+  upTo: number;
   /** Checked between slices: a stopping checkpointer neither folds on nor writes. */
   stopped: () => boolean;
 };
 
 /** What one step did (for tests and benches). */
-export type StepOutcome = { folded: number; saved: number; refolded: boolean };
+export type StepOutcome = { folded: number; saved: number; continued: boolean; refolded: boolean };
 
 const yieldToLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -50,7 +52,9 @@ async function foldAndStore(
       advance(at, slice.slice(start, i + 1));
       start = i + 1;
       if (options.stopped()) return saved;
-      if (at.fold.sequence <= above) continue;
+      // Catching up over several boundaries (a burst), only the last is written: each write
+      // encodes the whole fold, and the store would thin most of them away again.
+      if (at.fold.sequence <= above || at.fold.sequence < options.upTo) continue;
       const compact =
         at.fold.state.kind === "thread"
           ? compactStateWithKeys(at.fold.state as ThreadState, leftBefore)
@@ -85,7 +89,7 @@ function advance(at: Checkpoint, events: readonly StoredEvent[]): void {
 
 /**
  * B8 background checkpoint: the stream folded from its nearest stored checkpoint (or its start)
- * up to `upTo`, a checkpoint stored at every interval boundary on the way, through the same
+ * up to the boundary `upTo`, and a checkpoint stored there, through the same
  * `StoredFolds` a past read writes with (same format, same thinning). A thread's stored
  * checkpoint holds only its compact state; when the events after it need history that state
  * left out, the stream is folded from its start instead (rare: new events touch recent runs).
@@ -95,18 +99,20 @@ export async function checkpointStream(
   stored: StoredFolds,
   streamId: string,
   upTo: number,
-  options: StepOptions,
+  options: Omit<StepOptions, "upTo">,
 ): Promise<StepOutcome> {
+  const step = { ...options, upTo };
   const base = await stored.load(store, streamId, upTo, 0);
-  if (base && base.fold.sequence >= upTo) return { folded: 0, saved: 0, refolded: false };
+  if (base && base.fold.sequence >= upTo)
+    return { folded: 0, saved: 0, continued: false, refolded: false };
   const after = base?.fold.sequence ?? 0;
   const events = await store.readStream(streamId, after, upTo);
   if (base) {
     // A fresh decode, owned by this step: folded on in place.
     try {
       const leftOut = base.compact?.leftOut;
-      const saved = await foldAndStore(store, stored, base, events, leftOut, after, options);
-      return { folded: events.length, saved, refolded: false };
+      const saved = await foldAndStore(store, stored, base, events, leftOut, after, step);
+      return { folded: events.length, saved, continued: true, refolded: false };
     } catch (error) {
       if (!(error instanceof HistoryNeeded)) throw error;
     }
@@ -118,6 +124,6 @@ export async function checkpointStream(
     origin: { projectId: null, sourceThreadId: null },
   };
   // Boundaries at or below the stored one are there already; only the ones above are written.
-  const saved = await foldAndStore(store, stored, start, whole, undefined, after, options);
-  return { folded: whole.length, saved, refolded: base !== null };
+  const saved = await foldAndStore(store, stored, start, whole, undefined, after, step);
+  return { folded: whole.length, saved, continued: false, refolded: base !== null };
 }

@@ -43,8 +43,19 @@ export class FoldCheckpointer {
   private readonly maxQueued: number;
   private readonly quietMs: number;
   private readonly maxWaitMs: number;
-  /** Steps run, events they folded, checkpoints stored, refolds from the start, drops. */
-  readonly counts = { steps: 0, folded: 0, saved: 0, refolded: 0, failed: 0, dropped: 0 };
+  /**
+   * Steps run, events they folded, checkpoints stored, steps continued from a stored checkpoint,
+   * ones that had to fold from the start instead, failed steps, boundaries dropped (queue full).
+   */
+  readonly counts = {
+    steps: 0,
+    folded: 0,
+    saved: 0,
+    continued: 0,
+    refolded: 0,
+    failed: 0,
+    dropped: 0,
+  };
 
   constructor(
     private readonly store: EventStore,
@@ -133,6 +144,7 @@ export class FoldCheckpointer {
         });
         this.counts.folded += outcome.folded;
         this.counts.saved += outcome.saved;
+        if (outcome.continued) this.counts.continued += 1;
         if (outcome.refolded) this.counts.refolded += 1;
       } catch (error) {
         this.counts.failed += 1;
