@@ -89,7 +89,7 @@ export class FoldCheckpointer {
   /** Resolves once every event up to the head at call time is seen and its steps done (tests). */
   async settled(): Promise<void> {
     const head = await this.store.headSequence();
-    while (!this.stopped && this.cursor < head) await sleep(5);
+    while (this.subscription && !this.stopped && this.cursor < head) await sleep(5);
     while (this.working) await this.working;
   }
 
@@ -117,6 +117,7 @@ export class FoldCheckpointer {
   }
 
   private enqueue(streamId: string, sequence: number): void {
+    if (this.stopped) return;
     if (!this.queue.has(streamId) && this.queue.size >= this.maxQueued) {
       this.counts.dropped += 1;
       return;
