@@ -62,7 +62,7 @@ function coldRead(dir: string, threadId: ThreadId, at: number, unstored = false)
 
 async function main() {
   const dir = mkdtempSync(path.join(tmpdir(), "skein-bench-time-travel-"));
-  const store = openSqliteEventStore({ dataDir: dir });
+  let store = openSqliteEventStore({ dataDir: dir });
   try {
     // On while the history is written, as the server runs it (its default).
     const checkpointer = new FoldCheckpointer(store, new PastFolds(), {
@@ -87,6 +87,8 @@ async function main() {
     await checkpointer.settled();
     const settleMs = performance.now() - settleStarted;
     await checkpointer.stop();
+    // As at a restart: the writing process has closed its store (its log flushed to the file).
+    await store.close();
     console.log(`time travel checkpointer: ${JSON.stringify(checkpointer.counts)}`);
     const firsts = [0, 1, 2].map(() => coldRead(dir, big, point));
     const first = firsts.reduce((a, b) => (b.ms < a.ms ? b : a));
@@ -96,6 +98,7 @@ async function main() {
     const unstoredMs = first.ms;
     // The same read without the stored checkpoints: the whole thread is folded from its start.
     const refold = coldRead(dir, big, point, true);
+    store = openSqliteEventStore({ dataDir: dir });
 
     const folds = new PastFolds();
     usePastFolds(store, folds);
