@@ -25,6 +25,7 @@ import type { Logger } from "./logger.ts";
 import type { SkeinMetrics } from "./metrics/skein-metrics.ts";
 import { serveMetrics } from "./metrics/serve-metrics.ts";
 import { FORWARDED_HEADER } from "./http/runtime-remote.ts";
+import { FoldCheckpointer } from "./read-models/fold-checkpointer.ts";
 import { PastFolds } from "./read-models/past-folds.ts";
 import { usePastFolds } from "./read-models/past-reads.ts";
 import { createReadModels } from "./read-models/index.ts";
@@ -51,6 +52,11 @@ export type SkeinServerOptions = {
   rawLog?: RawLogReader;
   /** How long shutdown waits for in-flight calls before cutting them; default 10 s. */
   shutdownGraceMs?: number;
+  /**
+   * B8: store past-read checkpoints in the background as streams grow, so the first past read
+   * after a restart starts near its point; default on.
+   */
+  backgroundCheckpoints?: boolean;
 };
 
 export type SkeinServer = {
@@ -86,7 +92,12 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
   const { orchestrator, store, log } = options;
   const readModels = createReadModels(store);
   // Past reads' checkpoints go to the store in the background; a failed write is only logged.
-  usePastFolds(store, new PastFolds({ log }));
+  const pastFolds = new PastFolds({ log });
+  usePastFolds(store, pastFolds);
+  const checkpointer =
+    options.backgroundCheckpoints === false
+      ? null
+      : new FoldCheckpointer(store, pastFolds, { log });
   const shutdown = new AbortController();
   const tracker = new ConnectionTracker();
   const watch = {
@@ -203,6 +214,8 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
   });
   const port = (server.address() as AddressInfo).port;
   const url = urlFor(options.host, port);
+  // Started once listening, so a server that failed to start leaves no subscription behind.
+  await checkpointer?.start();
 
   let closing: Promise<void> | null = null;
   const close = async (): Promise<void> => {
@@ -216,6 +229,8 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     await closed;
     await orchestrator.shutdown();
     options.metrics?.close();
+    // Its step in progress finishes its write (or gives up) before the store closes.
+    await checkpointer?.stop();
     await store.close();
   };
 

@@ -57,16 +57,39 @@ export type PastFoldsOptions = {
  * history the compact state left out (then the caller continues from a clone of the full one).
  * A compact state never answers differently from the full one, only less.
  */
-function resumeCompact(base: Checkpoint, events: readonly StoredEvent[]): FoldAt | null {
+function resumeCompact(
+  base: Checkpoint,
+  events: readonly StoredEvent[],
+  every: number,
+  keep: (at: Checkpoint) => void,
+): FoldAt | null {
   const state = base.compact ? restoreCompactState(base.compact.text, base.compact.leftOut) : null;
-  if (!state) return null;
+  if (!state || !base.compact) return null;
+  const leftOut = base.compact.leftOut;
   const at: FoldAt = {
     fold: { ...base.fold, state, rows: new Map(base.fold.rows) },
     sessions: new Set(base.sessions),
     origin: base.origin,
   };
   try {
-    advance(at, events);
+    // Boundaries crossed are kept as partial checkpoints too (their compact state, with the keys
+    // left out carried over), so scrubbing on from a stored one also starts near where it reads.
+    let from = 0;
+    events.forEach((event, index) => {
+      if (event.streamVersion % every !== 0) return;
+      advance(at, events.slice(from, index + 1));
+      from = index + 1;
+      const compact = compactStateWithKeys(at.fold.state as ThreadState, leftOut);
+      // A partial checkpoint's state is never read: a resume restores it from `compact`.
+      keep({
+        fold: { ...at.fold, rows: new Map(at.fold.rows) },
+        sessions: new Set(at.sessions),
+        origin: at.origin,
+        compact,
+        partial: true,
+      });
+    });
+    advance(at, events.slice(from));
   } catch (error) {
     if (error instanceof HistoryNeeded) return null;
     throw error;
@@ -136,7 +159,9 @@ export class PastFolds {
     if (base && events.length === 0) return base;
     const last = events.findLastIndex((event) => event.streamVersion % this.every === 0);
     if (base && (base.partial || last < 0)) {
-      const resumed = resumeCompact(base, events);
+      const resumed = resumeCompact(base, events, this.every, (kept) =>
+        this.keep(store, streamId, kept),
+      );
       if (resumed) {
         this.counts.compact += 1;
         this.counts.folded += events.length;
@@ -173,6 +198,16 @@ export class PastFolds {
    * history they left out), and events folded in all (for tests and benches).
    */
   readonly counts = { compact: 0, full: 0, loaded: 0, refolded: 0, folded: 0 };
+
+  /** Stream events between two checkpoints (the background checkpointer uses the same). */
+  get interval(): number {
+    return this.every;
+  }
+
+  /** Where checkpoints are stored, or null when they are kept in memory only. */
+  get storedFolds(): StoredFolds | null {
+    return this.stored;
+  }
 
   /** How many checkpoints are kept in memory (for tests and metrics). */
   get size(): number {

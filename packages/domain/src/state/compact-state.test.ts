@@ -9,7 +9,12 @@ import { threadCommand } from "../testing/random-thread-commands.ts";
 import { EXTRA_THREAD_ACTIONS, THREAD_ACTIONS } from "../testing/random-world-commands.ts";
 import { ThreadScenario } from "../testing/scenario.ts";
 import { decideThread } from "../thread/decide-thread.ts";
-import { isCompactState, restoreCompactState, serializeCompactState } from "./compact-state.ts";
+import {
+  compactStateWithKeys,
+  isCompactState,
+  restoreCompactState,
+  serializeCompactState,
+} from "./compact-state.ts";
 import { evolveThread } from "./evolve-thread.ts";
 import { HistoryNeeded } from "./partial-map.ts";
 import { serializeState } from "./state-snapshot.ts";
@@ -64,6 +69,38 @@ describe("compact thread state (issue 20, item 3)", () => {
       for (const event of s.events.slice(cut)) {
         evolveThread(full, event);
         const rows = orHistory(() => projectEvent(evolveThread(compact, event), event));
+        if (rows === "history") break;
+        expect(rows).toEqual(projectEvent(full, event));
+        answered += 1;
+      }
+    }
+    expect(answered).toBeGreaterThan(s.events.length);
+  });
+
+  it("B8: a continued compact state compacts again with the keys it left out, as the full state would answer", () => {
+    const { s } = richScenario();
+    let answered = 0;
+    for (let cut = 1; cut < s.events.length - 1; cut += 1) {
+      const full = initialThreadState();
+      for (const event of s.events.slice(0, cut)) evolveThread(full, event);
+      const first = compactStateWithKeys(full);
+      const compact = restoreCompactState(first.text, first.leftOut)!;
+      const mid = Math.min(s.events.length - 1, cut + 3);
+      let continued = true;
+      for (const event of s.events.slice(cut, mid)) {
+        evolveThread(full, event);
+        if (orHistory(() => evolveThread(compact, event)) === "history") continued = false;
+        if (!continued) break;
+      }
+      if (!continued) continue;
+      // Without the keys left out before, a compact state cannot be compacted again.
+      expect(() => compactStateWithKeys(compact)).toThrow(HistoryNeeded);
+      const again = compactStateWithKeys(compact, first.leftOut);
+      for (const key of first.leftOut) expect(again.leftOut.has(key)).toBe(true);
+      const restored = restoreCompactState(again.text, again.leftOut)!;
+      for (const event of s.events.slice(mid)) {
+        evolveThread(full, event);
+        const rows = orHistory(() => projectEvent(evolveThread(restored, event), event));
         if (rows === "history") break;
         expect(rows).toEqual(projectEvent(full, event));
         answered += 1;

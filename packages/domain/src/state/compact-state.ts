@@ -130,12 +130,17 @@ export function serializeCompactState(s: ThreadState): string {
 /**
  * For a process that keeps the compact state itself (B8 past-read checkpoints): its text without
  * a filter, and the exact keys left out, so a restore never mistakes a new key for history.
+ * A compact state (restored and continued) can be compacted again only with the exact keys its
+ * restore left out (`leftBefore`): what it left out then is still missing, so it stays listed.
  */
-export function compactStateWithKeys(s: ThreadState): { text: string; leftOut: Set<string> } {
-  if (isCompactState(s)) throw new HistoryNeeded("every entry");
+export function compactStateWithKeys(
+  s: ThreadState,
+  leftBefore?: ReadonlySet<string>,
+): { text: string; leftOut: Set<string> } {
+  if (isCompactState(s) && !leftBefore) throw new HistoryNeeded("every entry");
   const pruned = prune(s);
   // One key can be left out of several maps (a run id keys five of them): the filter holds it once.
-  const leftOut = new Set<string>();
+  const leftOut = new Set<string>(leftBefore ?? []);
   for (const key of PRUNED) {
     const kept = pruned[key];
     for (const [k] of heldEntries(s[key] as AnyMap)) if (!kept.has(k)) leftOut.add(String(k));
