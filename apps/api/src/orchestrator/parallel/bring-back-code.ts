@@ -8,7 +8,6 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import type { BranchMergePlan } from "@skein/checkpoints";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { BringBackCode, CodeBroughtBack } from "@skein/contract";
