@@ -52,7 +52,9 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
   it("opens at once on the latest window, not the whole history", async () => {
     const opened = Date.now();
     await page.goto(`${stack.web.url}/threads/${seeded.longThreadId}`);
-    await page.getByText(`Run ${RUNS} answers.`).waitFor();
+    // The first page load is the stack's first (a cold API and page); under CI load that has
+    // taken over 30 s. How fast it opens is the bench's ui_first_paint_ms, not this test's.
+    await page.getByText(`Run ${RUNS} answers.`).waitFor({ timeout: 90_000 });
     console.info(
       `[apps/web e2e] 10,000-run thread: last reply on screen ${Date.now() - opened} ms`,
     );

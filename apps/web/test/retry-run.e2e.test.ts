@@ -108,9 +108,15 @@ describe.runIf(chromiumAvailable)("Retry and queue runs (Chromium, real API, rea
     await expect
       .poll(() => client.thread.detail.query({ threadId }).then((d) => d.runs.length))
       .toBe(2);
+    // Run 1 answers (once its start is through; slow under load) while message 2 waits in the
+    // queue behind it: run 1's reply lasts 2.4 s, so the poll sees that state.
+    await expect
+      .poll(
+        () => client.thread.detail.query({ threadId }).then((d) => d.runs.map((r) => r.status)),
+        { timeout: 30_000 },
+      )
+      .toEqual(["running", "queued"]);
     const { runs } = await client.thread.detail.query({ threadId });
-    // Run 1 is still answering: message 2 waits in the queue behind it.
-    expect(runs.map((r) => r.status)).toEqual(["running", "queued"]);
     const [run1, run2] = runs.map((r) => `run:${r.id}`);
     const expected = [
       run1,
