@@ -1,15 +1,12 @@
 import type { EventStore, StoredEvent } from "@skein/db";
 import {
   compactStateWithKeys,
-  continueStreamFold,
   HistoryNeeded,
-  type LoggedEvent,
   newStreamFold,
   type ThreadState,
 } from "@skein/domain";
-import type { Checkpoint } from "./past-folds.ts";
+import { advance, type Checkpoint } from "./past-folds.ts";
 import type { StoredFolds } from "./stored-folds.ts";
-import { originOf, sessionIdsIn } from "./thread-streams.ts";
 
 /** Events folded between two yields to the event loop, so a step never holds commands up long. */
 const SLICE = 250;
@@ -69,22 +66,6 @@ async function foldAndStore(
     await yieldToLoop();
   }
   return saved;
-}
-
-function advance(at: Checkpoint, events: readonly StoredEvent[]): void {
-  if (events.length === 0) return;
-  if (at.fold.version === 0) at.origin = originOf(events);
-  continueStreamFold(
-    at.fold,
-    events.map(
-      ({ type, data, sequence, streamVersion }) =>
-        ({ type, data, sequence, streamVersion }) as LoggedEvent & { streamVersion: number },
-    ),
-  );
-  sessionIdsIn(
-    events.map((event) => event.data),
-    at.sessions,
-  );
 }
 
 /**

@@ -103,7 +103,8 @@ function copyOf(at: FoldAt): FoldAt {
   return { fold: copyStreamFold(at.fold), sessions: new Set(at.sessions), origin: at.origin };
 }
 
-function advance(at: FoldAt, events: readonly StoredEvent[]): void {
+/** Folds `events` (the stream's next ones, in order) into `at`. */
+export function advance(at: FoldAt, events: readonly StoredEvent[]): void {
   if (events.length === 0) return;
   if (at.fold.version === 0) at.origin = originOf(events);
   continueStreamFold(
