@@ -1,3 +1,4 @@
+import { fileURLToPath } from "node:url";
 import { configDefaults, defineConfig } from "vitest/config";
 
 /** The tiers, by file suffix: what each project includes. */
@@ -22,6 +23,8 @@ export function skeinVitestConfig(overrides = {}) {
       testTimeout: overrides.testTimeout ?? 20_000,
       hookTimeout: 30_000,
       pool: "forks",
+      // Clears a stale pyenv lock that would stall Codex's login shells (see the file).
+      globalSetup: [fileURLToPath(new URL("./login-shell-guard.js", import.meta.url))],
       projects: [
         {
           extends: true,

@@ -23,6 +23,12 @@ afterEach(async () => {
 
 const BASE = "line1\nline2\nline3\n";
 
+/**
+ * Forks' commands run at once on a busy machine: no login shell (a slow or locked profile would
+ * let the turn end before the command wrote its files), and time for the command to finish.
+ */
+const NO_LOGIN = { extra: { login: false, yield_time_ms: 60_000 } };
+
 describe("parallel agents on real Codex and Claude runtimes over real git", () => {
   it("B9/T8: fan out to Codex, Claude, Codex → compare → overlap → bring one back with its code → a conflicting one is refused untouched → undo the merge", async () => {
     h = await createClaudeSkeinHarness({ codex: "real" });
@@ -45,12 +51,15 @@ describe("parallel agents on real Codex and Claude runtimes over real git", () =
     openai.enqueue(
       ...codex.script(
         "edits-shared",
-        execCommandReply("printf 'A1\\nline2\\nline3\\n' > shared.txt && printf 'a\\n' > a.txt"),
+        execCommandReply(
+          "printf 'A1\\nline2\\nline3\\n' > shared.txt && printf 'a\\n' > a.txt",
+          NO_LOGIN,
+        ),
         responsesTextReply("A changed shared.txt and added a.txt"),
       ),
       ...codex.script(
         "adds-c",
-        execCommandReply("printf 'c\\n' > c.txt"),
+        execCommandReply("printf 'c\\n' > c.txt", NO_LOGIN),
         responsesTextReply("C added c.txt"),
       ),
     );
