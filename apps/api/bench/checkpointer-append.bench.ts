@@ -9,6 +9,7 @@ import { createSilentLogger } from "../src/logger.ts";
 import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { writeBenchRows } from "./bench-rows.ts";
+import { overheadRatio } from "./overhead-ratio.ts";
 
 const STREAMS = 500;
 const CLIENTS = 100;
@@ -81,15 +82,9 @@ async function rate(withCheckpointer: boolean): Promise<number> {
   }
 }
 
-const plain: number[] = [];
-const measured: number[] = [];
-for (let round = 0; round < 3; round += 1) {
-  plain.push(await rate(false));
-  measured.push(await rate(true));
-}
-const ratio = Math.max(...measured) / Math.max(...plain);
+const { ratio, attached, plain } = await overheadRatio(rate);
 console.log(
-  `appends/s: ${Math.round(Math.max(...measured))} with the checkpointer, ${Math.round(Math.max(...plain))} without`,
+  `appends/s: ${Math.round(attached)} with the checkpointer, ${Math.round(plain)} without`,
 );
 writeBenchRows("api-checkpointer.json", [
   {

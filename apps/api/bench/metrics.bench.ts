@@ -4,6 +4,7 @@
 import { type EventStore, openSqliteEventStore } from "@skein/db";
 import { createSkeinMetrics } from "../src/metrics/skein-metrics.ts";
 import { writeBenchRows } from "./bench-rows.ts";
+import { overheadRatio } from "./overhead-ratio.ts";
 
 const APPENDS = 10_000;
 const STREAMS = 500;
@@ -41,16 +42,8 @@ async function rate(withMetrics: boolean): Promise<number> {
   }
 }
 
-const plain: number[] = [];
-const measured: number[] = [];
-for (let round = 0; round < 3; round += 1) {
-  plain.push(await rate(false));
-  measured.push(await rate(true));
-}
-const ratio = Math.max(...measured) / Math.max(...plain);
-console.log(
-  `appends/s: ${Math.round(Math.max(...measured))} with metrics, ${Math.round(Math.max(...plain))} without`,
-);
+const { ratio, attached, plain } = await overheadRatio(rate);
+console.log(`appends/s: ${Math.round(attached)} with metrics, ${Math.round(plain)} without`);
 writeBenchRows("api-metrics.json", [
   {
     name: "metrics_append_ratio",
