@@ -1,4 +1,4 @@
-import { ConcurrencyError, ReceiptConflictError } from "./errors.ts";
+import { ConcurrencyError, LeaseFenceError, ReceiptConflictError } from "./errors.ts";
 import type { AppendResult, StoredEvent } from "./event-store.ts";
 import type { PreparedAppend } from "./prepare-append.ts";
 
@@ -53,6 +53,17 @@ function bindingConflict(known: KnownReceipt, append: PreparedAppend): Error | n
     return new ReceiptConflictError(commandId, known.procedure, "payload");
   }
   return null;
+}
+
+/** A fenced append whose owner does not hold the lease (`holder`: who does, null = nobody). */
+export function fencedOut(
+  append: PreparedAppend,
+  holder: (lease: string) => string | null,
+): LeaseFenceError | null {
+  if (append.fence === null) return null;
+  const { lease, owner } = append.fence;
+  const current = holder(lease);
+  return current === owner ? null : new LeaseFenceError(lease, owner, current);
 }
 
 export function staleVersion(append: PreparedAppend, current: number): ConcurrencyError | null {

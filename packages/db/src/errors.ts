@@ -39,6 +39,25 @@ export class StoreClosedError extends Error {
   }
 }
 
+/**
+ * A fenced append (see `AppendOptions.fence`) whose writer no longer holds the runtime lease:
+ * another instance took the thread over. Nothing was appended; the writer must stop its run.
+ */
+export class LeaseFenceError extends Error {
+  override readonly name = "LeaseFenceError";
+  readonly lease: string;
+  readonly owner: string;
+
+  constructor(lease: string, owner: string, holder: string | null) {
+    super(
+      `append refused: instance ${owner} no longer holds the runtime lease of ${lease}` +
+        (holder === null ? " (it was released)" : ` (instance ${holder} does)`),
+    );
+    this.lease = lease;
+    this.owner = owner;
+  }
+}
+
 /** Input the store refuses before queueing it (empty batch, unknown table, bad version…). */
 export class InvalidAppendError extends Error {
   override readonly name = "InvalidAppendError";

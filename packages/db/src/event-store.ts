@@ -30,7 +30,16 @@ export type AppendOptions = {
    * payload hash is refused with ReceiptConflictError instead of replaying the receipt.
    */
   binding?: ReceiptBinding;
+  /**
+   * Appends only while `owner` holds the runtime lease `lease`, judged in the append's own
+   * transaction: once another instance has taken the thread over, a run it left behind can no
+   * longer write, however fast it streams (LeaseFenceError, nothing appended).
+   */
+  fence?: AppendFence;
 };
+
+/** The runtime lease an append is fenced by, and the instance that must hold it. */
+export type AppendFence = { lease: string; owner: string };
 
 /** The procedure a command id answered and a hash of its normalized payload (B3). */
 export type ReceiptBinding = { procedure: string; payloadHash: string };

@@ -7,12 +7,14 @@ export { EventBus } from "./bus/event-bus.ts";
 export {
   ConcurrencyError,
   InvalidAppendError,
+  LeaseFenceError,
   ReceiptConflictError,
   StoreClosedError,
   SubscriberOverflow,
 } from "./errors.ts";
 export type {
   AggregateSnapshot,
+  AppendFence,
   AppendOptions,
   AppendResult,
   CommandIntent,

@@ -68,15 +68,6 @@ export class LeaseKeeper {
     );
   }
 
-  /**
-   * Asks the database (not the local set) whether the thread's lease still names this instance.
-   * Expiry alone does not count as lost: nobody has taken the runtime over until the row changes.
-   */
-  async stillOwns(threadId: string): Promise<boolean> {
-    const lease = await this.options.leases.get(threadId);
-    return lease?.owner === this.owner;
-  }
-
   holds(threadId: string): boolean {
     return this.held.has(threadId);
   }

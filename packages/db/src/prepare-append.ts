@@ -1,5 +1,5 @@
 import { InvalidAppendError } from "./errors.ts";
-import type { AppendOptions, ExpectedVersion, NewEvent } from "./event-store.ts";
+import type { AppendFence, AppendOptions, ExpectedVersion, NewEvent } from "./event-store.ts";
 import { isProjectionTable } from "./projection-tables.ts";
 import type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
 
@@ -34,6 +34,7 @@ export type PreparedAppend = {
   /** "" when the append carries no binding (then any retry under its id replays it). */
   procedure: string;
   payloadHash: string;
+  fence: AppendFence | null;
 };
 
 /**
@@ -65,7 +66,19 @@ export function prepareAppend(
     receiptJson: toJson(options.receipt, `receipt of ${streamId}`),
     procedure: bindingPart(streamId, options.binding?.procedure, "procedure"),
     payloadHash: bindingPart(streamId, options.binding?.payloadHash, "payloadHash"),
+    fence: prepareFence(streamId, options.fence),
   };
+}
+
+function prepareFence(streamId: string, fence: AppendFence | undefined): AppendFence | null {
+  if (fence === undefined) return null;
+  const valid = (part: unknown) => typeof part === "string" && part !== "" && part.length <= 200;
+  if (!valid(fence?.lease) || !valid(fence?.owner)) {
+    throw new InvalidAppendError(
+      `append to ${streamId}: fence needs a lease and an owner (non-empty, at most 200 characters)`,
+    );
+  }
+  return { lease: fence.lease, owner: fence.owner };
 }
 
 function bindingPart(streamId: string, value: unknown, name: string): string {

@@ -90,6 +90,11 @@ export class MemoryRuntimeLeases implements RuntimeLeases {
     return this.view(threadId);
   }
 
+  /** Who holds the lease now, expired or not (null: nobody); what a fenced append checks. */
+  ownerOf(threadId: string): string | null {
+    return this.leases.get(threadId)?.owner ?? null;
+  }
+
   async list(): Promise<RuntimeLease[]> {
     return [...this.leases.keys()].flatMap((id) => this.view(id) ?? []);
   }

@@ -95,13 +95,13 @@ describeStores("runtime leases: presence addresses and lease keepers", (stores) 
       expect([...(await keeperB.liveInstances())].sort()).toEqual(["A", "B"]);
 
       expect((await keeperA.acquire("t")).acquired).toBe(true);
-      expect(await keeperA.stillOwns("t")).toBe(true);
+      expect(await keeperA.foreignHolder("t")).toBeNull();
       // A hangs: its leases expire; B takes the thread over; A comes back and learns it lost it.
       keeperA.stopRenewal();
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect([...(await keeperB.liveInstances())]).toEqual(["B"]);
       expect((await keeperB.acquire("t")).acquired).toBe(true);
-      expect(await keeperA.stillOwns("t")).toBe(false);
+      expect((await keeperA.foreignHolder("t"))?.owner).toBe("B");
       keeperA.resumeRenewal();
       await new Promise((resolve) => setTimeout(resolve, 150));
       expect(lost).toEqual(["t"]);

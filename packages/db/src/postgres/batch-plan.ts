@@ -1,6 +1,7 @@
 import {
   type AppendOutcome,
   appendedOutcome,
+  fencedOut,
   type KnownReceipt,
   replayedOutcome,
   staleVersion,
@@ -17,6 +18,8 @@ export type BatchState = {
   head: number;
   versions: Map<string, number>;
   receipts: Map<string, KnownReceipt>;
+  /** Owner of each runtime lease a fenced append of the batch names (absent = no lease). */
+  leaseOwners: Map<string, string>;
 };
 
 export type EventRow = { event: StoredEvent; json: string; rawEventId: string | null };
@@ -74,6 +77,8 @@ function planOne(
     const known = state.receipts.get(append.commandId);
     if (known !== undefined) return replayedOutcome(known, append);
   }
+  const fenced = fencedOut(append, (lease) => state.leaseOwners.get(lease) ?? null);
+  if (fenced !== null) return { ok: false, error: fenced };
   const current = state.versions.get(append.streamId) ?? 0;
   const stale = staleVersion(append, current);
   if (stale !== null) return { ok: false, error: stale };

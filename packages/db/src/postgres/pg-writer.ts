@@ -12,7 +12,7 @@ import { type PgPool, type PgPoolClient, quoteIdent } from "./connection.ts";
 export const LOG_LOCK_CLASS = 0x736b6c31; // "skl1"
 
 type StateRow = [
-  kind: "h" | "s" | "r",
+  kind: "h" | "s" | "r" | "l",
   key: string | null,
   a: number,
   b: number | null,
@@ -31,11 +31,14 @@ const READ_STATE = `
   UNION ALL
   SELECT 'r', command_id, stream_version, first_sequence, last_sequence, receipt, procedure,
     payload_hash
-  FROM command_receipts WHERE command_id = ANY($2::text[])`;
+  FROM command_receipts WHERE command_id = ANY($2::text[])
+  UNION ALL
+  SELECT 'l', thread_id, 0, NULL, NULL, owner, NULL, NULL
+  FROM runtime_leases WHERE thread_id = ANY($3::text[])`;
 
 /**
  * Writes a batch of prepared appends in one transaction, in four round trips: take the log lock,
- * read head/versions/receipts, write everything (one statement of data-modifying CTEs ending in
+ * read head/versions/receipts/fencing leases, write everything (one statement of data-modifying CTEs ending in
  * pg_notify), commit.
  *
  * Ordering (S1/S2 across instances): the transaction-scoped advisory lock is held from before the
@@ -86,15 +89,22 @@ export class PgWriter {
     const commandIds = [
       ...new Set(batch.flatMap((append) => (append.commandId === null ? [] : [append.commandId]))),
     ];
+    const fences = [...new Set(batch.flatMap((append) => append.fence?.lease ?? []))];
     const { rows } = await client.query<StateRow>({
       text: READ_STATE,
-      values: [streamIds, commandIds],
+      values: [streamIds, commandIds, fences],
       rowMode: "array",
     });
-    const state: BatchState = { head: 0, versions: new Map(), receipts: new Map() };
+    const state: BatchState = {
+      head: 0,
+      versions: new Map(),
+      receipts: new Map(),
+      leaseOwners: new Map(),
+    };
     for (const [kind, key, a, b, c, receipt, procedure, payloadHash] of rows) {
       if (kind === "h") state.head = a;
       else if (kind === "s" && key !== null) state.versions.set(key, a);
+      else if (kind === "l" && key !== null) state.leaseOwners.set(key, receipt ?? "");
       else if (kind === "r" && key !== null) {
         const known: KnownReceipt = {
           firstSequence: b ?? 0,

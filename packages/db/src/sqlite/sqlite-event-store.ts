@@ -68,7 +68,8 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions = {}): Sql
 }
 
 class SqliteStore extends StoreBase implements SqliteEventStore {
-  readonly runtimeLeases: RuntimeLeases = new MemoryRuntimeLeases();
+  private readonly leases = new MemoryRuntimeLeases();
+  readonly runtimeLeases: RuntimeLeases = this.leases;
   protected readonly events: EventReader;
   protected readonly commits: GroupCommit;
   protected readonly bus: EventBus;
@@ -93,7 +94,8 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
       readAfter: async (after, limit) => this.readAll(after, limit),
       bufferSize: options.subscriberBufferSize,
     });
-    const writer = new SqliteWriter(db);
+    // This store's leases live in this process, so a fenced append reads them directly.
+    const writer = new SqliteWriter(db, (lease) => this.leases.ownerOf(lease));
     this.commits = new GroupCommit({
       commit: (batch, at) => writer.commit(batch, at),
       onCommitted: (events) => this.bus.publish(events),

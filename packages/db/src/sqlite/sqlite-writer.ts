@@ -1,6 +1,7 @@
 import {
   type AppendOutcome,
   appendedOutcome,
+  fencedOut,
   replayedOutcome,
   staleVersion,
   storedEvents,
@@ -47,7 +48,10 @@ export class SqliteWriter {
     at: string,
   ) => AppendOutcome[];
 
-  constructor(private readonly db: SqliteDatabase) {
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly leaseOwner: (lease: string) => string | null,
+  ) {
     this.head = db.prepare<[], number>("SELECT COALESCE(MAX(sequence), 0) FROM events").pluck();
     this.version = db
       .prepare<[string], number>("SELECT version FROM streams WHERE stream_id = ?")
@@ -107,6 +111,8 @@ export class SqliteWriter {
         );
       }
     }
+    const fenced = fencedOut(append, this.leaseOwner);
+    if (fenced !== null) return { ok: false, error: fenced };
     const current = this.version.get(append.streamId) ?? 0;
     const stale = staleVersion(append, current);
     if (stale !== null) return { ok: false, error: stale };
