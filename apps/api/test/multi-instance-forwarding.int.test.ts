@@ -168,6 +168,27 @@ describe("an instance that lost its lease mid-run", () => {
     );
     expect(b.opened).toHaveLength(1);
   });
+
+  it("takes the thread over even while the hung instance keeps streaming fast", async () => {
+    const [a, b] = [await start("A"), await start("B")];
+    const threadId = await thread(a);
+    // Deltas every few milliseconds: without the store's lease fence B's interrupt lost every
+    // race against A's appends and the run stayed "running".
+    codex.enqueue([{ type: "text", text: "z".repeat(40_000), chunks: 10_000, delayMs: 2 }]);
+    const { runId } = await a.client.thread.sendMessage.mutate({ threadId, text: "flood" });
+    await eventually(async () => expect(await runStatus(b, threadId, runId)).toBe("running"));
+    a.orchestrator.stopLeaseRenewal();
+    await eventually(
+      async () => expect(await runStatus(b, threadId, runId)).toBe("interrupted"),
+      30_000,
+    );
+    const recovered = (await threadLog(b, threadId)).find((e) => e.type === "RunRecovered")!;
+    // A learns it from its next refused append (its renewal is still off) and stops its turn.
+    await eventually(() => expect(codex.calls.some((c) => c.op === "interruptTurn")).toBe(true));
+    await a.orchestrator.waitForRun(runId);
+    const after = (await threadLog(b, threadId)).filter((e) => e.sequence > recovered.sequence);
+    expect(after).toEqual([]);
+  });
 });
 
 describe("an instance that lost its lease while its turn waits", () => {

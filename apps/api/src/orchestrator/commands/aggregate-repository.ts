@@ -1,5 +1,10 @@
 import { inSpan } from "../../tracing/spans.ts";
-import { ConcurrencyError, type EventStore, type ReceiptBinding } from "@skein/db";
+import {
+  type AppendFence,
+  ConcurrencyError,
+  type EventStore,
+  type ReceiptBinding,
+} from "@skein/db";
 import {
   type AggregateState,
   type Command,
@@ -50,6 +55,8 @@ function contextThreads(command: Command): ThreadId[] {
  */
 export type ExecuteOptions = {
   commandId?: string;
+  /** Appended only while this instance holds the runtime lease (see lease-fence.ts). */
+  fence?: AppendFence;
   receipt?: unknown | ((events: readonly DomainEvent[]) => unknown);
   binding?: ReceiptBinding;
 };
@@ -279,6 +286,7 @@ export class AggregateRepository {
         projections,
         receipt: receipt ?? null,
         ...(options.commandId && options.binding ? { binding: options.binding } : {}),
+        ...(options.fence ? { fence: options.fence } : {}),
       });
       entry.version = appended.streamVersion;
       entry.sequence = appended.lastSequence;

@@ -1,4 +1,4 @@
-import type { LeaseKeeper } from "@skein/db";
+import { type LeaseKeeper, LeaseFenceError } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 
@@ -14,15 +14,12 @@ export class LeaseLostError extends Error {
   }
 }
 
-/** Commands that end a provider turn or a run: the events another instance's recovery races. */
-const TERMINAL = new Set(["CompleteProviderTurn", "FailRun"]);
-
 /**
- * The appends of one thread's runs go through this fence. Once the lease is known lost, nothing
- * more is appended: the instance that took the thread over has ended the run `interrupted`, and
- * this one must not write behind it. The renewal timer notices a loss only every TTL/3, so a
- * terminal event is appended only after the database confirms the lease still names this
- * instance (one read per turn, not per delta).
+ * The appends of one thread's runs go through this fence. Every append names the thread's lease
+ * and this instance, and the store appends it only if the lease still names this instance, in the
+ * append's own transaction: once another instance took the thread over, nothing of this run gets
+ * in, however fast its turn streams, and the instance that took over is not raced by it. The first
+ * refusal marks the lease lost here (`lost.add`), which stops the turn.
  */
 export function fenceAppends(
   repo: AggregateRepository,
@@ -30,22 +27,20 @@ export function fenceAppends(
   threadId: ThreadId,
   lost: { has(threadId: ThreadId): boolean; add(threadId: ThreadId): unknown },
 ): RunAppender {
+  const fence = { lease: threadId, owner: leases.owner };
+  const refused = (error: unknown): never => {
+    if (!(error instanceof LeaseFenceError)) throw error;
+    lost.add(threadId);
+    throw new LeaseLostError(threadId);
+  };
   return {
     async execute(command, options) {
       if (lost.has(threadId)) throw new LeaseLostError(threadId);
-      if (TERMINAL.has(command.type) && !(await leases.stillOwns(threadId))) {
-        lost.add(threadId);
-        throw new LeaseLostError(threadId);
-      }
-      return repo.execute(command, options);
+      return repo.execute(command, { ...options, fence }).catch(refused);
     },
     async executeBatch(commands, options) {
-      // A batch never holds a terminal command (those are appended alone, after the lease check).
       if (lost.has(threadId)) throw new LeaseLostError(threadId);
-      if (commands.some((c) => TERMINAL.has(c.type))) {
-        throw new Error("terminal commands are appended one at a time");
-      }
-      return repo.executeBatch(commands, options);
+      return repo.executeBatch(commands, { ...options, fence }).catch(refused);
     },
   };
 }

@@ -495,7 +495,10 @@ export class RunExecutor {
 
   /** Appends for a thread's runs, fenced by its lease (see lease-fence.ts). */
   private appender(threadId: ThreadId): RunAppender {
-    return fenceAppends(this.repo, this.leases, threadId, this.lost);
+    return fenceAppends(this.repo, this.leases, threadId, {
+      has: (id) => this.lost.has(id),
+      add: (id) => this.leaseLost(id),
+    });
   }
 
   /**
