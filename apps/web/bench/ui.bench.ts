@@ -10,6 +10,7 @@
  */
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
+import { writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { writeBenchRows } from "../../api/bench/bench-rows.ts";
 import { launchBrowser, waitFor } from "../test/support/browser.ts";
@@ -73,6 +74,7 @@ async function traceWhile(page: Page, work: () => Promise<void>): Promise<TraceE
         "toplevel",
         "devtools.timeline",
         "disabled-by-default-devtools.timeline",
+        ...(process.env.SKEIN_UI_TRACE_JS ? ["disabled-by-default-v8.cpu_profiler", "v8"] : []),
       ],
     },
   });
@@ -142,6 +144,9 @@ async function main() {
         "the streamed reply on screen",
       );
     });
+    // SKEIN_UI_TRACE=file: the streaming trace, for DevTools' Performance panel.
+    if (process.env.SKEIN_UI_TRACE)
+      writeFileSync(process.env.SKEIN_UI_TRACE, JSON.stringify(events));
     const frames = frameTimes(events);
     if (frames.length < 30) throw new Error(`only ${frames.length} frames in the trace`);
     const p95 = percentile(frames, 95);

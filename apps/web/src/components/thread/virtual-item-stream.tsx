@@ -44,15 +44,30 @@ export function VirtualItemStream({
   const numberOf = useRunNumber();
   const list = useRef<HTMLDivElement>(null);
   // Where the list starts inside the scroller (the inherited section and marker come first).
+  // Measured when what is above it changes or resizes (a ResizeObserver reports after layout),
+  // not on every render: a streamed reply re-renders the list each frame, and reading its
+  // position there forced a layout of the thread in every frame.
   const [margin, setMargin] = useState(0);
+  const above = useRef<{ elements: HTMLElement[]; observer: ResizeObserver } | null>(null);
   useLayoutEffect(() => {
     const element = list.current;
     const outer = scroller.current;
     if (!element || !outer) return;
-    const top =
-      element.getBoundingClientRect().top - outer.getBoundingClientRect().top + outer.scrollTop;
-    setMargin((previous) => (Math.abs(previous - top) < 1 ? previous : Math.round(top)));
+    const elements = elementsAbove(element, outer);
+    const watched = above.current;
+    if (watched && sameElements(watched.elements, elements)) return;
+    watched?.observer.disconnect();
+    const measure = () => {
+      const top =
+        element.getBoundingClientRect().top - outer.getBoundingClientRect().top + outer.scrollTop;
+      setMargin((previous) => (Math.abs(previous - top) < 1 ? previous : Math.round(top)));
+    };
+    const observer = new ResizeObserver(measure);
+    for (const each of elements) observer.observe(each);
+    above.current = { elements, observer };
+    measure();
   });
+  useLayoutEffect(() => () => above.current?.observer.disconnect(), []);
   const startsRun = useMemo(() => {
     let previous: string | null = null;
     return items.map((item) => {
@@ -68,6 +83,10 @@ export function VirtualItemStream({
     estimateSize: (index) => (startsRun[index] ? ESTIMATE_PX + 40 : ESTIMATE_PX),
     getItemKey: (index) => items[index]!.id,
     overscan: 6,
+    // A scroll renders the rows synchronously (flushSync) so a reader scrolling never sees a
+    // gap; at the bottom the scrolls are this list's own follow-the-reply writes, which can
+    // render with the next update instead of a second render per streamed frame.
+    useFlushSync: !stick.current,
     scrollMargin: margin,
     // Open at the newest item: the first render already lays out the end of the thread.
     initialOffset: () => items.length * (ESTIMATE_PX + 20),
@@ -164,6 +183,25 @@ export function VirtualItemStream({
       })}
     </div>
   );
+}
+
+/** The elements before `element` inside `outer` (at every level): what can move the list down. */
+function elementsAbove(element: HTMLElement, outer: HTMLElement): HTMLElement[] {
+  const above: HTMLElement[] = [];
+  for (let node: HTMLElement | null = element; node && node !== outer; node = node.parentElement) {
+    for (
+      let sibling = node.previousElementSibling;
+      sibling;
+      sibling = sibling.previousElementSibling
+    ) {
+      if (sibling instanceof HTMLElement) above.push(sibling);
+    }
+  }
+  return above;
+}
+
+function sameElements(a: readonly HTMLElement[], b: readonly HTMLElement[]): boolean {
+  return a.length === b.length && a.every((element, index) => element === b[index]);
 }
 
 /** The drawn row of the item with this id, if it is in the DOM. */
