@@ -1,3 +1,4 @@
+import type { EventStore } from "@skein/db";
 import { type ThreadId, threadStreamId } from "@skein/domain";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -30,8 +31,17 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function start(id: string): Promise<PgInstance> {
-  const instance = await startPgInstance({ id, url, codex, leaseTtlMs: LEASE_TTL_MS });
+async function start(
+  id: string,
+  wrapStore?: (store: EventStore) => EventStore,
+): Promise<PgInstance> {
+  const instance = await startPgInstance({
+    id,
+    url,
+    codex,
+    leaseTtlMs: LEASE_TTL_MS,
+    ...(wrapStore ? { wrapStore } : {}),
+  });
   instances.push(instance);
   return instance;
 }
@@ -190,6 +200,50 @@ describe("an instance that lost its lease mid-run", () => {
     expect(after).toEqual([]);
   });
 });
+
+describe("a takeover whose interrupt fails", () => {
+  it("is tried again by the sweep: the run ends interrupted instead of staying running", async () => {
+    const failing = failFirstAppendOf("RunRecovered");
+    const [a, b] = [await start("A"), await start("B", failing.wrap)];
+    const threadId = await thread(a);
+    codex.enqueue(slowReply(1_000));
+    const { runId } = await a.client.thread.sendMessage.mutate({ threadId, text: "long job" });
+    await eventually(async () => expect(await runStatus(b, threadId, runId)).toBe("running"));
+    a.orchestrator.stopLeaseRenewal();
+    await eventually(() => expect(failing.failed).toBe(true), 30_000);
+    // B gave the lease up after the failed append; its sweep takes the thread again.
+    await eventually(
+      async () => expect(await runStatus(b, threadId, runId)).toBe("interrupted"),
+      30_000,
+    );
+    const recovered = (await threadLog(b, threadId)).filter((e) => e.type === "RunRecovered");
+    expect(recovered).toHaveLength(1);
+    a.orchestrator.resumeLeaseRenewal();
+    await a.orchestrator.waitForRun(runId);
+  });
+});
+
+/** A store wrapper whose first append holding a `type` event fails as a lost connection would. */
+function failFirstAppendOf(type: string) {
+  const state = { failed: false, wrap: (store: EventStore) => store };
+  state.wrap = (store) =>
+    new Proxy(store, {
+      get(target, property) {
+        if (property === "append") {
+          return async (...args: Parameters<EventStore["append"]>) => {
+            if (!state.failed && args[2].some((event) => event.type === type)) {
+              state.failed = true;
+              throw new Error("connection to the database was lost");
+            }
+            return target.append(...args);
+          };
+        }
+        const value = Reflect.get(target, property, target);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+  return state;
+}
 
 describe("an instance that lost its lease while its turn waits", () => {
   it("learns it from its renewal, interrupts the waiting turn and appends nothing", async () => {

@@ -32,8 +32,11 @@ export async function startPgInstance(options: {
   url: string;
   codex: ProviderAdapter;
   leaseTtlMs: number;
+  /** Wraps the instance's store (e.g. to make an append fail as a database error would). */
+  wrapStore?: (store: EventStore) => EventStore;
 }): Promise<PgInstance> {
-  const store = await openEventStore({ url: options.url, pollIntervalMs: 100 });
+  const raw = await openEventStore({ url: options.url, pollIntervalMs: 100 });
+  const store = options.wrapStore ? options.wrapStore(raw) : raw;
   const dataDir = tempDir("skein-pg-instance-");
   const opened: string[] = [];
   const sessions: ProviderSessionHandle[] = [];

@@ -89,6 +89,12 @@ export class RunExecutor {
   private readonly settled = new Map<RunId, Array<() => void>>();
   /** Threads whose lease another instance held when we tried to dispatch them. */
   private readonly deferred = new Set<ThreadId>();
+  /**
+   * Threads taken over from a dead instance whose orphaned run could not be ended yet (the append
+   * failed), by that instance: the lease is given up meanwhile, so the next try cannot tell from
+   * it any more, and the sweep tries again (`deferred`) instead of leaving the run "running".
+   */
+  private readonly unfinishedTakeovers = new Map<ThreadId, string>();
   /** Threads whose lease another instance took over while we ran them (see `leaseLost`). */
   private readonly lost = new Set<ThreadId>();
   private stopping = false;
@@ -178,18 +184,32 @@ export class RunExecutor {
     this.lost.delete(threadId);
     try {
       const previous = lease.previous;
-      if (previous && previous.owner !== this.leases.owner && previous.expired) {
-        const state = await this.repo.refreshThread(threadId);
-        if (state.activeRunId) {
-          const why = `Skein instance ${previous.owner} stopped renewing its lease`;
-          await interruptOrphanedRun(this.repo, threadId, state.activeRunId, why, this.log);
-        }
-      }
+      const takenFrom =
+        previous && previous.owner !== this.leases.owner && previous.expired
+          ? previous.owner
+          : this.unfinishedTakeovers.get(threadId);
+      if (takenFrom !== undefined) await this.endOrphanedRun(threadId, takenFrom);
       await this.drainHeld(threadId);
     } finally {
       await this.leases.release(threadId).catch((error: unknown) => {
         this.log.warn({ threadId, error: message(error) }, "runtime lease could not be released");
       });
+    }
+  }
+
+  /** The run a dead instance left in flight ends `interrupted`, or the sweep tries again. */
+  private async endOrphanedRun(threadId: ThreadId, deadOwner: string): Promise<void> {
+    try {
+      const state = await this.repo.refreshThread(threadId);
+      if (state.activeRunId) {
+        const why = `Skein instance ${deadOwner} stopped renewing its lease`;
+        await interruptOrphanedRun(this.repo, threadId, state.activeRunId, why, this.log);
+      }
+      this.unfinishedTakeovers.delete(threadId);
+    } catch (error) {
+      this.unfinishedTakeovers.set(threadId, deadOwner);
+      this.deferred.add(threadId);
+      throw error;
     }
   }
 
