@@ -55,6 +55,9 @@ describe("two API instances on PostgreSQL, real Codex, messages alternating betw
         const detail = await on.client.thread.detail.query({ threadId });
         expect(detail.runs.find((run) => run.id === runId)?.status).toBe("completed");
       }, 30_000);
+      // The next message goes to the other instance once this one has let the thread go: sent
+      // earlier, it is run by the instance still holding the lease and the thread never hops.
+      await eventually(async () => expect(await on.store.runtimeLeases.get(threadId)).toBeNull());
     }
 
     const detail = await a.client.thread.detail.query({ threadId });
