@@ -72,20 +72,20 @@ export function prepareAppend(
 
 function prepareFence(streamId: string, fence: AppendFence | undefined): AppendFence | null {
   if (fence === undefined) return null;
-  const valid = (part: unknown) => typeof part === "string" && part !== "" && part.length <= 200;
-  if (!valid(fence?.lease) || !valid(fence?.owner)) {
-    throw new InvalidAppendError(
-      `append to ${streamId}: fence needs a lease and an owner (non-empty, at most 200 characters)`,
-    );
-  }
-  return { lease: fence.lease, owner: fence.owner };
+  return {
+    lease: shortText(streamId, fence?.lease, "fence.lease"),
+    owner: shortText(streamId, fence?.owner, "fence.owner"),
+  };
 }
 
 function bindingPart(streamId: string, value: unknown, name: string): string {
-  if (value === undefined) return "";
+  return value === undefined ? "" : shortText(streamId, value, `binding.${name}`);
+}
+
+function shortText(streamId: string, value: unknown, name: string): string {
   if (typeof value !== "string" || value === "" || value.length > 200) {
     throw new InvalidAppendError(
-      `append to ${streamId}: binding.${name} must be a non-empty string of at most 200 characters`,
+      `append to ${streamId}: ${name} must be a non-empty string of at most 200 characters`,
     );
   }
   return value;

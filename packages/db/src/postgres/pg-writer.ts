@@ -38,8 +38,8 @@ const READ_STATE = `
 
 /**
  * Writes a batch of prepared appends in one transaction, in four round trips: take the log lock,
- * read head/versions/receipts/fencing leases, write everything (one statement of data-modifying CTEs ending in
- * pg_notify), commit.
+ * read head, versions, receipts and fencing leases, write everything (one statement of
+ * data-modifying CTEs ending in pg_notify), commit.
  *
  * Ordering (S1/S2 across instances): the transaction-scoped advisory lock is held from before the
  * head is read until commit, so sequence allocation is serialized with commit. A transaction that

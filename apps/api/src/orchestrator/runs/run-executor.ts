@@ -54,6 +54,9 @@ export type ToolFactory = (
   handler: AppToolHandler;
 } | null;
 
+/** Sweeps that try again to end a run taken over from a dead instance, before giving up. */
+const TAKEOVER_TRIES = 5;
+
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** Waits for `work`, but no longer than `ms` (its failure is the caller's log's business). */
@@ -92,9 +95,10 @@ export class RunExecutor {
   /**
    * Threads taken over from a dead instance whose orphaned run could not be ended yet (the append
    * failed), by that instance: the lease is given up meanwhile, so the next try cannot tell from
-   * it any more, and the sweep tries again (`deferred`) instead of leaving the run "running".
+   * it any more, and the sweep tries again (`deferred`) instead of leaving the run "running",
+   * at most TAKEOVER_TRIES times.
    */
-  private readonly unfinishedTakeovers = new Map<ThreadId, string>();
+  private readonly unfinishedTakeovers = new Map<ThreadId, { deadOwner: string; tries: number }>();
   /** Threads whose lease another instance took over while we ran them (see `leaseLost`). */
   private readonly lost = new Set<ThreadId>();
   private stopping = false;
@@ -187,7 +191,7 @@ export class RunExecutor {
       const takenFrom =
         previous && previous.owner !== this.leases.owner && previous.expired
           ? previous.owner
-          : this.unfinishedTakeovers.get(threadId);
+          : this.unfinishedTakeovers.get(threadId)?.deadOwner;
       if (takenFrom !== undefined) await this.endOrphanedRun(threadId, takenFrom);
       await this.drainHeld(threadId);
     } finally {
@@ -207,8 +211,17 @@ export class RunExecutor {
       }
       this.unfinishedTakeovers.delete(threadId);
     } catch (error) {
-      this.unfinishedTakeovers.set(threadId, deadOwner);
-      this.deferred.add(threadId);
+      const tries = (this.unfinishedTakeovers.get(threadId)?.tries ?? 0) + 1;
+      if (tries < TAKEOVER_TRIES) {
+        this.unfinishedTakeovers.set(threadId, { deadOwner, tries });
+        this.deferred.add(threadId);
+      } else {
+        this.unfinishedTakeovers.delete(threadId);
+        this.log.error(
+          { threadId, deadOwner, tries, error: message(error) },
+          "the run a dead instance left could not be ended; no more tries",
+        );
+      }
       throw error;
     }
   }
