@@ -8,7 +8,12 @@ import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
 import { HistorySeeder } from "./support/history-seed.ts";
-import { type Capture, storeLocation, writeHistory } from "./support/past-read-history.ts";
+import {
+  type Capture,
+  readsAsLive,
+  storeLocation,
+  writeHistory,
+} from "./support/past-read-history.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -29,13 +34,6 @@ function warnings(): { log: Logger; warned: unknown[] } {
     error: (obj) => warned.push(obj),
   } as Logger;
   return { log, warned };
-}
-
-async function readsAsLive(store: EventStore, then: Capture): Promise<void> {
-  const at = then.sequence;
-  expect(await pastReads.detail(store, then.threadId, at)).toEqual(then.detail);
-  expect(await pastReads.detail(store, then.threadId, at, { limit: 2 })).toEqual(then.twoRuns);
-  expect(await pastReads.graph(store, then.threadId, at)).toEqual(then.graph);
 }
 
 describe.each(["sqlite", "postgres"] as const)("B8 background checkpoints on %s", (kind) => {

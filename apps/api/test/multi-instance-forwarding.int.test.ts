@@ -68,6 +68,19 @@ function threadLog(on: PgInstance, threadId: string) {
   return on.store.readStream(threadStreamId(threadId as ThreadId));
 }
 
+/** Waits (up to 30 s) until `by` has taken the thread over and ended the run interrupted. */
+function takenOverBy(by: PgInstance, threadId: string, runId: string) {
+  return eventually(
+    async () => expect(await runStatus(by, threadId, runId)).toBe("interrupted"),
+    30_000,
+  );
+}
+
+/** The thread's events after `sequence`, as `on` reads them. */
+async function eventsAfter(on: PgInstance, threadId: string, sequence: number) {
+  return (await threadLog(on, threadId)).filter((e) => e.sequence > sequence);
+}
+
 const slowReply = (chunks: number) => [
   { type: "text" as const, text: "z".repeat(chunks * 4), chunks, delayMs: 50 },
 ];
@@ -156,10 +169,7 @@ describe("an instance that lost its lease mid-run", () => {
     });
     // A hangs (no renewals); B takes the thread over and ends the run interrupted.
     a.orchestrator.stopLeaseRenewal();
-    await eventually(
-      async () => expect(await runStatus(b, threadId, runId)).toBe("interrupted"),
-      30_000,
-    );
+    await takenOverBy(b, threadId, runId);
     const recovered = (await threadLog(b, threadId)).find((e) => e.type === "RunRecovered");
     expect(recovered).toBeDefined();
     // A comes back, learns the lease is gone and aborts its turn.
@@ -167,8 +177,7 @@ describe("an instance that lost its lease mid-run", () => {
     await eventually(() => expect(codex.calls.some((c) => c.op === "interruptTurn")).toBe(true));
     await a.orchestrator.waitForRun(runId);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = (await threadLog(b, threadId)).filter((e) => e.sequence > recovered!.sequence);
-    expect(after).toEqual([]);
+    expect(await eventsAfter(b, threadId, recovered!.sequence)).toEqual([]);
     expect(await runStatus(a, threadId, runId)).toBe("interrupted");
 
     // The thread carries on at B, which holds it now.
@@ -188,16 +197,12 @@ describe("an instance that lost its lease mid-run", () => {
     const { runId } = await a.client.thread.sendMessage.mutate({ threadId, text: "flood" });
     await eventually(async () => expect(await runStatus(b, threadId, runId)).toBe("running"));
     a.orchestrator.stopLeaseRenewal();
-    await eventually(
-      async () => expect(await runStatus(b, threadId, runId)).toBe("interrupted"),
-      30_000,
-    );
+    await takenOverBy(b, threadId, runId);
     const recovered = (await threadLog(b, threadId)).find((e) => e.type === "RunRecovered")!;
     // A learns it from its next refused append (its renewal is still off) and stops its turn.
     await eventually(() => expect(codex.calls.some((c) => c.op === "interruptTurn")).toBe(true));
     await a.orchestrator.waitForRun(runId);
-    const after = (await threadLog(b, threadId)).filter((e) => e.sequence > recovered.sequence);
-    expect(after).toEqual([]);
+    expect(await eventsAfter(b, threadId, recovered.sequence)).toEqual([]);
   });
 });
 
@@ -212,10 +217,7 @@ describe("a takeover whose interrupt fails", () => {
     a.orchestrator.stopLeaseRenewal();
     await eventually(() => expect(failing.failed).toBe(true), 30_000);
     // B gave the lease up after the failed append; its sweep takes the thread again.
-    await eventually(
-      async () => expect(await runStatus(b, threadId, runId)).toBe("interrupted"),
-      30_000,
-    );
+    await takenOverBy(b, threadId, runId);
     const recovered = (await threadLog(b, threadId)).filter((e) => e.type === "RunRecovered");
     expect(recovered).toHaveLength(1);
     a.orchestrator.resumeLeaseRenewal();
@@ -253,10 +255,7 @@ describe("an instance that lost its lease while its turn waits", () => {
     const { runId } = await a.client.thread.sendMessage.mutate({ threadId, text: "build" });
     await eventually(async () => expect(await runStatus(b, threadId, runId)).toBe("waiting"));
     a.orchestrator.stopLeaseRenewal();
-    await eventually(
-      async () => expect(await runStatus(b, threadId, runId)).toBe("interrupted"),
-      30_000,
-    );
+    await takenOverBy(b, threadId, runId);
     const recovered = (await threadLog(b, threadId)).find((e) => e.type === "RunRecovered")!;
     // Nothing streams while the turn waits, so only the renewal can tell A.
     expect(codex.calls.some((c) => c.op === "interruptTurn")).toBe(false);
@@ -264,8 +263,7 @@ describe("an instance that lost its lease while its turn waits", () => {
     await eventually(() => expect(codex.calls.some((c) => c.op === "interruptTurn")).toBe(true));
     await a.orchestrator.waitForRun(runId);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    const after = (await threadLog(b, threadId)).filter((e) => e.sequence > recovered.sequence);
-    expect(after).toEqual([]);
+    expect(await eventsAfter(b, threadId, recovered.sequence)).toEqual([]);
   });
 });
 

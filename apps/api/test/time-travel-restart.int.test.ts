@@ -4,7 +4,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import { FOLD_FORMAT } from "../src/read-models/fold-codec.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
-import { type Capture, storeLocation, writeHistory } from "./support/past-read-history.ts";
+import {
+  type Capture,
+  readsAsLive,
+  storeLocation,
+  writeHistory,
+} from "./support/past-read-history.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -47,13 +52,6 @@ function starving(store: EventStore): EventStore {
       return typeof value === "function" ? value.bind(target) : value;
     },
   });
-}
-
-async function readsAsLive(store: EventStore, then: Capture): Promise<void> {
-  const at = then.sequence;
-  expect(await pastReads.detail(store, then.threadId, at)).toEqual(then.detail);
-  expect(await pastReads.detail(store, then.threadId, at, { limit: 2 })).toEqual(then.twoRuns);
-  expect(await pastReads.graph(store, then.threadId, at)).toEqual(then.graph);
 }
 
 describe.each(["sqlite", "postgres"] as const)("B8 past reads after a restart on %s", (kind) => {

@@ -8,6 +8,7 @@ import { expect } from "vitest";
 import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
 import { readThreadDetail } from "../../src/read-models/detail.ts";
 import { readThreadGraph } from "../../src/read-models/graph.ts";
+import { pastReads } from "../../src/read-models/past-reads.ts";
 import { readShells } from "../../src/read-models/shells.ts";
 import { eventually } from "./orchestrator-harness.ts";
 import { scratchSchema } from "./postgres.ts";
@@ -139,4 +140,12 @@ export async function writeHistory(
   } finally {
     await orchestrator.shutdown();
   }
+}
+
+/** The past reads at the captured sequence answer exactly what was read live there. */
+export async function readsAsLive(store: EventStore, then: Capture): Promise<void> {
+  const at = then.sequence;
+  expect(await pastReads.detail(store, then.threadId, at)).toEqual(then.detail);
+  expect(await pastReads.detail(store, then.threadId, at, { limit: 2 })).toEqual(then.twoRuns);
+  expect(await pastReads.graph(store, then.threadId, at)).toEqual(then.graph);
 }

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ThreadCommand } from "../commands.ts";
+import type { ThreadEvent } from "../events.ts";
 import { createSequentialIds } from "../ids.ts";
 import type { CommandMeta } from "../meta.ts";
 import { projectEvent } from "../projections/project-event.ts";
@@ -38,6 +39,33 @@ function orHistory<T>(fn: () => T): T | "history" {
   }
 }
 
+/** A full thread state folded from the first `cut` events. */
+function foldedUpTo(events: readonly ThreadEvent[], cut: number): ThreadState {
+  const full = initialThreadState();
+  for (const event of events.slice(0, cut)) evolveThread(full, event);
+  return full;
+}
+
+/**
+ * Folds `rest` into both states and checks each event's rows on `compact` equal the full state's,
+ * until the compact one asks for history; returns how many events it answered.
+ */
+function answersLikeFull(
+  full: ThreadState,
+  compact: ThreadState,
+  rest: readonly ThreadEvent[],
+): number {
+  let answered = 0;
+  for (const event of rest) {
+    evolveThread(full, event);
+    const rows = orHistory(() => projectEvent(evolveThread(compact, event), event));
+    if (rows === "history") break;
+    expect(rows).toEqual(projectEvent(full, event));
+    answered += 1;
+  }
+  return answered;
+}
+
 function manyRuns(count: number): ThreadScenario {
   const s = new ThreadScenario("long").create();
   const providerThreadId = s.providerThread();
@@ -63,16 +91,8 @@ describe("compact thread state (issue 20, item 3)", () => {
     const { s } = richScenario();
     let answered = 0;
     for (let cut = 1; cut < s.events.length; cut += 1) {
-      const full = initialThreadState();
-      for (const event of s.events.slice(0, cut)) evolveThread(full, event);
-      const compact = compactOf(full);
-      for (const event of s.events.slice(cut)) {
-        evolveThread(full, event);
-        const rows = orHistory(() => projectEvent(evolveThread(compact, event), event));
-        if (rows === "history") break;
-        expect(rows).toEqual(projectEvent(full, event));
-        answered += 1;
-      }
+      const full = foldedUpTo(s.events, cut);
+      answered += answersLikeFull(full, compactOf(full), s.events.slice(cut));
     }
     expect(answered).toBeGreaterThan(s.events.length);
   });
@@ -81,8 +101,7 @@ describe("compact thread state (issue 20, item 3)", () => {
     const { s } = richScenario();
     let answered = 0;
     for (let cut = 1; cut < s.events.length - 1; cut += 1) {
-      const full = initialThreadState();
-      for (const event of s.events.slice(0, cut)) evolveThread(full, event);
+      const full = foldedUpTo(s.events, cut);
       const first = compactStateWithKeys(full);
       const compact = restoreCompactState(first.text, first.leftOut)!;
       const mid = Math.min(s.events.length - 1, cut + 3);
@@ -98,13 +117,7 @@ describe("compact thread state (issue 20, item 3)", () => {
       const again = compactStateWithKeys(compact, first.leftOut);
       for (const key of first.leftOut) expect(again.leftOut.has(key)).toBe(true);
       const restored = restoreCompactState(again.text, again.leftOut)!;
-      for (const event of s.events.slice(mid)) {
-        evolveThread(full, event);
-        const rows = orHistory(() => projectEvent(evolveThread(restored, event), event));
-        if (rows === "history") break;
-        expect(rows).toEqual(projectEvent(full, event));
-        answered += 1;
-      }
+      answered += answersLikeFull(full, restored, s.events.slice(mid));
     }
     expect(answered).toBeGreaterThan(s.events.length);
   });
