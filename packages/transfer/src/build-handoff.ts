@@ -1,3 +1,4 @@
+import { briefItems, renderBrief } from "./brief/index.ts";
 import { collectRunContents, HandoffInputError, type RunContent } from "./handoff-content.ts";
 import { handoffKindOf } from "./handoff-plan.ts";
 import {
@@ -5,6 +6,7 @@ import {
   omissionBlocks,
   type RenderContext,
   renderSummary,
+  runLabel,
 } from "./handoff-render.ts";
 import { type ContentLine, linesOf, type Selection, selectWithinBudget } from "./handoff-select.ts";
 import type {
@@ -99,9 +101,12 @@ function defaultKind(input: BuildHandoffInput): ContextHandoffKind {
 export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
   const budget = resolveBudget(input.budget);
   const contents = collectRunContents(input.selection, input.runs, input.turnItems);
+  const threadIds = [
+    ...new Set(input.selection.filter((s) => s.ordinals.length > 0).map((s) => s.threadId)),
+  ];
   const ctx: RenderContext = {
-    multiThread:
-      new Set(input.selection.filter((s) => s.ordinals.length > 0).map((s) => s.threadId)).size > 1,
+    multiThread: threadIds.length > 1,
+    threadNumbers: new Map(threadIds.map((id, i) => [id, i + 1])),
   };
   const fromProviderThreadIds = [
     ...new Set(contents.flatMap((c) => (c.providerThreadId ? [c.providerThreadId] : []))),
@@ -130,8 +135,21 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
     manualText: null,
     // Only present when known, so payloads built without one stay as they were.
     ...(input.rebuildReason ? { rebuildReason: input.rebuildReason } : {}),
+    ...(input.historyTool ? { historyTool: true as const } : {}),
   } as const;
 
+  // The brief is budgeted once, on its own share; the transcript fills what it leaves.
+  const share = input.briefShare ?? 0.5;
+  const brief =
+    input.strategy === "manual_context" || contents.length === 0
+      ? null
+      : renderBrief(
+          briefItems(contents),
+          Math.floor(budget.maxTokens * share),
+          budget.charsPerToken,
+          (run) => runLabel(run, ctx),
+          input.historyTool === true,
+        );
   const units = contents.map((content) => ({ content, lines: linesOf(content) }));
   const payloadFor = (selection: Selection): HandoffPayload => {
     const runs = units.map((u, i) => entryFor(u.content, u.lines, selection.kept[i] ?? null));
@@ -151,7 +169,13 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
             filesShown: selection.filesShown,
           }
         : null;
-    return { ...base, omitted: groupByThread(omitted), checkpoint: checkpointSummary, runs };
+    return {
+      ...base,
+      omitted: groupByThread(omitted),
+      checkpoint: checkpointSummary,
+      runs,
+      ...(brief ? { brief: brief.brief } : {}),
+    };
   };
 
   const newMessage = input.newMessage ?? null;
@@ -195,7 +219,7 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
       moreFilesLine,
     });
   const measure = (payload: HandoffPayload) => {
-    const text = renderSummary(payload, ctx);
+    const text = renderSummary(payload, ctx, brief?.text ?? "");
     return { payload, text, tokens: estimateTokens(text, budget.charsPerToken) };
   };
 
