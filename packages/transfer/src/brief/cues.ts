@@ -33,7 +33,7 @@ const CUES: Record<StatementKind | "closure", readonly RegExp[]> = {
     /\b(?:only|always) (?:use|allow|run|target|support|ship|store|send)\b/,
   ],
   preference: [
-    /\b(?:i|we) (?:prefer|'d prefer|would prefer|'d rather|would rather|like|love|hate|dislike)\b/,
+    /\b(?:i|we)(?: prefer|'d prefer| would prefer|'d rather| would rather| like| love| hate| dislike)\b/,
     /\bprefer(?:ably|red|ence)?\b/,
     /\bplease (?:always|keep|stick|avoid|use|write|name|format)\b/,
     /\b(?:style|naming|convention|formatting|tone)\b.*\b(?:should|please|prefer|always|keep)\b/,
@@ -49,7 +49,8 @@ const CUES: Record<StatementKind | "closure", readonly RegExp[]> = {
   ],
   closure: [
     /\b(?:no longer|not anymore|any ?more)\b/,
-    /\b(?:scratch|forget|drop|cancel|ditch|abandon|undo|revert|reverse|overrule|withdraw)(?:s|ed|ing)?\b/,
+    // "Don't forget to …" asks for something; it closes nothing.
+    /(?<!\b(?:don'?t|do not|never|not) )\b(?:scratch|forget|drop|cancel|ditch|abandon|undo|revert|reverse|overrule|withdraw)(?:s|ed|ing)?\b/,
     /\b(?:instead|rather than|in place of|replac(?:e|es|ed|ing))\b/,
     /\bchanged? (?:my|our) minds?\b|\bon second thought\b|\bactually,?\s/,
     /\b(?:is|are|was|were|it'?s|that'?s|now) (?:done|finished|complete|completed|closed|resolved|fixed|shipped|merged|handled|obsolete|moot|irrelevant)\b/,

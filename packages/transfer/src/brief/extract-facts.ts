@@ -2,7 +2,7 @@ import type { RunContent } from "../handoff-content.ts";
 import { truncateMiddle } from "../token-budget.ts";
 import type { BriefError, BriefFact, BriefFile, FactKind, RunRef } from "./brief-types.ts";
 import { CUE_WORDS, closes, isQuestion, kindsOf, type StatementKind } from "./cues.ts";
-import { overlap, salientWords, sentencesOf } from "./text.ts";
+import { salientWords, sentencesOf } from "./text.ts";
 
 const MAX_STATEMENT_CHARS = 400;
 const MAX_GOAL_CHARS = 700;
@@ -40,14 +40,52 @@ function cap(text: string, max: number): string {
   return truncateMiddle(text, max) ?? text.slice(0, max);
 }
 
-/** Same subject: two shared subject words, or one when either statement names only one or two. */
-function sameSubject(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  const shared = overlap(a, b);
-  return shared >= 2 || (shared >= 1 && Math.min(a.size, b.size) <= 2);
+/**
+ * Whether `words` (a closing or newer statement) singles out `target` among the facts in force:
+ * they share a word no other fact in force has (a name, a number), or at least three words.
+ */
+function singlesOut(
+  words: ReadonlySet<string>,
+  target: Tracked,
+  active: readonly Tracked[],
+  rare: (word: string) => boolean,
+): boolean {
+  let shared = 0;
+  let distinctive = false;
+  for (const word of target.words) {
+    if (!words.has(word)) continue;
+    shared++;
+    if (
+      !distinctive &&
+      rare(word) &&
+      active.every((other) => other === target || !other.words.has(word))
+    ) {
+      distinctive = true;
+    }
+  }
+  return distinctive || shared >= 3;
 }
 
-function normalizedCommand(input: string): string {
-  return input.replace(/\s+/g, " ").trim();
+/** A word said in at most this many sentences of the covered runs names something specific. */
+const RARE_SENTENCES = 6;
+
+type Said = { readonly text: string; readonly words: Set<string> };
+type Sentences = { readonly user: Said[]; readonly assistant: Said[] };
+
+/** Every run's sentences with their subject words, once, and in how many sentences each word occurs. */
+function sentencesByRun(contents: readonly RunContent[]) {
+  const counts = new Map<string, number>();
+  const said = (text: string | null): Said[] =>
+    sentencesOf(text ?? "").map((sentence) => {
+      const words = salientWords(sentence, CUE_WORDS);
+      for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+      return { text: sentence, words };
+    });
+  const byRun: Sentences[] = contents.map((content) => ({
+    user: said(content.userMessage),
+    assistant: said(content.assistantReply),
+  }));
+  return { byRun, counts };
 }
 
 /**
@@ -58,6 +96,8 @@ function normalizedCommand(input: string): string {
  * subject, a completed todo step, and a later success of a failed command (dropped as fixed).
  */
 export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
+  const { byRun, counts } = sentencesByRun(contents);
+  const rare = (word: string) => (counts.get(word) ?? 0) <= RARE_SENTENCES;
   const active: Tracked[] = [];
   const closed: BriefFact[] = [];
   const goal: BriefFact[] = [];
@@ -70,14 +110,19 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
     if (at >= 0) active.splice(at, 1);
     closed.push({ ...target.fact, closedBy: by });
   };
+  /** Closes what `words` singles out; says whether anything was closed. */
   const closeMatching = (words: Set<string>, by: RunRef, kinds: ReadonlySet<FactKind> | null) => {
-    for (const tracked of [...active]) {
-      if (kinds !== null && !kinds.has(tracked.fact.kind)) continue;
-      if (sameSubject(words, tracked.words)) close(tracked, by);
-    }
+    const hits = active.filter(
+      (tracked) =>
+        (kinds === null || kinds.has(tracked.fact.kind)) &&
+        singlesOut(words, tracked, active, rare),
+    );
+    for (const tracked of hits) close(tracked, by);
+    return hits.length > 0;
   };
 
-  for (const content of contents) {
+  contents.forEach((content, index) => {
+    const sentences = byRun[index] ?? { user: [], assistant: [] };
     const run: RunRef = { threadId: content.threadId, ordinal: content.ordinal };
     if (content.userMessage !== null && goal.length === 0) {
       // The conversation's first request is its goal until the person says otherwise.
@@ -88,19 +133,24 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
         run,
       });
     }
-    for (const sentence of sentencesOf(content.userMessage ?? "")) {
+    for (const { text: sentence, words } of sentences.user) {
       if (isQuestion(sentence)) continue;
-      const words = salientWords(sentence, CUE_WORDS);
-      if (closes(sentence)) closeMatching(words, run, null);
-      const kind = KIND_ORDER.find((k) => kindsOf(sentence).has(k));
+      const closedSome = closes(sentence) && closeMatching(words, run, null);
+      const kinds = kindsOf(sentence);
+      // Lifting a constraint or closing a task states nothing new in force; a reversed
+      // decision usually names its replacement ("use Y instead"), which is kept.
+      const kind = closedSome
+        ? kinds.has("decision")
+          ? "decision"
+          : undefined
+        : KIND_ORDER.find((k) => kinds.has(k));
       if (kind === undefined) continue;
       if (REPLACED_BY_NEWER.has(kind)) closeMatching(words, run, new Set([kind]));
       const fact: BriefFact = { kind, text: cap(sentence, MAX_STATEMENT_CHARS), by: "person", run };
       active.push({ fact, words });
     }
-    for (const sentence of sentencesOf(content.assistantReply ?? "")) {
+    for (const { text: sentence, words } of sentences.assistant) {
       if (isQuestion(sentence)) continue;
-      const words = salientWords(sentence, CUE_WORDS);
       // An agent may finish a task; only the person reverses decisions and constraints.
       if (closes(sentence)) closeMatching(words, run, new Set<FactKind>(["task"]));
       const kind: FactKind | null = AGENT_TASK.test(sentence)
@@ -128,7 +178,8 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
         kind: "task",
         text: cap(step.text, MAX_STATEMENT_CHARS),
         by: "todo",
-        run,
+        // Cited where the step was first listed; its closing run is `closedBy`.
+        run: previous?.fact.run ?? run,
         status,
       };
       const tracked = { fact, words };
@@ -172,7 +223,7 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
         run,
       });
     });
-  }
+  });
 
   const goals = active.filter((t) => t.fact.kind === "goal").map((t) => t.fact);
   return {
@@ -182,6 +233,10 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
     files: [...files.values()].sort((a, b) => a.lastRun.ordinal - b.lastRun.ordinal),
     errors: [...failures.values()],
   };
+}
+
+function normalizedCommand(input: string): string {
+  return input.replace(/\s+/g, " ").trim();
 }
 
 /** An error's cause is usually at the end of its output. */

@@ -154,7 +154,7 @@ export function renderBrief(
     ...totals,
     closed: Math.min(totals.closed, 12),
     errors: Math.min(totals.errors, 6),
-    diffs: 8,
+    diffs: Math.min(totals.files, 30),
   };
   let text = render(items, shown, name, historyTool);
   while (estimateTokens(text, charsPerToken) > maxTokens) {

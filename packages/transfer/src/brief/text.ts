@@ -50,12 +50,25 @@ function stem(word: string): string {
 export function salientWords(text: string, cueWords: ReadonlySet<string>): Set<string> {
   const out = new Set<string>();
   for (const word of wordsOf(text)) {
-    const bare = word.replace(/'s$/, "").replace(/[.'/-]+$/, "");
+    // Plain string checks: this runs for every sentence of a 4,000-run history.
+    const apostrophe = word.indexOf("'");
+    if (apostrophe >= 0 && !word.endsWith("'s")) continue; // i've, that's → "that", we'd …
+    let bare = apostrophe >= 0 ? word.slice(0, apostrophe) : word;
+    while (bare.length > 0 && ".'/-".includes(bare[bare.length - 1] ?? ""))
+      bare = bare.slice(0, -1);
     if (bare.length < 3 || STOPWORDS.has(bare) || cueWords.has(bare)) continue;
-    if (/^\d+$/.test(bare)) continue;
+    if (isDigits(bare)) continue;
     out.add(stem(bare));
   }
   return out;
+}
+
+function isDigits(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
 }
 
 export function overlap(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
