@@ -12,8 +12,9 @@ const MAX_FILE_DIFF_CHARS = 900;
 /** Most specific first: a sentence that states a task and a constraint is listed as the task. */
 const KIND_ORDER: readonly StatementKind[] = [
   "task",
-  "constraint",
+  // A hedge ("I'd rather", "I prefer") makes a limit a preference, not a constraint.
   "preference",
+  "constraint",
   "decision",
   "goal",
 ];
