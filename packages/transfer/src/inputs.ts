@@ -129,5 +129,6 @@ export type HandoffAttachment = {
 
 /** The provider adapter capabilities that decide between native and portable transfer. */
 export type TransferCapabilities = Readonly<
-  Pick<D.ProviderCapabilities, "nativeFork" | "forkAtTurn" | "resume">
+  Pick<D.ProviderCapabilities, "nativeFork" | "forkAtTurn" | "resume"> &
+    Partial<Pick<D.ProviderCapabilities, "appOwnedTools">>
 >;

@@ -20,6 +20,8 @@ import {
   DEFAULT_DELEGATE_TIMEOUT_MS,
   DELEGATE_TOOL,
 } from "./runtime/delegate-tool.ts";
+import { createHistoryHandler } from "./runtime/history-tool.ts";
+import { HISTORY_TOOL } from "@skein/transfer";
 import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
 import { forkThread } from "./parallel/fork-workspace.ts";
@@ -126,11 +128,15 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     const state = repo.peekThread(threadId);
     const provider = state?.runs.get(runId)?.provider;
     if (!provider || !sessions.adapter(provider)?.capabilities.appOwnedTools) return null;
+    const delegate = createDelegateHandler(repo, executor, ids, threadId, runId, {
+      timeoutMs: options.delegateTimeoutMs ?? DEFAULT_DELEGATE_TIMEOUT_MS,
+    });
+    const history = createHistoryHandler(repo, threadId, runId);
     return {
-      tools: [DELEGATE_TOOL],
-      handler: createDelegateHandler(repo, executor, ids, threadId, runId, {
-        timeoutMs: options.delegateTimeoutMs ?? DEFAULT_DELEGATE_TIMEOUT_MS,
-      }),
+      // The same set on every turn: a runtime keeps the tools its thread was opened with.
+      tools: [DELEGATE_TOOL, HISTORY_TOOL],
+      handler: (call: Parameters<typeof delegate>[0]) =>
+        call.toolName === HISTORY_TOOL.name ? history(call) : delegate(call),
     };
   };
   const leases = new LeaseKeeper({

@@ -63,6 +63,7 @@ async function previewPlan(
     inputs,
     provider: chosen,
     plan: planPreview(state, inputs, transfer, chosen, capabilities),
+    historyTool: capabilities.appOwnedTools === true,
   };
 }
 
@@ -122,8 +123,13 @@ export async function regenerateHandoff(
     return rebuildInPlace(deps, target, state, transfer, current, handoffId);
   }
   const chosen = provider ?? current?.payload.targetProvider ?? null;
-  const { inputs, plan, provider: built } = await previewPlan(deps, state, transfer, chosen);
-  const build = buildPlannedHandoff(inputs, transfer, plan, built, null, null);
+  const {
+    inputs,
+    plan,
+    provider: built,
+    historyTool,
+  } = await previewPlan(deps, state, transfer, chosen);
+  const build = buildPlannedHandoff(inputs, transfer, plan, built, null, null, null, historyTool);
   const payload = HandoffPayload.parse(build.payload);
   const fromProviderThreadIds = build.fromProviderThreadIds.map((id) => asId("providerThread", id));
   const coveredRunOrdinals = build.coveredRunOrdinals ?? { from: 1, to: 1 };

@@ -114,7 +114,16 @@ export async function draftHandoff(
           fallback: null,
           error: null,
         };
-  const build = buildPlannedHandoff(inputs, transfer, res.handoff, input.provider, null, null);
+  const build = buildPlannedHandoff(
+    inputs,
+    transfer,
+    res.handoff,
+    input.provider,
+    null,
+    null,
+    null,
+    capabilities.appOwnedTools === true,
+  );
   // A pending transfer the person already previewed or edited sends that text: show it.
   const saved = res.transfer.kind === "existing" ? previewOf(target, transfer.id) : null;
   const manual = saved?.strategy === "manual_context" ? saved : null;
