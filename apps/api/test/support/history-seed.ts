@@ -2,6 +2,7 @@ import type { EventStore, NewEvent, ProjectionWrite } from "@skein/db";
 import {
   type Command,
   type CommandMeta,
+  type DomainEvent,
   createSequentialIds,
   decide,
   evolve,
@@ -98,6 +99,19 @@ export class HistorySeeder {
       data: { projectId, title, workspaceRoot, defaultProvider: "codex" },
     });
     return projectId;
+  }
+
+  /**
+   * Takes over a thread something else recorded (e.g. the orchestrator, with real runs), so more
+   * runs can be seeded onto it or it can be forked here: its state is rebuilt from its stream.
+   */
+  async attach(threadId: ThreadId): Promise<void> {
+    const streamId = threadStreamId(threadId);
+    const stored = await this.store.readStream(streamId);
+    const state = initialStateFor("thread") as ThreadState;
+    for (const event of stored)
+      evolve(state, { type: event.type, data: event.data } as DomainEvent);
+    this.streams.set(streamId, { state, committed: stored.length });
   }
 
   /** A new thread (its title searchable by the shells query). */
@@ -263,7 +277,10 @@ export class HistorySeeder {
       type: "StartItem",
       data: { threadId, providerTurnId, nodeId, kind: "tool_call", content },
     });
-    this.send(threadId, { type: "CompleteItem", data: { threadId, nodeId, status: "completed", content } });
+    this.send(threadId, {
+      type: "CompleteItem",
+      data: { threadId, nodeId, status: "completed", content },
+    });
   }
 
   /** Decides a command on the in-memory state; its events are appended by the next flush. */
