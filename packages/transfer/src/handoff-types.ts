@@ -103,6 +103,15 @@ export type HandoffPayload = {
   readonly brief?: HandoffBrief;
   /** The text offers the target the read-only `skein_history` tool over the covered runs. */
   readonly historyTool?: true;
+  /**
+   * Who wrote the text (absent: Skein's builder, nobody asked otherwise). A provider's summary
+   * that could not be used leaves `by: "skein"` with the reason.
+   */
+  readonly authorship?: {
+    readonly by: "skein" | "provider";
+    readonly provider: ProviderKind | null;
+    readonly fallbackReason: string | null;
+  };
 };
 
 /** The transfer fields a handoff names (a domain ContextTransfer satisfies it). */

@@ -67,6 +67,12 @@ export type {
   TransferRef,
   UnsupportedReason,
 } from "./resolution-types.ts";
+export {
+  checkProviderSummary,
+  type ProviderSummaryCheck,
+  providerSummaryPrompt,
+  providerSummaryText,
+} from "./provider-summary.ts";
 export { resolveStartContext } from "./resolve-start-context.ts";
 export {
   countedRunsOf,

@@ -21,6 +21,7 @@ import {
   DELEGATE_TOOL,
 } from "./runtime/delegate-tool.ts";
 import { createHistoryHandler } from "./runtime/history-tool.ts";
+import { createSideTurnWriter } from "./transfers/side-turn-summary.ts";
 import { HISTORY_TOOL } from "@skein/transfer";
 import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
@@ -79,6 +80,8 @@ export type OrchestratorOptions = {
   attempts?: Partial<AttemptPolicy>;
   /** T9: how long a delegated child run may take before it is interrupted (default 15 min). */
   delegateTimeoutMs?: number;
+  /** Issue 25: how long a provider may take to write a handoff before Skein writes it (2 min). */
+  summaryTimeoutMs?: number;
   /** B9: how many fan-out fork runs run at once in this process (default 4). */
   fanOutConcurrency?: number;
   /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
@@ -180,6 +183,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     repo,
     ids,
     capabilities: (provider: ProviderKind) => sessions.adapter(provider)?.capabilities ?? null,
+    summaries: createSideTurnWriter(sessions, options.summaryTimeoutMs),
   };
 
   const forkDeps = { repo, checkpoints, ids, dataDir: options.dataDir };
@@ -421,7 +425,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       gate.run("handoff.regenerate", input, async (command) => {
         const threadId = await threadOfTransfer(input.transferId);
         const target = { transferId: input.transferId, threadId, command };
-        return regenerateHandoff(handoffDeps, target, input.provider ?? null);
+        return regenerateHandoff(handoffDeps, target, input.provider ?? null, input.writer);
       }),
     editHandoff: (input) =>
       gate.run("handoff.edit", input, async (command) => {
