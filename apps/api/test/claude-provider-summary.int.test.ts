@@ -67,8 +67,8 @@ describe("provider-written handoffs on the real Claude Agent SDK (issue 25 item 
     h.scriptedCodex!.enqueue([{ type: "text", text: "continuing" }]);
     await h.send(fork, "Continue.", { provider: "codex" });
     const turn = h.scriptedCodex!.calls.filter((c) => c.op === "startTurn").at(-1);
-    const input = (turn?.args as { input: { context?: { text: string } | null } }).input;
-    expect(input.context?.text).toBe(handoff.summaryText);
+    const args = turn?.args as { input: { context?: { text: string } | null } } | undefined;
+    expect(args?.input.context?.text).toBe(handoff.summaryText);
   });
 
   it("B13: a model error on Claude's side turn falls back to Skein's handoff, with the reason recorded", async () => {

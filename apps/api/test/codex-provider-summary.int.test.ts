@@ -70,8 +70,8 @@ describe("provider-written handoffs on real Codex (issue 25 item 3)", () => {
       x.claude.enqueue([{ type: "text", text: "continuing" }]);
       await x.run(fork, "Continue.", "claude");
       const turn = x.claude.calls.filter((c) => c.op === "startTurn").at(-1);
-      const input = (turn?.args as { input: { context?: { text: string } | null } }).input;
-      expect(input.context?.text).toBe(handoff.summaryText);
+      const args = turn?.args as { input: { context?: { text: string } | null } } | undefined;
+      expect(args?.input.context?.text).toBe(handoff.summaryText);
     },
     SLOW,
   );
