@@ -179,24 +179,32 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
   };
 
   const newMessage = input.newMessage ?? null;
-  const finish = (payload: HandoffPayload, summaryText: string): HandoffBuild => ({
-    transferId: input.transfer.id,
-    threadId: input.transfer.targetThreadId,
-    strategy: input.strategy,
-    kind: payload.kind,
-    coveredRunOrdinals: span(input.selection.flatMap((s) => s.ordinals)),
-    fromProviderThreadIds,
-    toProviderThreadId: payload.toProviderThreadId,
-    summaryText,
-    promptText:
-      newMessage !== null ? `${summaryText}${NEW_MESSAGE_SEPARATOR}${newMessage}` : summaryText,
-    payload,
-    tokens: {
-      budget: budget.maxTokens,
-      summary: estimateTokens(summaryText, budget.charsPerToken),
-      newMessage: newMessage !== null ? estimateTokens(newMessage, budget.charsPerToken) : 0,
-    },
-  });
+  const finish = (built: HandoffPayload, summaryText: string): HandoffBuild => {
+    const used = estimateTokens(summaryText, budget.charsPerToken);
+    // Manual text is the person's: it carries no budget of ours.
+    const payload: HandoffPayload =
+      input.strategy === "manual_context"
+        ? built
+        : { ...built, tokens: { budget: budget.maxTokens, used } };
+    return {
+      transferId: input.transfer.id,
+      threadId: input.transfer.targetThreadId,
+      strategy: input.strategy,
+      kind: payload.kind,
+      coveredRunOrdinals: span(input.selection.flatMap((s) => s.ordinals)),
+      fromProviderThreadIds,
+      toProviderThreadId: payload.toProviderThreadId,
+      summaryText,
+      promptText:
+        newMessage !== null ? `${summaryText}${NEW_MESSAGE_SEPARATOR}${newMessage}` : summaryText,
+      payload,
+      tokens: {
+        budget: budget.maxTokens,
+        summary: used,
+        newMessage: newMessage !== null ? estimateTokens(newMessage, budget.charsPerToken) : 0,
+      },
+    };
+  };
 
   if (input.strategy === "manual_context") {
     if (input.manualText === undefined || input.manualText === null) {

@@ -103,6 +103,8 @@ export type HandoffPayload = {
   readonly brief?: HandoffBrief;
   /** The text offers the target the read-only `skein_history` tool over the covered runs. */
   readonly historyTool?: true;
+  /** Issue 25: the text's estimated size against the budget it was built for. */
+  readonly tokens?: { readonly budget: number; readonly used: number };
   /**
    * Who wrote the text (absent: Skein's builder, nobody asked otherwise). A provider's summary
    * that could not be used leaves `by: "skein"` with the reason.

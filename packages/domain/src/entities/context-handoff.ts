@@ -191,6 +191,10 @@ export const HandoffPayload = z.object({
   brief: HandoffBrief.optional(),
   /** The text offers the target the read-only `skein_history` tool over the covered runs. */
   historyTool: z.literal(true).optional(),
+  /** Issue 25: the text's estimated size against the budget it was built for. */
+  tokens: z
+    .object({ budget: z.number().int().positive(), used: z.number().int().nonnegative() })
+    .optional(),
   /** Issue 25 item 3: who wrote the text (absent: Skein's deterministic builder). */
   authorship: HandoffAuthorship.optional(),
 });

@@ -1,6 +1,7 @@
 import {
   asId,
   type ContextTransfer,
+  HandoffPayload,
   latestStablePoint,
   PreconditionFailedError,
   type ProviderKind,
@@ -134,6 +135,7 @@ export async function draftHandoff(
     strategy: manual?.strategy ?? build.strategy,
     text: manual?.summaryText ?? build.summaryText,
     coveredRunOrdinals: build.coveredRunOrdinals ?? null,
+    payload: HandoffPayload.parse(manual?.payload ?? build.payload),
   };
 }
 

@@ -2,6 +2,7 @@ import type { ThreadId, ThreadState } from "@skein/domain";
 import type { NativeTurnBoundary } from "@skein/domain/provider";
 import {
   checkProviderSummary,
+  estimateTokens,
   type HandoffBuild,
   providerSummaryPrompt,
   providerSummaryText,
@@ -105,10 +106,12 @@ export async function providerAuthored(
   }
   const checked = checkProviderSummary(text, build);
   if (!checked.ok) return fallback(source.provider, checked.reason);
+  const summaryText = providerSummaryText(checked.text, source.provider, build);
   return {
-    summaryText: providerSummaryText(checked.text, source.provider, build),
+    summaryText,
     payload: {
       ...build.payload,
+      tokens: { budget: build.tokens.budget, used: estimateTokens(summaryText) },
       authorship: { by: "provider", provider: source.provider, fallbackReason: null },
     },
   };
