@@ -74,6 +74,7 @@ export {
   providerSummaryText,
 } from "./provider-summary.ts";
 export { resolveStartContext } from "./resolve-start-context.ts";
+export { buildSubagentResult } from "./subagent-result.ts";
 export {
   countedRunsOf,
   historySegments,
