@@ -197,7 +197,7 @@ async function main() {
             console.error(`${prefix} ${length} ${from}→${to} leaked`, score.leaked);
           const kindLine = got.handoff.split("\n").find((l) => l.startsWith("kind: ")) ?? "";
           console.log(
-            `${prefix} ${length} ${from}→${to}: ${kindLine}, ${estimateTokens(got.handoff)} tokens, ${got.results.length} tool results, ${score.recall} recall`,
+            `${prefix} ${length} ${from}→${to}: ${kindLine}, ${estimateTokens(got.handoff)} tokens, ${got.results.length} tool results, recall ${score.recall} (text alone ${scoreFidelity(generated.facts, got.handoff).recall})`,
           );
           recalls.push(score.recall);
           leaks[kind] += score.supersededLeak;

@@ -71,6 +71,8 @@ for (const kind of ["switch", "delta"] as const) {
     answerHistory(parseHistoryCall(call), { selection, ...inputs }),
   );
   const score = scoreFidelity(generated.facts, built.promptText, answers);
+  // The text alone, without the three tool calls: what the target knows before it asks.
+  const textOnly = scoreFidelity(generated.facts, built.promptText);
   const prefix = kind === "switch" ? "handoff" : "handoff_delta";
   rows.push(
     {
@@ -86,6 +88,13 @@ for (const kind of ["switch", "delta"] as const) {
       unit: "ratio",
       target: 0.95,
       pass: score.recall >= 0.95,
+    },
+    {
+      name: `${prefix}_text_recall_4000`,
+      value: Math.round(textOnly.recall * 1000) / 1000,
+      unit: "ratio",
+      target: 0.95,
+      pass: textOnly.recall >= 0.95,
     },
     {
       name: `${prefix}_builder_tokens_4000`,

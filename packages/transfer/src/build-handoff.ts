@@ -28,7 +28,28 @@ function entryFor(
   lines: readonly ContentLine[],
   selected: ReadonlyMap<number, string> | null,
 ): HandoffRunEntry {
-  const kept = selected ?? new Map<number, string>();
+  if (selected === null) {
+    // Most runs of a long thread are omitted: no per-line work for them.
+    return {
+      threadId: content.threadId,
+      runId: content.runId,
+      ordinal: content.ordinal,
+      provider: content.provider,
+      providerThreadId: content.providerThreadId,
+      status: content.status,
+      inclusion: "omitted",
+      userMessage: null,
+      plans: [],
+      commands: [],
+      fileChanges: [],
+      assistantReply: null,
+      errors: [],
+      omittedItems: 0,
+      ...(content.compacted ? { compacted: true as const } : {}),
+      ...(content.attachments.length > 0 ? { attachments: content.attachments } : {}),
+    };
+  }
+  const kept = selected;
   const pick = (part: ContentLine["part"]) =>
     lines.flatMap((line, i) => (line.part === part && kept.has(i) ? [i] : []));
   const keptOf = <T>(part: ContentLine["part"], items: readonly T[]): T[] => {
@@ -45,14 +66,14 @@ function entryFor(
     provider: content.provider,
     providerThreadId: content.providerThreadId,
     status: content.status,
-    inclusion: selected === null ? "omitted" : omittedItems > 0 ? "partial" : "full",
+    inclusion: omittedItems > 0 ? "partial" : "full",
     userMessage: userLine !== undefined ? (kept.get(userLine) ?? null) : null,
     plans: keptOf("plan", content.plans),
     commands: keptOf("command", content.commands),
     fileChanges: keptOf("file", content.fileChanges),
     assistantReply: assistantLine !== undefined ? (kept.get(assistantLine) ?? null) : null,
     errors: keptOf("error", content.errors),
-    omittedItems: selected === null ? 0 : omittedItems,
+    omittedItems,
     ...(content.compacted ? { compacted: true as const } : {}),
     ...(content.attachments.length > 0 ? { attachments: content.attachments } : {}),
   };

@@ -75,19 +75,26 @@ export const CUE_WORDS: ReadonlySet<string> = new Set(
   ).split(" "),
 );
 
+/** One alternation per kind: a 4,000-run history has tens of thousands of sentences to test. */
+const COMBINED = Object.fromEntries(
+  Object.entries(CUES).map(([kind, cues]) => [
+    kind,
+    new RegExp(cues.map((cue) => `(?:${cue.source})`).join("|")),
+  ]),
+) as Record<StatementKind | "closure", RegExp>;
+
+const KINDS: readonly StatementKind[] = ["goal", "decision", "constraint", "preference", "task"];
+
 export function kindsOf(sentence: string): Set<StatementKind> {
   const lower = sentence.toLowerCase();
   const kinds = new Set<StatementKind>();
-  for (const kind of ["goal", "decision", "constraint", "preference", "task"] as const) {
-    if (CUES[kind].some((cue) => cue.test(lower))) kinds.add(kind);
-  }
+  for (const kind of KINDS) if (COMBINED[kind].test(lower)) kinds.add(kind);
   return kinds;
 }
 
 /** The sentence closes, reverses or replaces something said before. */
 export function closes(sentence: string): boolean {
-  const lower = sentence.toLowerCase();
-  return CUES.closure.some((cue) => cue.test(lower));
+  return COMBINED.closure.test(sentence.toLowerCase());
 }
 
 /** Questions ask; they state nothing in force. */

@@ -70,21 +70,23 @@ function singlesOut(
 /** A word said in at most this many sentences of the covered runs names something specific. */
 const RARE_SENTENCES = 6;
 
-type Said = { readonly text: string; readonly words: Set<string> };
+type Said = { readonly text: string; readonly words: Set<string> | null };
 type Sentences = { readonly user: Said[]; readonly assistant: Said[] };
 
-/** Every run's sentences with their subject words, once, and in how many sentences each word occurs. */
+/**
+ * Every run's sentences, once, with the subject words of the person's (agents' are worked out
+ * only for the few that say something), and in how many of the person's sentences each word
+ * occurs: a word the person rarely says names something specific.
+ */
 function sentencesByRun(contents: readonly RunContent[]) {
   const counts = new Map<string, number>();
-  const said = (text: string | null): Said[] =>
-    sentencesOf(text ?? "").map((sentence) => {
+  const byRun: Sentences[] = contents.map((content) => ({
+    user: sentencesOf(content.userMessage ?? "").map((sentence) => {
       const words = salientWords(sentence, CUE_WORDS);
       for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
       return { text: sentence, words };
-    });
-  const byRun: Sentences[] = contents.map((content) => ({
-    user: said(content.userMessage),
-    assistant: said(content.assistantReply),
+    }),
+    assistant: sentencesOf(content.assistantReply ?? "").map((text) => ({ text, words: null })),
   }));
   return { byRun, counts };
 }
@@ -134,8 +136,9 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
         run,
       });
     }
-    for (const { text: sentence, words } of sentences.user) {
+    for (const { text: sentence, words: said } of sentences.user) {
       if (isQuestion(sentence)) continue;
+      const words = said ?? salientWords(sentence, CUE_WORDS);
       const closedSome = closes(sentence) && closeMatching(words, run, null);
       const kinds = kindsOf(sentence);
       // Lifting a constraint or closing a task states nothing new in force; a reversed
@@ -150,18 +153,21 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
       const fact: BriefFact = { kind, text: cap(sentence, MAX_STATEMENT_CHARS), by: "person", run };
       active.push({ fact, words });
     }
-    for (const { text: sentence, words } of sentences.assistant) {
+    for (const { text: sentence } of sentences.assistant) {
       if (isQuestion(sentence)) continue;
-      // An agent may finish a task; only the person reverses decisions and constraints.
-      if (closes(sentence)) closeMatching(words, run, new Set<FactKind>(["task"]));
-      const kind: FactKind | null = AGENT_TASK.test(sentence)
+      const closing = closes(sentence);
+      const agentKind: FactKind | null = AGENT_TASK.test(sentence)
         ? "task"
         : AGENT_DECISION.test(sentence)
           ? "decision"
           : null;
-      if (kind === null) continue;
+      if (!closing && agentKind === null) continue;
+      const words = salientWords(sentence, CUE_WORDS);
+      // An agent may finish a task; only the person reverses decisions and constraints.
+      if (closing) closeMatching(words, run, new Set<FactKind>(["task"]));
+      if (agentKind === null) continue;
       active.push({
-        fact: { kind, text: cap(sentence, MAX_STATEMENT_CHARS), by: "agent", run },
+        fact: { kind: agentKind, text: cap(sentence, MAX_STATEMENT_CHARS), by: "agent", run },
         words,
       });
     }
