@@ -5,23 +5,16 @@ import {
   anthropicUserTexts,
 } from "@skein/fake-models";
 import { estimateTokens, HISTORY_ANSWER_TOKENS } from "@skein/transfer";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
-
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+import { describe, expect, it } from "vitest";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 
 const TOOL = "mcp__skein__skein_history";
 
 describe("skein_history on the real Claude Agent SDK (issue 25)", () => {
+  const harness = useClaudeSkeinHarness();
+
   it("B13: after a switch to Claude, the model reads the handed-over runs; out-of-coverage and bad calls are tool errors and the run completes", async () => {
-    h = await createClaudeSkeinHarness({ codex: "scripted" });
+    const h = await harness({ codex: "scripted" });
     h.scriptedCodex!.enqueue([{ type: "text", text: "Falcon it is." }]);
     h.scriptedCodex!.enqueue([{ type: "text", text: "Keys noted." }]);
     h.anthropic.enqueue(

@@ -7,17 +7,16 @@ import {
 import type { ThreadId } from "@skein/domain";
 import { describe, expect, it } from "vitest";
 import { useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import {
+  askProviderToWrite,
+  expectFallback,
+  expectWrittenBy,
+  lastContextText,
+  PROVIDER_SUMMARY,
+  SUMMARY_PROMPT_START,
+} from "./support/provider-summary.ts";
 
 const SLOW = 120_000;
-const PROMPT_START = "Write a handoff of this conversation";
-const SUMMARY = [
-  "## Goal",
-  "Ship the job queue (run 1)",
-  "## Decisions in force",
-  "- falcon-q for the job queue (run 1)",
-  "## Open tasks",
-  "- rotate the signing keys (run 2)",
-].join("\n");
 
 describe("provider-written handoffs on real Codex (issue 25 item 3)", () => {
   const harness = useCodexSkeinHarness();
@@ -37,41 +36,26 @@ describe("provider-written handoffs on real Codex (issue 25 item 3)", () => {
     async () => {
       const x = await harness();
       const { threadId, fork, transferId } = await forked(x);
-      x.server.enqueue(responsesTextReply(SUMMARY));
-      const { handoffId } = await x.orchestrator.regenerateHandoff({
-        transferId,
-        provider: "claude",
-        writer: "provider",
-      });
-      const handoff = (await x.thread(fork)).handoffs.get(handoffId as never)!;
-      expect(handoff.payload.authorship).toEqual({
-        by: "provider",
-        provider: "codex",
-        fallbackReason: null,
-      });
-      expect(handoff.summaryText).toMatch(
-        /^# Context handoff\nWritten by codex from its own thread/,
-      );
-      expect(handoff.summaryText).toContain(SUMMARY);
+      x.server.enqueue(responsesTextReply(PROVIDER_SUMMARY));
+      const handoff = await askProviderToWrite(x, fork, transferId, "claude");
+      expectWrittenBy(handoff, "codex");
       // The side turn saw the source's history (a fork of it) and the request for a handoff.
       const side = messageTexts(x.request(2), "user");
       expect(side.some((t) => t.includes("We'll use falcon-q"))).toBe(true);
-      expect(side.at(-1)).toContain(PROMPT_START);
+      expect(side.at(-1)).toContain(SUMMARY_PROMPT_START);
 
       // The source thread is untouched: its next request has no trace of the side turn.
       x.server.enqueue(responsesTextReply("source goes on"));
       await x.run(threadId, "And on.");
       const next = JSON.stringify(x.request(-1));
-      expect(next).not.toContain(PROMPT_START);
+      expect(next).not.toContain(SUMMARY_PROMPT_START);
       expect(next).not.toContain("falcon-q for the job queue (run 1)");
       expect((await x.thread(threadId)).runs.size).toBe(3);
 
       // Reviewable and editable before use (T11); here it is used as written.
       x.claude.enqueue([{ type: "text", text: "continuing" }]);
       await x.run(fork, "Continue.", "claude");
-      const turn = x.claude.calls.filter((c) => c.op === "startTurn").at(-1);
-      const args = turn?.args as { input: { context?: { text: string } | null } } | undefined;
-      expect(args?.input.context?.text).toBe(handoff.summaryText);
+      expect(lastContextText(x.claude.calls)).toBe(handoff.summaryText);
     },
     SLOW,
   );
@@ -82,19 +66,9 @@ describe("provider-written handoffs on real Codex (issue 25 item 3)", () => {
       const x = await harness();
       const { fork, transferId } = await forked(x);
       x.server.enqueue(httpErrorReply(500, "summary model exploded"));
-      const { handoffId } = await x.orchestrator.regenerateHandoff({
-        transferId,
-        provider: "claude",
-        writer: "provider",
-      });
-      const handoff = (await x.thread(fork)).handoffs.get(handoffId as never)!;
-      expect(handoff.payload.authorship).toMatchObject({ by: "skein", provider: "codex" });
-      expect(handoff.payload.authorship?.fallbackReason).toMatch(/failed/);
-      expect(handoff.summaryText).toMatch(/^# Context handoff\nContext carried over/);
+      const handoff = await askProviderToWrite(x, fork, transferId, "claude");
+      expectFallback(handoff, "codex", /failed/);
       expect(handoff.summaryText).toContain("## Decisions in force");
-      expect(handoff.summaryText).toContain(
-        "We'll use falcon-q for the job queue. (run 1, the person)",
-      );
     },
     SLOW,
   );
@@ -104,19 +78,10 @@ describe("provider-written handoffs on real Codex (issue 25 item 3)", () => {
     async () => {
       const x = await harness({ summaryTimeoutMs: 1_500 });
       const { fork, transferId } = await forked(x);
-      x.server.enqueue(responsesSlowTextReply([SUMMARY.slice(0, 20), SUMMARY.slice(20)], 20_000));
-      const { handoffId } = await x.orchestrator.regenerateHandoff({
-        transferId,
-        provider: "claude",
-        writer: "provider",
-      });
-      const handoff = (await x.thread(fork)).handoffs.get(handoffId as never)!;
-      expect(handoff.payload.authorship).toEqual({
-        by: "skein",
-        provider: "codex",
-        fallbackReason: "the provider did not answer within 2 s",
-      });
-      expect(handoff.summaryText).toContain("## Open tasks");
+      const slow = [PROVIDER_SUMMARY.slice(0, 20), PROVIDER_SUMMARY.slice(20)];
+      x.server.enqueue(responsesSlowTextReply(slow, 20_000));
+      const handoff = await askProviderToWrite(x, fork, transferId, "claude");
+      expectFallback(handoff, "codex", /^the provider did not answer within 2 s$/);
     },
     SLOW,
   );
