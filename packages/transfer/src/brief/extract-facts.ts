@@ -71,6 +71,11 @@ function singlesOut(
 const RARE_SENTENCES = 6;
 
 type Said = { readonly text: string; readonly words: Set<string> | null };
+
+/** An agent's reply can close a task or state a decision or task only if one of its cues occurs. */
+function mightMatter(reply: string | null): boolean {
+  return reply !== null && (closes(reply) || AGENT_TASK.test(reply) || AGENT_DECISION.test(reply));
+}
 type Sentences = { readonly user: Said[]; readonly assistant: Said[] };
 
 /**
@@ -86,7 +91,10 @@ function sentencesByRun(contents: readonly RunContent[]) {
       for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
       return { text: sentence, words };
     }),
-    assistant: sentencesOf(content.assistantReply ?? "").map((text) => ({ text, words: null })),
+    // Most replies say nothing the brief keeps: split only those that might.
+    assistant: mightMatter(content.assistantReply)
+      ? sentencesOf(content.assistantReply ?? "").map((text) => ({ text, words: null }))
+      : [],
   }));
   return { byRun, counts };
 }
