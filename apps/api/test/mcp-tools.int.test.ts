@@ -3,7 +3,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ProjectId, StoredEvent, ThreadId } from "@skein/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refusal } from "./support/errors.ts";
-import { createGitWorkspace } from "./support/git-workspace.ts";
+import { createGitWorkspace, git } from "./support/git-workspace.ts";
 import { callTool, connectMcp, toolRefusal } from "./support/mcp-client.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
 import { until } from "./support/until.ts";
@@ -295,10 +295,19 @@ describe("B19: Skein's MCP server", () => {
     const detail = await t.client.thread.detail.query({ threadId: first.threadId });
     expect(detail.runs).toHaveLength(1);
 
+    // A fork (its own worktree in this git project) replayed: one fork, one worktree.
+    const forkArgs = { threadId: first.threadId, commandId: "cmd_mcp_fork_once" };
+    const fork = await callTool<Created>(mcp, "skein_fork_thread", forkArgs);
+    const forked = await head();
+    expect(await callTool<Created>(mcp, "skein_fork_thread", forkArgs)).toEqual(fork);
+    expect(await head()).toBe(forked);
+    const worktrees = git(workspace, "worktree", "list").trim().split("\n");
+    expect(worktrees.filter((line) => line.includes(fork.threadId))).toHaveLength(1);
+
     // The same id for another payload is refused, naming the first, and changes nothing.
     const conflict = await toolRefusal(mcp, "skein_send_message", { ...send, text: "other" });
     expect(conflict).toMatch(/^CONFLICT: .*cmd_mcp_send_once/);
-    expect(await head()).toBe(settled);
+    expect(await head()).toBe(forked);
   });
 
   it("B4: bad input is a tool error in the API's own words, and nothing is appended", async () => {
@@ -345,6 +354,20 @@ describe("B19: Skein's MCP server", () => {
     });
     expect(waited).toMatch(/^BAD_REQUEST: timeoutMs: /);
     expect(await head()).toBe(before);
+  });
+
+  it("B4: an agent whose name is not a name may read but starts nothing", async () => {
+    const odd = await connectMcp(t.server.url, { token: TOKEN, name: "x".repeat(300) });
+    try {
+      const before = await head();
+      await callTool(odd, "skein_list_threads", { projectId });
+      expect(await toolRefusal(odd, "skein_create_thread", { projectId })).toBe(
+        "BAD_REQUEST: agent name: must be at most 200 characters",
+      );
+      expect(await head()).toBe(before);
+    } finally {
+      await odd.close();
+    }
   });
 });
 
