@@ -196,16 +196,21 @@ function defaultInstanceId(apiPort: number): string {
   return `${os.hostname()}:${apiPort === 0 ? `pid${process.pid}` : apiPort}`;
 }
 
+type EnvSource = Readonly<Record<string, string | undefined>>;
+
+/** `source` read through `schema`; a `ConfigError` listing every problem otherwise. */
+function validated<S extends z.ZodType>(schema: S, source: EnvSource): z.output<S> {
+  const parsed = schema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map(
+    (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+  );
+  throw new ConfigError(`invalid environment:\n${lines.join("\n")}`);
+}
+
 /** Validates an environment record; throws `ConfigError` with every problem listed. */
-export function parseEnv(source: Readonly<Record<string, string | undefined>>): ServerConfig {
-  const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
-    );
-    throw new ConfigError(`invalid environment:\n${lines.join("\n")}`);
-  }
-  const env = parsed.data;
+export function parseEnv(source: EnvSource): ServerConfig {
+  const env = validated(EnvSchema, source);
   const host = env.SKEIN_HOST?.trim() ?? "127.0.0.1";
   const apiToken = env.SKEIN_API_TOKEN ?? null;
   if (!isLoopbackHost(host) && apiToken === null) {
@@ -266,15 +271,8 @@ export type ClientConfig = {
 };
 
 /** The edges' (MCP stdio, ACP) configuration: `SKEIN_URL`, else the server's host and port. */
-export function parseClientEnv(source: Readonly<Record<string, string | undefined>>): ClientConfig {
-  const parsed = ClientEnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
-    );
-    throw new ConfigError(`invalid environment:\n${lines.join("\n")}`);
-  }
-  const env = parsed.data;
+export function parseClientEnv(source: EnvSource): ClientConfig {
+  const env = validated(ClientEnvSchema, source);
   const host = env.SKEIN_HOST?.trim() ?? "127.0.0.1";
   return {
     url:

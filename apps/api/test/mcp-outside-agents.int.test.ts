@@ -77,17 +77,31 @@ async function startEvents(threadId: ThreadId): Promise<StoredEvent[]> {
   );
 }
 
-/** What the agent's own model saw its tools answer, and the threads it made, from the log. */
-async function agentWork(answers: Answers) {
+/**
+ * What the agent's tools answered, checked against the log: the thread and its fork started by
+ * `agentName`, the one run on `provider` completed, and the wait answered with its `reply`.
+ */
+async function expectAgentWork(
+  answers: Answers,
+  agentName: string,
+  provider: ProviderKind,
+  reply: string,
+) {
+  expect(answers).toHaveLength(4);
   const threadId = answers[0]?.threadId as ThreadId;
   const forkId = answers[3]?.threadId as ThreadId;
+  const byAgent = { createdBy: "agent", agentName };
+  expect((await startEvents(threadId))[0]?.data).toMatchObject({
+    thread: { ...byAgent, defaultProvider: provider },
+  });
+  expect((await startEvents(forkId))[0]?.data).toMatchObject({
+    thread: { ...byAgent, lineage: { parentThreadId: threadId, relationshipToParent: "fork" } },
+  });
   const detail = await t.client.thread.detail.query({ threadId });
-  return {
-    created: (await startEvents(threadId))[0]?.data,
-    forked: (await startEvents(forkId))[0]?.data,
-    runs: detail.runs.map((r) => ({ provider: r.provider, status: r.status })),
-    waited: answers[2],
-  };
+  expect(detail.runs.map((r) => ({ provider: r.provider, status: r.status }))).toEqual([
+    { provider, status: "completed" },
+  ]);
+  expect(answers[2]).toMatchObject({ status: "completed", done: true, reply });
 }
 
 describe("B19: real agents drive Skein through its MCP server", () => {
@@ -109,19 +123,7 @@ describe("B19: real agents drive Skein through its MCP server", () => {
       );
       const last = model.requests.at(-1)!;
       const answers = functionCallOutputs(last).map((o) => answerOf(o.output));
-      expect(answers).toHaveLength(4);
-      const work = await agentWork(answers);
-      const byCodex = { createdBy: "agent", agentName: "codex-mcp-client" };
-      expect(work.created).toMatchObject({ thread: { ...byCodex, defaultProvider: "claude" } });
-      expect(work.forked).toMatchObject({
-        thread: { ...byCodex, lineage: { parentThreadId: answers[0]?.threadId } },
-      });
-      expect(work.runs).toEqual([{ provider: "claude", status: "completed" }]);
-      expect(work.waited).toMatchObject({
-        status: "completed",
-        done: true,
-        reply: "claude provider says hi",
-      });
+      await expectAgentWork(answers, "codex-mcp-client", "claude", "claude provider says hi");
     } finally {
       await model.close();
       await home.remove();
@@ -153,15 +155,7 @@ describe("B19: real agents drive Skein through its MCP server", () => {
       const results = anthropicToolResults(last);
       expect(results.every((r) => !r.isError)).toBe(true);
       const answers = results.map((r) => answerOf(r.text));
-      expect(answers).toHaveLength(4);
-      const work = await agentWork(answers);
-      const byClaude = { createdBy: "agent", agentName: "claude-code" };
-      expect(work.created).toMatchObject({ thread: { ...byClaude, defaultProvider: "codex" } });
-      expect(work.forked).toMatchObject({
-        thread: { ...byClaude, lineage: { parentThreadId: answers[0]?.threadId } },
-      });
-      expect(work.runs).toEqual([{ provider: "codex", status: "completed" }]);
-      expect(work.waited).toMatchObject({ status: "completed", reply: "codex provider says hi" });
+      await expectAgentWork(answers, "claude-code", "codex", "codex provider says hi");
     } finally {
       await model.close();
       rmSync(configDir, { recursive: true, force: true });

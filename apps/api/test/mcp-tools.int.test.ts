@@ -312,39 +312,28 @@ describe("B19: Skein's MCP server", () => {
 
   it("B4: bad input is a tool error in the API's own words, and nothing is appended", async () => {
     const before = await head();
-    const cases: Array<[string, Record<string, unknown>, () => Promise<unknown>]> = [
+    // Each tool with bad arguments, and the procedure it calls with the same ones over HTTP.
+    type Case = [string, Record<string, unknown>, (args: never) => Promise<unknown>];
+    const cases: Case[] = [
       [
         "skein_create_thread",
         { projectId: "not-a-project", provider: "gemini" },
-        () =>
-          t.client.thread.create.mutate({
-            projectId: "not-a-project",
-            provider: "gemini",
-          } as never),
+        t.client.thread.create.mutate,
       ],
-      [
-        "skein_create_thread",
-        { projectId: "prj_missing" },
-        () => t.client.thread.create.mutate({ projectId: "prj_missing" }),
-      ],
+      ["skein_create_thread", { projectId: "prj_missing" }, t.client.thread.create.mutate],
       [
         "skein_send_message",
         { threadId: "thr_missing", text: "lone \ud800 surrogate" },
-        () =>
-          t.client.thread.sendMessage.mutate({
-            threadId: "thr_missing",
-            text: "lone \ud800 surrogate",
-          }),
+        t.client.thread.sendMessage.mutate,
       ],
       [
         "skein_fork_thread",
         { threadId: "thr_missing", commandId: "not-a-command-id" },
-        () =>
-          t.client.thread.fork.mutate({ threadId: "thr_missing", commandId: "not-a-command-id" }),
+        t.client.thread.fork.mutate,
       ],
     ];
-    for (const [tool, args, api] of cases) {
-      const { code, message } = await refusal(api());
+    for (const [tool, args, procedure] of cases) {
+      const { code, message } = await refusal(procedure(args as never));
       expect(await toolRefusal(mcp, tool, args)).toBe(`${code}: ${message}`);
     }
     const waited = await toolRefusal(mcp, "skein_wait_run", {
@@ -382,7 +371,10 @@ describe("B19: /mcp takes the API's token, in the Authorization header only", ()
       clientInfo: { name: "intruder", version: "1" },
     },
   };
-  const post = (query: string, headers: Record<string, string>) =>
+  const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
+  const auth = { authorization: `Bearer ${TOKEN}` };
+  /** A raw POST to /mcp (`query` after the path), JSON-RPC `body` unless a string. */
+  const post = (query: string, headers: Record<string, string>, body: unknown = initialize) =>
     fetch(`${t.server.url}/mcp${query}`, {
       method: "POST",
       headers: {
@@ -390,7 +382,7 @@ describe("B19: /mcp takes the API's token, in the Authorization header only", ()
         accept: "application/json, text/event-stream",
         ...headers,
       },
-      body: JSON.stringify(initialize),
+      body: typeof body === "string" ? body : JSON.stringify(body),
     });
 
   it("B19: no token, a wrong token and a token in the URL are refused with 401; nothing is appended", async () => {
@@ -410,41 +402,16 @@ describe("B19: /mcp takes the API's token, in the Authorization header only", ()
       expect(body.error.message).toMatch(/Authorization: Bearer/);
     }
     await expect(connectMcp(t.server.url, { token: "wrong-token" })).rejects.toThrow();
-    const sessions = await post("", { authorization: `Bearer ${TOKEN}` });
+    const sessions = await post("", auth);
     expect(sessions.status).toBe(200);
     expect(sessions.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
     expect(await head()).toBe(before);
   });
 
   it("B19: a request outside any session is refused; an unknown session is 404", async () => {
-    const auth = { authorization: `Bearer ${TOKEN}` };
-    const list = { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} };
-    const noSession = await fetch(`${t.server.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        ...auth,
-      },
-      body: JSON.stringify(list),
-    });
-    expect(noSession.status).toBe(400);
-    const unknown = await fetch(`${t.server.url}/mcp`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "application/json, text/event-stream",
-        "mcp-session-id": "00000000-0000-0000-0000-000000000000",
-        ...auth,
-      },
-      body: JSON.stringify(list),
-    });
-    expect(unknown.status).toBe(404);
-    const notJson = await fetch(`${t.server.url}/mcp`, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...auth },
-      body: "{not json",
-    });
-    expect(notJson.status).toBe(400);
+    expect((await post("", auth, list)).status).toBe(400);
+    const unknown = { ...auth, "mcp-session-id": "00000000-0000-0000-0000-000000000000" };
+    expect((await post("", unknown, list)).status).toBe(404);
+    expect((await post("", auth, "{not json")).status).toBe(400);
   });
 });
