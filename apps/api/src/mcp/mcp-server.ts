@@ -12,10 +12,11 @@ import { callTool, createCaller, describeTool } from "./tool-kit.ts";
 import { SKEIN_TOOLS } from "./tools/index.ts";
 
 const INSTRUCTIONS =
-  "Skein runs coding agents (Codex, Claude) in threads. Find a project with skein_list_projects, " +
-  "start a thread with skein_create_thread, send it work with skein_send_message and wait for the " +
-  "answer with skein_wait_run; fork, fan out to several providers, compare and bring work back " +
-  "with the other tools. Give every command a fresh commandId (cmd_…) and reuse it on retries.";
+  "Skein runs coding agents in threads, each run on a provider of its choice. Find a project " +
+  "with skein_list_projects, start a thread with skein_create_thread, send it work with " +
+  "skein_send_message and wait for the answer with skein_wait_run; fork, fan out to several " +
+  "providers, compare and bring work back with the other tools. Give every command a fresh " +
+  "commandId (cmd_…) and reuse it on retries.";
 
 const BY_NAME = new Map(SKEIN_TOOLS.map((tool) => [tool.name, tool]));
 
