@@ -64,7 +64,7 @@ async function prompt(e: AcpEditor, sessionId: string, text: string) {
 }
 
 describe("B19: skein acp, a Skein thread as an editor's agent", () => {
-  it("B19: session, streamed prompt with a permission answered, cancel, /fork, load after a restart, /switch", async () => {
+  it("B19: session, streamed prompt with a permission answered, cancel, /fork, load after a restart, /bring-back, /switch", async () => {
     editor = await connect();
     const session = await editor.connection.agent.request("session/new", {
       cwd: t.workspaceDir,
@@ -175,6 +175,25 @@ describe("B19: skein acp, a Skein thread as an editor's agent", () => {
     expect(again).toMatchObject({ stopReason: "end_turn" });
     expect(agentText(again.updates)).toBe("still here");
 
+    // The fork is a session too; its work comes back with /bring-back.
+    await editor.connection.agent.request("session/load", {
+      sessionId: fork.id,
+      cwd: t.workspaceDir,
+      mcpServers: [],
+    });
+    t.openai.enqueue(responsesTextReply("side quest done"));
+    expect(await prompt(editor, fork.id, "do the side quest")).toMatchObject({
+      stopReason: "end_turn",
+    });
+    t.openai.enqueue(responsesTextReply("took the side quest in"));
+    const back = await prompt(editor, sessionId, `/bring-back ${fork.id} take it in`);
+    expect(back.stopReason).toBe("end_turn");
+    expect(agentText(back.updates)).toBe("took the side quest in");
+    const merged = await t.client.thread.detail.query({ threadId: sessionId });
+    expect(merged.transfers).toContainEqual(
+      expect.objectContaining({ type: "merge_back", sourceThreadId: fork.id, status: "consumed" }),
+    );
+
     // /switch: the thread continues on Claude (with a handoff); the mode follows.
     const switched = await prompt(editor, sessionId, "/switch claude");
     expect(switched.updates.map((n) => n.update)).toContainEqual({
@@ -185,7 +204,13 @@ describe("B19: skein acp, a Skein thread as an editor's agent", () => {
     const onClaude = await prompt(editor, sessionId, "now on claude");
     expect(agentText(onClaude.updates)).toBe("claude took over");
     const detail = await t.client.thread.detail.query({ threadId: sessionId });
-    expect(detail.runs.map((r) => r.provider)).toEqual(["codex", "codex", "codex", "claude"]);
+    expect(detail.runs.map((r) => r.provider)).toEqual([
+      "codex",
+      "codex",
+      "codex",
+      "codex",
+      "claude",
+    ]);
   });
 
   it("B19: a prompt to an unknown session and a bad mode are refused in words; nothing is appended", async () => {
