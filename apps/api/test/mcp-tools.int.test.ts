@@ -311,7 +311,11 @@ describe("B19: Skein's MCP server", () => {
   });
 
   it("B4: bad input is a tool error in the API's own words, and nothing is appended", async () => {
+    const { threadId } = await callTool<Created>(mcp, "skein_create_thread", { projectId });
     const before = await head();
+    expect(await toolRefusal(mcp, "skein_wait_run", { threadId, runId: "run_missing" })).toBe(
+      "NOT_FOUND: run run_missing not found",
+    );
     // Each tool with bad arguments, and the procedure it calls with the same ones over HTTP.
     type Case = [string, Record<string, unknown>, (args: never) => Promise<unknown>];
     const cases: Case[] = [

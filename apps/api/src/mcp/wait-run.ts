@@ -1,6 +1,5 @@
-import type { ThreadDetailView } from "@skein/contract";
+import { rethrowMapped, type ThreadDetailView } from "@skein/contract";
 import { NotFoundError, type Run, type RunId, type ThreadId } from "@skein/domain";
-import { TRPCError } from "@trpc/server";
 import type { ApiCaller, ToolCall } from "./tool-kit.ts";
 
 /**
@@ -36,7 +35,7 @@ async function readRun(api: ApiCaller, threadId: ThreadId, runId: RunId): Promis
   // Older than the latest window: a run's ordinal is not known from its id, so read them all once.
   const all = await api.thread.detail({ threadId, window: { limit: 500 } });
   const older = all.runs.find((r) => r.id === runId);
-  if (!older) throw new TRPCError({ code: "NOT_FOUND", cause: new NotFoundError("run", runId) });
+  if (!older) rethrowMapped(new NotFoundError("run", runId));
   return { run: older, detail: all };
 }
 
