@@ -12,7 +12,7 @@ import {
 import { type ProviderKind, ThreadId, type TurnItem, visibleItemsOf } from "@skein/domain";
 import packageJson from "../../package.json" with { type: "json" };
 import { createSkeinClient, type SkeinClient } from "../client.ts";
-import { AGENT_HEADER } from "../http/agent-header.ts";
+import { agentHeader } from "../http/agent-header.ts";
 import { acpErrorOf } from "./acp-errors.ts";
 import { AcpSession } from "./acp-session.ts";
 import { historyUpdatesOf } from "./item-updates.ts";
@@ -78,7 +78,9 @@ export function createSkeinAcpAgent(options: SkeinAcpOptions): AgentApp {
   const projectFor = async (cwd: string) => {
     const root = path.resolve(cwd);
     const { projects } = await api().project.list.query().catch(acpErrorOf);
-    const found = projects.find((p) => p.workspaceRoot === root && p.archivedAt === null);
+    const found = projects.find(
+      (p) => p.workspaceRoot === root && p.archivedAt === null && p.deletedAt === null,
+    );
     if (found) return found.id;
     const key = createHash("sha256").update(root).digest("hex").slice(0, 32);
     const created = await api()
@@ -129,7 +131,7 @@ export function createSkeinAcpAgent(options: SkeinAcpOptions): AgentApp {
       skein = createSkeinClient({
         url: options.url,
         ...(options.token === null ? {} : { token: options.token }),
-        headers: { [AGENT_HEADER]: params.clientInfo?.name ?? "acp-client" },
+        headers: agentHeader(params.clientInfo?.name ?? "acp-client"),
       });
       return {
         protocolVersion: Math.min(params.protocolVersion, PROTOCOL_VERSION),
