@@ -2,6 +2,8 @@ import { rmSync } from "node:fs";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { ProjectId, StoredEvent, ThreadId } from "@skein/domain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createSkeinClient } from "../src/client.ts";
+import { agentHeader } from "../src/http/agent-header.ts";
 import { refusal } from "./support/errors.ts";
 import { createGitWorkspace, git } from "./support/git-workspace.ts";
 import { callTool, connectMcp, toolRefusal } from "./support/mcp-client.ts";
@@ -417,5 +419,23 @@ describe("B19: /mcp takes the API's token, in the Authorization header only", ()
     const unknown = { ...auth, "mcp-session-id": "00000000-0000-0000-0000-000000000000" };
     expect((await post("", unknown, list)).status).toBe(404);
     expect((await post("", auth, "{not json")).status).toBe(400);
+  });
+});
+
+describe("B19: over HTTP, a client names the agent it acts for", () => {
+  it("B19: x-skein-agent (percent-encoded) starts threads as that agent; a bad name is refused", async () => {
+    const named = (name: string) =>
+      createSkeinClient({ url: t.server.url, token: TOKEN, headers: agentHeader(name) });
+    const { threadId } = await named("Zéd ✨").thread.create.mutate({ projectId });
+    expect((await startEvent(threadId)).data).toMatchObject({
+      thread: { createdBy: "agent", agentName: "Zéd ✨" },
+    });
+    const before = await head();
+    const bad = await refusal(named("bad\u0000name").thread.create.mutate({ projectId }));
+    expect(bad).toMatchObject({
+      code: "BAD_REQUEST",
+      message: expect.stringMatching(/^agent name: /),
+    });
+    expect(await head()).toBe(before);
   });
 });
