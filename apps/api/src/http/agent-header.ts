@@ -14,7 +14,7 @@ export function agentHeader(name: string): Record<string, string> {
 
 export function agentNameOf(req: IncomingMessage): string | null {
   const value = req.headers[AGENT_HEADER];
-  if (typeof value !== "string") return null;
+  if (typeof value !== "string" || value === "") return null;
   try {
     return decodeURIComponent(value);
   } catch {
