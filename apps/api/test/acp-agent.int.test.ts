@@ -19,6 +19,8 @@ import { until } from "./support/until.ts";
 // B19: an editor on the ACP SDK's client side uses a Skein thread as its agent through
 // `skein acp`, with the real Codex (and Claude, after a switch) running the thread on fake models.
 
+/** Real runtimes several turns deep: on a loaded machine a case takes well past the default. */
+const SLOW = 150_000;
 const TOKEN = "acp-token-0123456789abcdefgh";
 const EDITOR = "test-editor";
 let t: RealProvidersServer;
@@ -64,154 +66,162 @@ async function prompt(e: AcpEditor, sessionId: string, text: string) {
 }
 
 describe("B19: skein acp, a Skein thread as an editor's agent", () => {
-  it("B19: session, streamed prompt with a permission answered, cancel, /fork, load after a restart, /bring-back, /switch", async () => {
-    editor = await connect();
-    const session = await editor.connection.agent.request("session/new", {
-      cwd: t.workspaceDir,
-      mcpServers: [],
-    });
-    const sessionId = session.sessionId as ThreadId;
-    expect(session.modes).toMatchObject({
-      currentModeId: "codex",
-      availableModes: [{ id: "codex" }, { id: "claude" }],
-    });
-    const [created] = await t.store.readStream(`thread-${sessionId}`);
-    expect(created).toMatchObject({
-      type: "ThreadCreated",
-      data: {
-        thread: { createdBy: "agent", agentName: EDITOR, runtimeMode: "approval-required" },
-      },
-    });
-    const commands = await until(
-      async () => editor!.updates.map((n) => n.update),
-      (list) => list.some((u) => u.sessionUpdate === "available_commands_update"),
-    );
-    const offered = commands.find((u) => u.sessionUpdate === "available_commands_update");
-    expect(offered).toMatchObject({
-      availableCommands: [{ name: "fork" }, { name: "switch" }, { name: "bring-back" }],
-    });
+  it(
+    "B19: session, streamed prompt with a permission answered, cancel, /fork, load after a restart, /bring-back, /switch",
+    async () => {
+      editor = await connect();
+      const session = await editor.connection.agent.request("session/new", {
+        cwd: t.workspaceDir,
+        mcpServers: [],
+      });
+      const sessionId = session.sessionId as ThreadId;
+      expect(session.modes).toMatchObject({
+        currentModeId: "codex",
+        availableModes: [{ id: "codex" }, { id: "claude" }],
+      });
+      const [created] = await t.store.readStream(`thread-${sessionId}`);
+      expect(created).toMatchObject({
+        type: "ThreadCreated",
+        data: {
+          thread: { createdBy: "agent", agentName: EDITOR, runtimeMode: "approval-required" },
+        },
+      });
+      const commands = await until(
+        async () => editor!.updates.map((n) => n.update),
+        (list) => list.some((u) => u.sessionUpdate === "available_commands_update"),
+      );
+      const offered = commands.find((u) => u.sessionUpdate === "available_commands_update");
+      expect(offered).toMatchObject({
+        availableCommands: [{ name: "fork" }, { name: "switch" }, { name: "bring-back" }],
+      });
 
-    // A prompt: the command needs the editor's permission; the answer streams back in chunks.
-    t.openai.enqueue(
-      execCommandReply("echo from-acp > acp.txt"),
-      // Paced, so Skein records the words as they come rather than as one delta.
-      responsesTextReply("wrote acp.txt for you", {
-        chunks: ["wrote ", "acp.txt ", "for you"],
-        eventDelayMs: 150,
-      }),
-    );
-    const first = await prompt(editor, sessionId, "create acp.txt");
-    expect(first.stopReason).toBe("end_turn");
-    expect(editor.permissions).toEqual([
-      expect.objectContaining({
+      // A prompt: the command needs the editor's permission; the answer streams back in chunks.
+      t.openai.enqueue(
+        execCommandReply("echo from-acp > acp.txt"),
+        // Paced, so Skein records the words as they come rather than as one delta.
+        responsesTextReply("wrote acp.txt for you", {
+          chunks: ["wrote ", "acp.txt ", "for you"],
+          eventDelayMs: 150,
+        }),
+      );
+      const first = await prompt(editor, sessionId, "create acp.txt");
+      expect(first.stopReason).toBe("end_turn");
+      expect(editor.permissions).toEqual([
+        expect.objectContaining({
+          sessionId,
+          toolCall: expect.objectContaining({ kind: "execute" }),
+          options: expect.arrayContaining([expect.objectContaining({ kind: "allow_once" })]),
+        }),
+      ]);
+      expect(existsSync(path.join(t.workspaceDir, "acp.txt"))).toBe(true);
+      expect(kinds(first.updates)).toEqual(
+        expect.arrayContaining(["tool_call", "tool_call_update", "agent_message_chunk"]),
+      );
+      expect(agentText(first.updates)).toBe("wrote acp.txt for you");
+      const chunks = first.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk");
+      expect(chunks.length).toBeGreaterThan(1);
+      const ended = first.updates.find((n) => n.update.sessionUpdate === "tool_call_update");
+      expect(ended?.update).toMatchObject({ status: "completed" });
+
+      // Cancel: the run is interrupted mid-stream and the prompt ends `cancelled`.
+      t.openai.enqueue(responsesSlowTextReply(["one ", "two ", "three ", "four ", "five"], 400));
+      const from = editor.updates.length;
+      const slow = editor.connection.agent.request("session/prompt", {
         sessionId,
-        toolCall: expect.objectContaining({ kind: "execute" }),
-        options: expect.arrayContaining([expect.objectContaining({ kind: "allow_once" })]),
-      }),
-    ]);
-    expect(existsSync(path.join(t.workspaceDir, "acp.txt"))).toBe(true);
-    expect(kinds(first.updates)).toEqual(
-      expect.arrayContaining(["tool_call", "tool_call_update", "agent_message_chunk"]),
-    );
-    expect(agentText(first.updates)).toBe("wrote acp.txt for you");
-    const chunks = first.updates.filter((n) => n.update.sessionUpdate === "agent_message_chunk");
-    expect(chunks.length).toBeGreaterThan(1);
-    const ended = first.updates.find((n) => n.update.sessionUpdate === "tool_call_update");
-    expect(ended?.update).toMatchObject({ status: "completed" });
+        prompt: [{ type: "text", text: "count slowly" }],
+      });
+      await until(
+        async () => since(editor!, sessionId, from),
+        (list) => list.some((n) => n.update.sessionUpdate === "agent_message_chunk"),
+        30_000,
+      );
+      await editor.connection.agent.notify("session/cancel", { sessionId });
+      expect((await slow).stopReason).toBe("cancelled");
+      const afterCancel = await t.client.thread.detail.query({ threadId: sessionId });
+      expect(afterCancel.runs.map((r) => r.status)).toEqual(["completed", "interrupted"]);
 
-    // Cancel: the run is interrupted mid-stream and the prompt ends `cancelled`.
-    t.openai.enqueue(responsesSlowTextReply(["one ", "two ", "three ", "four ", "five"], 400));
-    const from = editor.updates.length;
-    const slow = editor.connection.agent.request("session/prompt", {
-      sessionId,
-      prompt: [{ type: "text", text: "count slowly" }],
-    });
-    await until(
-      async () => since(editor!, sessionId, from),
-      (list) => list.some((n) => n.update.sessionUpdate === "agent_message_chunk"),
-      30_000,
-    );
-    await editor.connection.agent.notify("session/cancel", { sessionId });
-    expect((await slow).stopReason).toBe("cancelled");
-    const afterCancel = await t.client.thread.detail.query({ threadId: sessionId });
-    expect(afterCancel.runs.map((r) => r.status)).toEqual(["completed", "interrupted"]);
+      // /fork: a Skein-only action; the fork is the editor's.
+      const forked = await prompt(editor, sessionId, "/fork Side quest");
+      expect(forked.stopReason).toBe("end_turn");
+      const shells = await t.client.thread.shells.query({ query: "Side quest" });
+      const fork = shells.threads[0]!;
+      expect(fork).toMatchObject({
+        createdBy: "agent",
+        agentName: EDITOR,
+        lineage: { parentThreadId: sessionId, relationshipToParent: "fork" },
+      });
+      expect(agentText(forked.updates)).toContain(fork.id);
 
-    // /fork: a Skein-only action; the fork is the editor's.
-    const forked = await prompt(editor, sessionId, "/fork Side quest");
-    expect(forked.stopReason).toBe("end_turn");
-    const shells = await t.client.thread.shells.query({ query: "Side quest" });
-    const fork = shells.threads[0]!;
-    expect(fork).toMatchObject({
-      createdBy: "agent",
-      agentName: EDITOR,
-      lineage: { parentThreadId: sessionId, relationshipToParent: "fork" },
-    });
-    expect(agentText(forked.updates)).toContain(fork.id);
+      // The agent process dies; a new one reloads the session and replays the conversation.
+      await editor.kill();
+      editor = await connect();
+      const loadFrom = editor.updates.length;
+      const loaded = await editor.connection.agent.request("session/load", {
+        sessionId,
+        cwd: t.workspaceDir,
+        mcpServers: [],
+      });
+      expect(loaded).toMatchObject({ modes: { currentModeId: "codex" } });
+      const history = since(editor, sessionId, loadFrom);
+      expect(kinds(history)).toEqual(
+        expect.arrayContaining(["user_message_chunk", "tool_call", "agent_message_chunk"]),
+      );
+      const userTexts = history.flatMap((n) =>
+        n.update.sessionUpdate === "user_message_chunk" && n.update.content.type === "text"
+          ? [n.update.content.text]
+          : [],
+      );
+      expect(userTexts).toEqual(["create acp.txt", "count slowly"]);
+      expect(agentText(history)).toContain("wrote acp.txt for you");
 
-    // The agent process dies; a new one reloads the session and replays the conversation.
-    await editor.kill();
-    editor = await connect();
-    const loadFrom = editor.updates.length;
-    const loaded = await editor.connection.agent.request("session/load", {
-      sessionId,
-      cwd: t.workspaceDir,
-      mcpServers: [],
-    });
-    expect(loaded).toMatchObject({ modes: { currentModeId: "codex" } });
-    const history = since(editor, sessionId, loadFrom);
-    expect(kinds(history)).toEqual(
-      expect.arrayContaining(["user_message_chunk", "tool_call", "agent_message_chunk"]),
-    );
-    const userTexts = history.flatMap((n) =>
-      n.update.sessionUpdate === "user_message_chunk" && n.update.content.type === "text"
-        ? [n.update.content.text]
-        : [],
-    );
-    expect(userTexts).toEqual(["create acp.txt", "count slowly"]);
-    expect(agentText(history)).toContain("wrote acp.txt for you");
+      t.openai.enqueue(responsesTextReply("still here"));
+      const again = await prompt(editor, sessionId, "are you there?");
+      expect(again).toMatchObject({ stopReason: "end_turn" });
+      expect(agentText(again.updates)).toBe("still here");
 
-    t.openai.enqueue(responsesTextReply("still here"));
-    const again = await prompt(editor, sessionId, "are you there?");
-    expect(again).toMatchObject({ stopReason: "end_turn" });
-    expect(agentText(again.updates)).toBe("still here");
+      // The fork is a session too; its work comes back with /bring-back.
+      await editor.connection.agent.request("session/load", {
+        sessionId: fork.id,
+        cwd: t.workspaceDir,
+        mcpServers: [],
+      });
+      t.openai.enqueue(responsesTextReply("side quest done"));
+      expect(await prompt(editor, fork.id, "do the side quest")).toMatchObject({
+        stopReason: "end_turn",
+      });
+      t.openai.enqueue(responsesTextReply("took the side quest in"));
+      const back = await prompt(editor, sessionId, `/bring-back ${fork.id} take it in`);
+      expect(back.stopReason).toBe("end_turn");
+      expect(agentText(back.updates)).toBe("took the side quest in");
+      const merged = await t.client.thread.detail.query({ threadId: sessionId });
+      expect(merged.transfers).toContainEqual(
+        expect.objectContaining({
+          type: "merge_back",
+          sourceThreadId: fork.id,
+          status: "consumed",
+        }),
+      );
 
-    // The fork is a session too; its work comes back with /bring-back.
-    await editor.connection.agent.request("session/load", {
-      sessionId: fork.id,
-      cwd: t.workspaceDir,
-      mcpServers: [],
-    });
-    t.openai.enqueue(responsesTextReply("side quest done"));
-    expect(await prompt(editor, fork.id, "do the side quest")).toMatchObject({
-      stopReason: "end_turn",
-    });
-    t.openai.enqueue(responsesTextReply("took the side quest in"));
-    const back = await prompt(editor, sessionId, `/bring-back ${fork.id} take it in`);
-    expect(back.stopReason).toBe("end_turn");
-    expect(agentText(back.updates)).toBe("took the side quest in");
-    const merged = await t.client.thread.detail.query({ threadId: sessionId });
-    expect(merged.transfers).toContainEqual(
-      expect.objectContaining({ type: "merge_back", sourceThreadId: fork.id, status: "consumed" }),
-    );
-
-    // /switch: the thread continues on Claude (with a handoff); the mode follows.
-    const switched = await prompt(editor, sessionId, "/switch claude");
-    expect(switched.updates.map((n) => n.update)).toContainEqual({
-      sessionUpdate: "current_mode_update",
-      currentModeId: "claude",
-    });
-    t.anthropic.answerPrompt("now on claude", anthropicTextReply("claude took over"));
-    const onClaude = await prompt(editor, sessionId, "now on claude");
-    expect(agentText(onClaude.updates)).toBe("claude took over");
-    const detail = await t.client.thread.detail.query({ threadId: sessionId });
-    expect(detail.runs.map((r) => r.provider)).toEqual([
-      "codex",
-      "codex",
-      "codex",
-      "codex",
-      "claude",
-    ]);
-  });
+      // /switch: the thread continues on Claude (with a handoff); the mode follows.
+      const switched = await prompt(editor, sessionId, "/switch claude");
+      expect(switched.updates.map((n) => n.update)).toContainEqual({
+        sessionUpdate: "current_mode_update",
+        currentModeId: "claude",
+      });
+      t.anthropic.answerPrompt("now on claude", anthropicTextReply("claude took over"));
+      const onClaude = await prompt(editor, sessionId, "now on claude");
+      expect(agentText(onClaude.updates)).toBe("claude took over");
+      const detail = await t.client.thread.detail.query({ threadId: sessionId });
+      expect(detail.runs.map((r) => r.provider)).toEqual([
+        "codex",
+        "codex",
+        "codex",
+        "codex",
+        "claude",
+      ]);
+    },
+    SLOW,
+  );
 
   it("B19: a prompt to an unknown session and a bad mode are refused in words; nothing is appended", async () => {
     editor ??= await connect();

@@ -30,6 +30,8 @@ import { tempDir } from "./support/test-server.ts";
 // scripted to use Skein's tools, create a thread, send it a message on the other provider, wait
 // for its run and fork it. Skein runs that run on its own real provider (also on a fake model).
 
+/** Real runtimes several turns deep: on a loaded machine a case takes well past the default. */
+const SLOW = 150_000;
 const TOKEN = "outside-agents-token-0123456789";
 let t: RealProvidersServer;
 let projectId: ProjectId;
@@ -105,60 +107,68 @@ async function expectAgentWork(
 }
 
 describe("B19: real agents drive Skein through its MCP server", () => {
-  it("B19: the real Codex creates a thread, runs it on Claude, waits, forks it; the log names Codex", async () => {
-    t.anthropic.answerPrompt("hello from codex", anthropicTextReply("claude provider says hi"));
-    const steps = script("codex", "claude");
-    const model = await startFakeResponsesServer({ respond: codexAgentModel("skein", steps) });
-    const home = await createCodexTestHome({ baseUrl: model.url, model: "gpt-5.5" });
-    try {
-      appendFileSync(
-        `${home.dir}/config.toml`,
-        `\n[mcp_servers.skein]\nurl = ${JSON.stringify(`${t.server.url}/mcp`)}\n` +
-          `bearer_token_env_var = "SKEIN_MCP_TOKEN"\n`,
-      );
-      await codexThreadOutsideSkein(
-        { codexHome: home.dir, env: { SKEIN_MCP_TOKEN: TOKEN, RUST_LOG: "error" } },
-        t.workspaceDir,
-        ["use skein"],
-      );
-      const last = model.requests.at(-1)!;
-      const answers = functionCallOutputs(last).map((o) => answerOf(o.output));
-      await expectAgentWork(answers, "codex-mcp-client", "claude", "claude provider says hi");
-    } finally {
-      await model.close();
-      await home.remove();
-    }
-  });
+  it(
+    "B19: the real Codex creates a thread, runs it on Claude, waits, forks it; the log names Codex",
+    async () => {
+      t.anthropic.answerPrompt("hello from codex", anthropicTextReply("claude provider says hi"));
+      const steps = script("codex", "claude");
+      const model = await startFakeResponsesServer({ respond: codexAgentModel("skein", steps) });
+      const home = await createCodexTestHome({ baseUrl: model.url, model: "gpt-5.5" });
+      try {
+        appendFileSync(
+          `${home.dir}/config.toml`,
+          `\n[mcp_servers.skein]\nurl = ${JSON.stringify(`${t.server.url}/mcp`)}\n` +
+            `bearer_token_env_var = "SKEIN_MCP_TOKEN"\n`,
+        );
+        await codexThreadOutsideSkein(
+          { codexHome: home.dir, env: { SKEIN_MCP_TOKEN: TOKEN, RUST_LOG: "error" } },
+          t.workspaceDir,
+          ["use skein"],
+        );
+        const last = model.requests.at(-1)!;
+        const answers = functionCallOutputs(last).map((o) => answerOf(o.output));
+        await expectAgentWork(answers, "codex-mcp-client", "claude", "claude provider says hi");
+      } finally {
+        await model.close();
+        await home.remove();
+      }
+    },
+    SLOW,
+  );
 
-  it("B19: the real Claude Code creates a thread, runs it on Codex, waits, forks it; the log names Claude", async () => {
-    t.openai.enqueue(responsesTextReply("codex provider says hi"));
-    const steps = script("claude", "codex");
-    const model = await startFakeMessagesServer({ respond: claudeAgentModel("skein", steps) });
-    const configDir = tempDir("skein-claude-agent-");
-    try {
-      await claudeSessionOutsideSkein(
-        { configDir, baseUrl: model.url, apiKey: "test" },
-        t.workspaceDir,
-        ["use skein"],
-        {
-          mcpServers: {
-            skein: {
-              type: "http",
-              url: `${t.server.url}/mcp`,
-              headers: { Authorization: `Bearer ${TOKEN}` },
+  it(
+    "B19: the real Claude Code creates a thread, runs it on Codex, waits, forks it; the log names Claude",
+    async () => {
+      t.openai.enqueue(responsesTextReply("codex provider says hi"));
+      const steps = script("claude", "codex");
+      const model = await startFakeMessagesServer({ respond: claudeAgentModel("skein", steps) });
+      const configDir = tempDir("skein-claude-agent-");
+      try {
+        await claudeSessionOutsideSkein(
+          { configDir, baseUrl: model.url, apiKey: "test" },
+          t.workspaceDir,
+          ["use skein"],
+          {
+            mcpServers: {
+              skein: {
+                type: "http",
+                url: `${t.server.url}/mcp`,
+                headers: { Authorization: `Bearer ${TOKEN}` },
+              },
             },
+            allowedTools: ["mcp__skein"],
           },
-          allowedTools: ["mcp__skein"],
-        },
-      );
-      const last = model.conversationRequests().at(-1)!;
-      const results = anthropicToolResults(last);
-      expect(results.every((r) => !r.isError)).toBe(true);
-      const answers = results.map((r) => answerOf(r.text));
-      await expectAgentWork(answers, "claude-code", "codex", "codex provider says hi");
-    } finally {
-      await model.close();
-      rmSync(configDir, { recursive: true, force: true });
-    }
-  });
+        );
+        const last = model.conversationRequests().at(-1)!;
+        const results = anthropicToolResults(last);
+        expect(results.every((r) => !r.isError)).toBe(true);
+        const answers = results.map((r) => answerOf(r.text));
+        await expectAgentWork(answers, "claude-code", "codex", "codex provider says hi");
+      } finally {
+        await model.close();
+        rmSync(configDir, { recursive: true, force: true });
+      }
+    },
+    SLOW,
+  );
 });
