@@ -1,6 +1,7 @@
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { ProviderKind } from "@skein/domain";
 import { z } from "zod";
 
 /**
@@ -195,16 +196,21 @@ function defaultInstanceId(apiPort: number): string {
   return `${os.hostname()}:${apiPort === 0 ? `pid${process.pid}` : apiPort}`;
 }
 
+type EnvSource = Readonly<Record<string, string | undefined>>;
+
+/** `source` read through `schema`; a `ConfigError` listing every problem otherwise. */
+function validated<S extends z.ZodType>(schema: S, source: EnvSource): z.output<S> {
+  const parsed = schema.safeParse(source);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map(
+    (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
+  );
+  throw new ConfigError(`invalid environment:\n${lines.join("\n")}`);
+}
+
 /** Validates an environment record; throws `ConfigError` with every problem listed. */
-export function parseEnv(source: Readonly<Record<string, string | undefined>>): ServerConfig {
-  const parsed = EnvSchema.safeParse(source);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map(
-      (issue) => `  ${issue.path.join(".") || "(env)"}: ${issue.message}`,
-    );
-    throw new ConfigError(`invalid environment:\n${lines.join("\n")}`);
-  }
-  const env = parsed.data;
+export function parseEnv(source: EnvSource): ServerConfig {
+  const env = validated(EnvSchema, source);
   const host = env.SKEIN_HOST?.trim() ?? "127.0.0.1";
   const apiToken = env.SKEIN_API_TOKEN ?? null;
   if (!isLoopbackHost(host) && apiToken === null) {
@@ -240,4 +246,43 @@ export function parseEnv(source: Readonly<Record<string, string | undefined>>): 
 /** The server's configuration from the process environment. */
 export function loadEnv(): ServerConfig {
   return parseEnv(process.env);
+}
+
+const ClientEnvSchema = z.object({
+  SKEIN_URL: optionalText.refine(
+    (url) => url === undefined || isHttpBaseUrl(url),
+    "must be an http:// or https:// URL without query or fragment, e.g. http://127.0.0.1:4317",
+  ),
+  SKEIN_HOST: optionalText,
+  SKEIN_API_PORT: port(4317),
+  SKEIN_API_TOKEN: optionalText,
+  /** `skein acp`: the provider of the threads its sessions start (else the session's mode). */
+  SKEIN_ACP_PROVIDER: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    ProviderKind.optional(),
+  ),
+});
+
+/** How `skein mcp` / `skein acp` reach a running Skein: its API and token. */
+export type ClientConfig = {
+  url: string;
+  token: string | null;
+  acpProvider: ProviderKind | null;
+};
+
+/** The edges' (MCP stdio, ACP) configuration: `SKEIN_URL`, else the server's host and port. */
+export function parseClientEnv(source: EnvSource): ClientConfig {
+  const env = validated(ClientEnvSchema, source);
+  const host = env.SKEIN_HOST?.trim() ?? "127.0.0.1";
+  return {
+    url:
+      env.SKEIN_URL?.trim().replace(/\/+$/, "") ??
+      `http://${formatHostForUrl(host)}:${env.SKEIN_API_PORT}`,
+    token: env.SKEIN_API_TOKEN ?? null,
+    acpProvider: env.SKEIN_ACP_PROVIDER ?? null,
+  };
+}
+
+export function loadClientEnv(): ClientConfig {
+  return parseClientEnv(process.env);
 }

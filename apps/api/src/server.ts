@@ -25,6 +25,8 @@ import type { Logger } from "./logger.ts";
 import type { SkeinMetrics } from "./metrics/skein-metrics.ts";
 import { serveMetrics } from "./metrics/serve-metrics.ts";
 import { FORWARDED_HEADER } from "./http/runtime-remote.ts";
+import { agentNameOf } from "./http/agent-header.ts";
+import { MCP_PATH, McpEndpoint } from "./mcp/mcp-http.ts";
 import { FoldCheckpointer } from "./read-models/fold-checkpointer.ts";
 import { PastFolds } from "./read-models/past-folds.ts";
 import { usePastFolds } from "./read-models/past-reads.ts";
@@ -123,7 +125,9 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     services,
     auth: authenticate(options.apiToken, req.headers, connectionParams, isSubscription),
     forwardedBy: forwardedBy(req),
+    agentName: agentNameOf(req),
   });
+  const mcp = new McpEndpoint({ services, apiToken: options.apiToken, log });
   const onError = ({ error, path, type }: { error: TRPCError; path?: string; type: string }) => {
     if (error.code === "INTERNAL_SERVER_ERROR") {
       log.error({ err: error.cause ?? error, path, type }, "procedure failed");
@@ -182,6 +186,15 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
       );
       return;
     }
+    if (pathname === MCP_PATH) {
+      tracker.track(req, res);
+      mcp.handle(req, res).catch((error: unknown) => {
+        log.error({ err: error }, "MCP request failed");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end();
+      });
+      return;
+    }
     if (pathname.startsWith("/trpc/")) {
       const refusal = { paths: subscriptions, apiToken: options.apiToken };
       if (refuseUnauthenticatedSubscription(req, res, refusal)) return;
@@ -222,6 +235,7 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     tracker.cutStreams();
     shutdown.abort();
+    await mcp.close();
     server.closeIdleConnections();
     const drained = await tracker.drained(options.shutdownGraceMs ?? 10_000);
     if (!drained) log.warn({ inFlight: tracker.activeRequests }, "cutting calls still in flight");

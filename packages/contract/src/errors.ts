@@ -1,6 +1,14 @@
-import { type DomainErrorCode, isDomainError, type ValidationIssue } from "@skein/domain";
+import {
+  type DomainErrorCode,
+  formatZodError,
+  isDomainError,
+  type ValidationIssue,
+  zodIssues,
+} from "@skein/domain";
 import { TRPCError } from "@trpc/server";
 import type { TRPC_ERROR_CODE_KEY } from "@trpc/server/rpc";
+import { z } from "zod";
+import { MAX_BODY_BYTES, MAX_TEXT_BYTES } from "./limits.ts";
 
 const CODE_FOR_DOMAIN: Record<DomainErrorCode, TRPC_ERROR_CODE_KEY> = {
   validation: "BAD_REQUEST",
@@ -58,4 +66,28 @@ export function issuesOfCause(cause: unknown): ValidationIssue[] | null {
     );
   }
   return null;
+}
+
+/** A refusal in the API's own words: what every edge (HTTP, MCP, ACP) tells its caller. */
+export type ApiError = {
+  code: TRPC_ERROR_CODE_KEY;
+  message: string;
+  domainCode: DomainErrorCode | null;
+  issues: ValidationIssue[] | null;
+};
+
+/** The words and codes of a failed procedure, as the API's error responses carry them. */
+export function apiErrorOf(error: TRPCError): ApiError {
+  const cause = error.cause;
+  let message = error.message;
+  let issues = issuesOfCause(cause);
+  if (cause instanceof z.ZodError) {
+    issues = zodIssues(cause);
+    message = formatZodError(cause);
+  } else if (error.code === "PAYLOAD_TOO_LARGE") {
+    message =
+      `request body exceeds ${MAX_BODY_BYTES} bytes; ` +
+      `message texts are limited to ${MAX_TEXT_BYTES} bytes`;
+  }
+  return { code: error.code, message, domainCode: domainCodeOf(cause), issues };
 }

@@ -10,8 +10,15 @@ import type { AppRouter } from "./root.ts";
 
 export { type AppRouter, appRouter } from "./root.ts";
 export { createCallerFactory } from "./trpc.ts";
-export { type CallerAuth, originOf, type SkeinContext } from "./context.ts";
-export { domainCodeOfCause, issuesOfCause, rethrowMapped, toTRPCError } from "./errors.ts";
+export { type CallerAuth, originOf, type SkeinContext, startedBy } from "./context.ts";
+export {
+  type ApiError,
+  apiErrorOf,
+  domainCodeOfCause,
+  issuesOfCause,
+  rethrowMapped,
+  toTRPCError,
+} from "./errors.ts";
 export {
   CHECK_MAX_TIMEOUT_MS,
   MAX_BODY_BYTES,

@@ -1,14 +1,7 @@
-import { formatZodError, zodIssues } from "@skein/domain";
 import { initTRPC, TRPCError } from "@trpc/server";
-import { z } from "zod";
 import type { SkeinContext } from "./context.ts";
-import { domainCodeOfCause, issuesOfCause, toTRPCError } from "./errors.ts";
-import {
-  MAX_BODY_BYTES,
-  MAX_TEXT_BYTES,
-  SSE_PING_MS,
-  SSE_RECONNECT_AFTER_INACTIVITY_MS,
-} from "./limits.ts";
+import { apiErrorOf, toTRPCError } from "./errors.ts";
+import { SSE_PING_MS, SSE_RECONNECT_AFTER_INACTIVITY_MS } from "./limits.ts";
 
 /**
  * tRPC for the Skein API: one instance, SSE for subscriptions, and an error shape that carries
@@ -22,22 +15,8 @@ const t = initTRPC.context<SkeinContext>().create({
     client: { reconnectAfterInactivityMs: SSE_RECONNECT_AFTER_INACTIVITY_MS },
   },
   errorFormatter({ shape, error }) {
-    const cause = error.cause;
-    let message = shape.message;
-    let issues = issuesOfCause(cause);
-    if (cause instanceof z.ZodError) {
-      issues = zodIssues(cause);
-      message = formatZodError(cause);
-    } else if (error.code === "PAYLOAD_TOO_LARGE") {
-      message =
-        `request body exceeds ${MAX_BODY_BYTES} bytes; ` +
-        `message texts are limited to ${MAX_TEXT_BYTES} bytes`;
-    }
-    return {
-      ...shape,
-      message,
-      data: { ...shape.data, domainCode: domainCodeOfCause(cause), issues },
-    };
+    const { message, domainCode, issues } = apiErrorOf(error);
+    return { ...shape, message, data: { ...shape.data, domainCode, issues } };
   },
 });
 

@@ -43,6 +43,21 @@ const input = [
 ];
 
 describe("fake OpenAI Responses server", () => {
+  test("respond() answers from what the request holds, ahead of the queue, without using it", async () => {
+    server = await startFakeResponsesServer({
+      script: [responsesTextReply("queued")],
+      respond: (body) =>
+        functionCallOutputs(body).length > 0 ? responsesTextReply("tools answered") : undefined,
+    });
+    const texts = async (body: unknown) =>
+      parseSse((await post(server!.url, body)).text)
+        .filter((e) => e.event === "response.output_text.delta")
+        .map((e) => e.data.delta)
+        .join("");
+    expect(await texts({ input })).toBe("tools answered");
+    expect(await texts({ input: input.slice(0, 1) })).toBe("queued");
+  });
+
   test("streams a text reply as created → added → deltas → done → completed", async () => {
     server = await startFakeResponsesServer({ script: [responsesTextReply("two words")] });
     const { status, text } = await post(server.url, { input });

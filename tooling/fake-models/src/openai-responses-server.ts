@@ -13,6 +13,11 @@ export type FakeResponsesServerOptions = {
   script?: readonly FakeReply[];
   /** Served when the script queue is empty. */
   defaultReply?: FakeReply;
+  /**
+   * Consulted before the queue for every request; a reply it returns answers that request
+   * without consuming the queue (a model whose next call depends on what its tools answered).
+   */
+  respond?: (request: ResponsesRequestBody) => FakeReply | undefined;
 };
 
 export type FakeResponsesServer = {
@@ -66,7 +71,9 @@ export async function startFakeResponsesServer(
     for (const wake of waiters) wake();
 
     const index = queue.findIndex((queued) => queued.when === undefined || queued.when(body));
-    const reply = index < 0 ? defaultReply : (queue.splice(index, 1)[0] ?? defaultReply);
+    const reply =
+      options.respond?.(body) ??
+      (index < 0 ? defaultReply : (queue.splice(index, 1)[0] ?? defaultReply));
     if (reply.kind === "http_error") {
       sendJson(res, reply.status, {
         error: { message: reply.message, type: "fake_error", code: String(reply.status) },

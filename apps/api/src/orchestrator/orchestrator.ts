@@ -267,6 +267,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
               },
               ...(input.runtimeMode ? { runtimeMode: input.runtimeMode } : {}),
               ...(input.interactionMode ? { interactionMode: input.interactionMode } : {}),
+              ...(input.agentName ? { agentName: input.agentName } : {}),
             },
           },
           command.answer({ threadId }),

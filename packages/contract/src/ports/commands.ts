@@ -57,6 +57,8 @@ export interface OrchestratorCommands {
     effort?: string | null;
     runtimeMode?: RuntimeMode;
     interactionMode?: InteractionMode;
+    /** B19: an outside agent starts the thread (recorded as `createdBy: "agent"`). */
+    agentName?: string;
     commandId?: string;
   }): Promise<{ threadId: ThreadId; sequence: number }>;
   /** Records the run and returns at once; the run proceeds in the background. */
@@ -119,6 +121,8 @@ export interface OrchestratorCommands {
       | { type: "checkpoint"; checkpointId: CheckpointId };
     title?: string;
     isolatedWorkspace?: boolean;
+    /** B19: an outside agent makes the fork (recorded as `createdBy: "agent"`). */
+    agentName?: string;
     commandId?: string;
   }): Promise<{ threadId: ThreadId; transferId: ContextTransferId; sequence: number }>;
   /**

@@ -18,7 +18,7 @@ import {
 } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
-import { originOf } from "../context.ts";
+import { originOf, startedBy } from "../context.ts";
 import { CHECK_MAX_TIMEOUT_MS, MAX_SHELL_PAGE, MAX_WINDOW_RUNS } from "../limits.ts";
 import { apiProcedure } from "../trpc.ts";
 import { LastEventId, MessageText, ModelName, OptionalCommandId, Title } from "./inputs.ts";
@@ -83,7 +83,7 @@ export const threadRouter = {
       if (!(await ctx.services.reads.projectExists(input.projectId))) {
         throw new NotFoundError("project", input.projectId);
       }
-      return ctx.services.commands.createThread(input);
+      return ctx.services.commands.createThread({ ...input, ...startedBy(ctx) });
     }),
 
   /** Returns once the run is recorded; the run itself proceeds in the background. */
@@ -129,7 +129,9 @@ export const threadRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.services.commands.forkThread(input)),
+    .mutation(({ ctx, input }) =>
+      ctx.services.commands.forkThread({ ...input, ...startedBy(ctx) }),
+    ),
 
   /**
    * B9: one message fanned out to 1–8 isolated forks of the latest stable point, one per target
@@ -146,7 +148,7 @@ export const threadRouter = {
         commandId: OptionalCommandId,
       }),
     )
-    .mutation(({ ctx, input }) => ctx.services.commands.fanOut(input)),
+    .mutation(({ ctx, input }) => ctx.services.commands.fanOut({ ...input, ...startedBy(ctx) })),
 
   /**
    * B9: forks side by side: latest run status, duration and usage, files changed since the fork

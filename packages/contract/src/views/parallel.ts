@@ -36,6 +36,8 @@ export type FanOutInput = {
   targets: FanOutTarget[];
   /** Every fork gets its own worktree on its own branch; the only mode a fan-out has. */
   isolated: true;
+  /** B19: an outside agent fans out (its forks record `createdBy: "agent"`). */
+  agentName?: string;
   commandId?: string;
 };
 

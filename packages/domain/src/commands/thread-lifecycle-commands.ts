@@ -23,6 +23,8 @@ export const CreateThread = defineCommand("CreateThread", {
   worktreePath: PathText.nullable().optional(),
   /** A child thread that does not inherit its parent's items (e.g. a cross-provider subagent). */
   parentThreadId: ThreadId.optional(),
+  /** An outside agent (MCP/ACP client) started the thread: its name, recorded on the thread. */
+  agentName: NameText.optional(),
 });
 
 /** Where a fork starts (T2); `latest_stable` never picks a run that is still in progress. */
@@ -41,6 +43,8 @@ export const ForkThread = defineCommand("ForkThread", {
   title: NameText.optional(),
   createdBy: TransferCreatedBy,
   relationship: z.enum(["fork", "subagent"]),
+  /** With `createdBy: "agent"` from an outside agent (MCP/ACP client): its name. */
+  agentName: NameText.optional(),
 });
 
 export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {

@@ -7,6 +7,7 @@ import {
   ProviderKind,
   RuntimeMode,
 } from "./common.ts";
+import { TransferCreatedBy } from "./context-transfer.ts";
 
 /** E2: light, browsing-only lineage; operational detail lives in ContextTransfer rows (T10). */
 export const AppThreadLineage = z.object({
@@ -34,5 +35,13 @@ export const AppThread = z.object({
   updatedAt: IsoTimestamp,
   archivedAt: IsoTimestamp.nullable(),
   deletedAt: IsoTimestamp.nullable(),
+  /**
+   * Who started the thread, when not the person (T9: user forks and agent-made threads differ
+   * only in this): `agent` for an outside agent (an MCP or ACP client, named by `agentName`) or a
+   * provider's own sub-agent spawn. Absent: the person.
+   */
+  createdBy: TransferCreatedBy.optional(),
+  /** The outside agent's own name (its MCP/ACP `clientInfo.name`), with `createdBy: "agent"`. */
+  agentName: z.string().min(1).max(200).nullable().optional(),
 });
 export type AppThread = z.infer<typeof AppThread>;

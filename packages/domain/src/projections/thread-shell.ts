@@ -1,4 +1,4 @@
-import type { AppThreadLineage } from "../entities/app-thread.ts";
+import type { AppThread, AppThreadLineage } from "../entities/app-thread.ts";
 import type {
   InteractionMode,
   ModelSelection,
@@ -24,6 +24,9 @@ export type ThreadShell = {
   branch: string | null;
   worktreePath: string | null;
   lineage: AppThreadLineage | null;
+  /** Who started the thread when not the person (an outside agent, by `agentName`). */
+  createdBy?: AppThread["createdBy"];
+  agentName?: string | null;
   /** For forks: how to read the source's turn items by reference (P7). */
   inheritance: ForkInheritance | null;
   status: ThreadShellStatus;
@@ -67,6 +70,9 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     branch: t.branch,
     worktreePath: t.worktreePath,
     lineage: t.lineage,
+    ...(t.createdBy === undefined
+      ? {}
+      : { createdBy: t.createdBy, agentName: t.agentName ?? null }),
     inheritance: s.inheritance,
     status: shellStatusOf(s),
     activeRunId: s.activeRunId,

@@ -70,6 +70,33 @@ describe("CreateThread", () => {
       ]);
   });
 
+  it("B19: a thread an outside agent starts records the agent and its name; the person's records none", () => {
+    const create = (agentName?: string): CommandOf<"CreateThread"> => ({
+      type: "CreateThread",
+      data: {
+        threadId: NEW,
+        projectId: id("project", "p"),
+        title: "T",
+        defaultProvider: "codex",
+        ...(agentName === undefined ? {} : { agentName }),
+      },
+    });
+    const { events } = given()
+      .when(create("codex-mcp-client"))
+      .then([
+        {
+          type: "ThreadCreated",
+          data: { thread: { createdBy: "agent", agentName: "codex-mcp-client" } },
+        },
+      ]);
+    const { after } = given()
+      .when(create())
+      .then([{ type: "ThreadCreated" }]);
+    if (after.kind !== "thread") throw new Error("thread state expected");
+    expect(after.thread).not.toHaveProperty("createdBy");
+    expect(events).toHaveLength(1);
+  });
+
   it("rejects an existing thread (conflict) and an unknown parent (not_found)", () => {
     const s = new ThreadScenario().create();
     given(s.events)
@@ -276,6 +303,35 @@ describe("ForkThread", () => {
           data: { transfer: { type: "subagent_spawn", createdBy: "agent" } },
         },
       ]);
+  });
+
+  it("B19: an outside agent's fork records the agent on the fork, not the source's starter", () => {
+    const { s } = source();
+    const byAgent = {
+      ...fork(s.threadId).data,
+      createdBy: "agent" as const,
+      agentName: "claude-code",
+    };
+    const { after } = given()
+      .when({ type: "ForkThread", data: byAgent }, readThreads(s.state))
+      .then([
+        {
+          type: "ThreadForked",
+          data: { thread: { createdBy: "agent", agentName: "claude-code" } },
+        },
+        { type: "ContextTransferCreated", data: { transfer: { createdBy: "agent" } } },
+      ]);
+    // A person's fork of that agent's fork is the person's.
+    const agentFork = new ThreadScenario("agentfork");
+    agentFork.context = readThreads(s.state);
+    agentFork.exec({ type: "ForkThread", data: { ...byAgent, threadId: agentFork.threadId } });
+    const { after: personal } = given()
+      .when(fork(agentFork.threadId), readThreads(agentFork.state))
+      .then([{ type: "ThreadForked" }, { type: "ContextTransferCreated" }]);
+    if (after.kind !== "thread" || personal.kind !== "thread") throw new Error("thread state");
+    expect(after.thread?.agentName).toBe("claude-code");
+    expect(personal.thread).not.toHaveProperty("createdBy");
+    expect(personal.thread).not.toHaveProperty("agentName");
   });
 
   it("a fork of a fork keeps the original root", () => {

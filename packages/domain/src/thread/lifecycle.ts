@@ -11,6 +11,15 @@ import { itemBase } from "./builders.ts";
 import { resolveForkPoint } from "./fork-point.ts";
 import { requireOtherThread, requireThread } from "./guards.ts";
 
+/** The thread's own record of who started it; nothing for the person (the default). */
+function startedBy(
+  createdBy: AppThread["createdBy"],
+  agentName: string | undefined,
+): Pick<AppThread, "createdBy" | "agentName"> {
+  if (agentName !== undefined) return { createdBy: "agent", agentName };
+  return createdBy === undefined || createdBy === "user" ? {} : { createdBy, agentName: null };
+}
+
 export function createThread(
   d: CommandData<"CreateThread">,
   s: ThreadState,
@@ -47,6 +56,7 @@ export function createThread(
     updatedAt: meta.at,
     archivedAt: null,
     deletedAt: null,
+    ...startedBy(undefined, d.agentName),
   };
   return [{ type: "ThreadCreated", data: { thread, at: meta.at } }];
 }
@@ -73,8 +83,10 @@ export function forkThread(
   const transferId = meta.ids.next("transfer");
   const forkItemId = meta.ids.next("item");
   const src = source.thread;
+  // The fork is started by whoever forks it, not by whoever started the source.
+  const { createdBy: _sourceStarter, agentName: _sourceAgent, ...inherited } = src;
   const thread: AppThread = {
-    ...src,
+    ...inherited,
     id: d.threadId,
     title: d.title ?? src.title,
     activeProviderThreadId: null,
@@ -87,6 +99,7 @@ export function forkThread(
     updatedAt: meta.at,
     archivedAt: null,
     deletedAt: null,
+    ...startedBy(d.createdBy, d.agentName),
   };
   const item: TurnItemOf<"fork"> = {
     ...itemBase({

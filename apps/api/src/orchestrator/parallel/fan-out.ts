@@ -48,6 +48,7 @@ export async function fanOut(
         sourcePoint: { type: "latest_stable" },
         title: `${deps.sourceTitle.slice(0, 170)} · ${label}`,
         isolatedWorkspace: true,
+        ...(input.agentName ? { agentName: input.agentName } : {}),
         commandId: `${id}.fork.${index}`,
       });
     }),

@@ -60,6 +60,8 @@ type ForkInput = {
   sourcePoint: ForkSourcePointSpec;
   title?: string;
   isolatedWorkspace?: boolean;
+  /** B19: the outside agent making the fork. */
+  agentName?: string;
 };
 
 type ForkAnswer = { threadId: ThreadId; transferId: ContextTransferId; sequence: number };
@@ -83,7 +85,9 @@ export async function forkThread(
       sourceThreadId: input.threadId,
       sourcePoint: input.sourcePoint,
       ...(input.title ? { title: input.title } : {}),
-      createdBy: "user" as const,
+      ...(input.agentName
+        ? { createdBy: "agent" as const, agentName: input.agentName }
+        : { createdBy: "user" as const }),
       relationship: "fork" as const,
     },
   });

@@ -89,6 +89,11 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps)
             <Link href={`/threads/${parentId}`}>{parent?.title ?? parentId}</Link>
           </span>
         )}
+        {thread.createdBy === "agent" && (
+          <span className="badge" title="An outside agent (MCP or ACP client) started this thread">
+            started by {thread.agentName ?? "an agent"}
+          </span>
+        )}
         {thread.archivedAt && <span className="badge">archived</span>}
       </div>
       <div className="thread-actions">
