@@ -81,7 +81,7 @@ describe("provider-written handoffs on real Codex (issue 25 item 3)", () => {
       const slow = [PROVIDER_SUMMARY.slice(0, 20), PROVIDER_SUMMARY.slice(20)];
       x.server.enqueue(responsesSlowTextReply(slow, 20_000));
       const handoff = await askProviderToWrite(x, fork, transferId, "claude");
-      expectFallback(handoff, "codex", /^the provider did not answer within 2 s$/);
+      expectFallback(handoff, "codex", /^the provider did not answer within 1.5 s$/);
     },
     SLOW,
   );

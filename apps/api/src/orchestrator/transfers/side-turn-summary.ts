@@ -74,7 +74,7 @@ export function createSideTurnWriter(
           void live.handle.interruptTurn(forked.nativeThreadRef, null).catch(() => undefined);
           reject(
             new SideTurnError(
-              `the provider did not answer within ${Math.round(timeoutMs / 1000)} s`,
+              `the provider did not answer within ${Number((timeoutMs / 1000).toFixed(1))} s`,
             ),
           );
         }, timeoutMs);
