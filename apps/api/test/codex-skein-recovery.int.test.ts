@@ -164,7 +164,12 @@ describe("Codex through Skein: crashes, restarts, delegation, raw log", () => {
 
       const [start] = x.sent("thread/start");
       expect(start?.payload).toMatchObject({
-        params: { dynamicTools: [expect.objectContaining({ name: "skein_delegate" })] },
+        params: {
+          dynamicTools: [
+            expect.objectContaining({ name: "skein_delegate" }),
+            expect.objectContaining({ name: "skein_history" }),
+          ],
+        },
       });
       const tools = (x.request(0).tools as Array<{ name?: string }> | undefined) ?? [];
       expect(tools.map((t) => t.name)).toContain("skein_delegate");

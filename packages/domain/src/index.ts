@@ -86,6 +86,8 @@ export {
   ContextHandoffStatus,
   ContextHandoffStrategy,
   CoveredRunOrdinals,
+  HandoffAuthorship,
+  HandoffBrief,
   HandoffPayload,
   HandoffRunSummary,
 } from "./entities/context-handoff.ts";

@@ -1,3 +1,4 @@
+import { briefItems, renderBrief } from "./brief/index.ts";
 import { collectRunContents, HandoffInputError, type RunContent } from "./handoff-content.ts";
 import { handoffKindOf } from "./handoff-plan.ts";
 import {
@@ -5,6 +6,7 @@ import {
   omissionBlocks,
   type RenderContext,
   renderSummary,
+  runLabel,
 } from "./handoff-render.ts";
 import { type ContentLine, linesOf, type Selection, selectWithinBudget } from "./handoff-select.ts";
 import type {
@@ -26,7 +28,28 @@ function entryFor(
   lines: readonly ContentLine[],
   selected: ReadonlyMap<number, string> | null,
 ): HandoffRunEntry {
-  const kept = selected ?? new Map<number, string>();
+  if (selected === null) {
+    // Most runs of a long thread are omitted: no per-line work for them.
+    return {
+      threadId: content.threadId,
+      runId: content.runId,
+      ordinal: content.ordinal,
+      provider: content.provider,
+      providerThreadId: content.providerThreadId,
+      status: content.status,
+      inclusion: "omitted",
+      userMessage: null,
+      plans: [],
+      commands: [],
+      fileChanges: [],
+      assistantReply: null,
+      errors: [],
+      omittedItems: 0,
+      ...(content.compacted ? { compacted: true as const } : {}),
+      ...(content.attachments.length > 0 ? { attachments: content.attachments } : {}),
+    };
+  }
+  const kept = selected;
   const pick = (part: ContentLine["part"]) =>
     lines.flatMap((line, i) => (line.part === part && kept.has(i) ? [i] : []));
   const keptOf = <T>(part: ContentLine["part"], items: readonly T[]): T[] => {
@@ -43,14 +66,14 @@ function entryFor(
     provider: content.provider,
     providerThreadId: content.providerThreadId,
     status: content.status,
-    inclusion: selected === null ? "omitted" : omittedItems > 0 ? "partial" : "full",
+    inclusion: omittedItems > 0 ? "partial" : "full",
     userMessage: userLine !== undefined ? (kept.get(userLine) ?? null) : null,
     plans: keptOf("plan", content.plans),
     commands: keptOf("command", content.commands),
     fileChanges: keptOf("file", content.fileChanges),
     assistantReply: assistantLine !== undefined ? (kept.get(assistantLine) ?? null) : null,
     errors: keptOf("error", content.errors),
-    omittedItems: selected === null ? 0 : omittedItems,
+    omittedItems,
     ...(content.compacted ? { compacted: true as const } : {}),
     ...(content.attachments.length > 0 ? { attachments: content.attachments } : {}),
   };
@@ -99,9 +122,12 @@ function defaultKind(input: BuildHandoffInput): ContextHandoffKind {
 export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
   const budget = resolveBudget(input.budget);
   const contents = collectRunContents(input.selection, input.runs, input.turnItems);
+  const threadIds = [
+    ...new Set(input.selection.filter((s) => s.ordinals.length > 0).map((s) => s.threadId)),
+  ];
   const ctx: RenderContext = {
-    multiThread:
-      new Set(input.selection.filter((s) => s.ordinals.length > 0).map((s) => s.threadId)).size > 1,
+    multiThread: threadIds.length > 1,
+    threadNumbers: new Map(threadIds.map((id, i) => [id, i + 1])),
   };
   const fromProviderThreadIds = [
     ...new Set(contents.flatMap((c) => (c.providerThreadId ? [c.providerThreadId] : []))),
@@ -130,8 +156,21 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
     manualText: null,
     // Only present when known, so payloads built without one stay as they were.
     ...(input.rebuildReason ? { rebuildReason: input.rebuildReason } : {}),
+    ...(input.historyTool ? { historyTool: true as const } : {}),
   } as const;
 
+  // The brief is budgeted once, on its own share; the transcript fills what it leaves.
+  const share = input.briefShare ?? 0.5;
+  const brief =
+    input.strategy === "manual_context" || contents.length === 0
+      ? null
+      : renderBrief(
+          briefItems(contents),
+          Math.floor(budget.maxTokens * share),
+          budget.charsPerToken,
+          (run) => runLabel(run, ctx),
+          input.historyTool === true,
+        );
   const units = contents.map((content) => ({ content, lines: linesOf(content) }));
   const payloadFor = (selection: Selection): HandoffPayload => {
     const runs = units.map((u, i) => entryFor(u.content, u.lines, selection.kept[i] ?? null));
@@ -151,28 +190,42 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
             filesShown: selection.filesShown,
           }
         : null;
-    return { ...base, omitted: groupByThread(omitted), checkpoint: checkpointSummary, runs };
+    return {
+      ...base,
+      omitted: groupByThread(omitted),
+      checkpoint: checkpointSummary,
+      runs,
+      ...(brief ? { brief: brief.brief } : {}),
+    };
   };
 
   const newMessage = input.newMessage ?? null;
-  const finish = (payload: HandoffPayload, summaryText: string): HandoffBuild => ({
-    transferId: input.transfer.id,
-    threadId: input.transfer.targetThreadId,
-    strategy: input.strategy,
-    kind: payload.kind,
-    coveredRunOrdinals: span(input.selection.flatMap((s) => s.ordinals)),
-    fromProviderThreadIds,
-    toProviderThreadId: payload.toProviderThreadId,
-    summaryText,
-    promptText:
-      newMessage !== null ? `${summaryText}${NEW_MESSAGE_SEPARATOR}${newMessage}` : summaryText,
-    payload,
-    tokens: {
-      budget: budget.maxTokens,
-      summary: estimateTokens(summaryText, budget.charsPerToken),
-      newMessage: newMessage !== null ? estimateTokens(newMessage, budget.charsPerToken) : 0,
-    },
-  });
+  const finish = (built: HandoffPayload, summaryText: string): HandoffBuild => {
+    const used = estimateTokens(summaryText, budget.charsPerToken);
+    // Manual text is the person's: it carries no budget of ours.
+    const payload: HandoffPayload =
+      input.strategy === "manual_context"
+        ? built
+        : { ...built, tokens: { budget: budget.maxTokens, used } };
+    return {
+      transferId: input.transfer.id,
+      threadId: input.transfer.targetThreadId,
+      strategy: input.strategy,
+      kind: payload.kind,
+      coveredRunOrdinals: span(input.selection.flatMap((s) => s.ordinals)),
+      fromProviderThreadIds,
+      toProviderThreadId: payload.toProviderThreadId,
+      summaryText,
+      promptText:
+        newMessage !== null ? `${summaryText}${NEW_MESSAGE_SEPARATOR}${newMessage}` : summaryText,
+      payload,
+      tokens: {
+        budget: budget.maxTokens,
+        summary: used,
+        newMessage: newMessage !== null ? estimateTokens(newMessage, budget.charsPerToken) : 0,
+      },
+    };
+  };
 
   if (input.strategy === "manual_context") {
     if (input.manualText === undefined || input.manualText === null) {
@@ -195,7 +248,7 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
       moreFilesLine,
     });
   const measure = (payload: HandoffPayload) => {
-    const text = renderSummary(payload, ctx);
+    const text = renderSummary(payload, ctx, brief?.text ?? "");
     return { payload, text, tokens: estimateTokens(text, budget.charsPerToken) };
   };
 

@@ -30,12 +30,22 @@ export type RunContent = {
   readonly compacted: boolean;
   /** E16: files the user message carried, by reference. */
   readonly attachments: readonly HandoffAttachment[];
+  /** Output of each command (same order as `commands`), capped; for the brief and history. */
+  readonly commandOutputs: readonly (string | null)[];
+  /** Diff (or new text) of each file change (same order as `fileChanges`), capped. */
+  readonly fileDiffs: readonly (string | null)[];
+  /** Steps of the run's last todo list (E17), as the runtime reported them. */
+  readonly todoSteps: readonly TodoStep[];
 };
+
+export type TodoStep = { readonly text: string; readonly status: string };
 
 // Per-item caps so one pathological command line or plan cannot crowd out the conversation.
 const MAX_COMMAND_CHARS = 300;
 const MAX_PLAN_CHARS = 2_000;
 const MAX_ERROR_CHARS = 500;
+const MAX_OUTPUT_CHARS = 2_000;
+const MAX_DIFF_CHARS = 4_000;
 
 export class HandoffInputError extends Error {
   override readonly name = "HandoffInputError";
@@ -75,6 +85,25 @@ function planText(item: TurnItem): string | null {
   return steps.length > 0 ? capped(steps.join("; "), MAX_PLAN_CHARS) : null;
 }
 
+function todoStepsOf(plans: readonly TurnItem[]): TodoStep[] {
+  const lists = plans.filter((item) => item.kind === "todo_list" && Array.isArray(item.steps));
+  const last = lists[lists.length - 1];
+  if (!last || !Array.isArray(last.steps)) return [];
+  return last.steps.flatMap((step: unknown) => {
+    if (typeof step !== "object" || step === null) return [];
+    const { text, status } = step as { text?: unknown; status?: unknown };
+    const label = clean(asText(text));
+    return label.length > 0
+      ? [{ text: label, status: typeof status === "string" ? status : "pending" }]
+      : [];
+  });
+}
+
+function optionalText(value: unknown, max: number): string | null {
+  const text = clean(asText(value));
+  return text.length > 0 ? capped(text, max) : null;
+}
+
 function contentOf(run: Run, items: readonly TurnItem[]): RunContent {
   const ofType = (type: TurnItem["type"]) => items.filter((item) => item.type === type);
   const errors: string[] = [];
@@ -111,6 +140,13 @@ function contentOf(run: Run, items: readonly TurnItem[]): RunContent {
     attachments: ofType("user_message").flatMap((item) =>
       (item.attachments ?? []).map(({ name, mimeType, ref }) => ({ name, mimeType, ref })),
     ),
+    commandOutputs: ofType("command_execution").map((item) =>
+      optionalText(item.output, MAX_OUTPUT_CHARS),
+    ),
+    fileDiffs: ofType("file_change").map((item) =>
+      optionalText(item.diffStr ?? item.newStr, MAX_DIFF_CHARS),
+    ),
+    todoSteps: todoStepsOf(ofType("plan")),
   };
 }
 

@@ -10,13 +10,26 @@ import { formatRunRanges, toRanges } from "./ordinal-ranges.ts";
 
 export type LinePart = "user" | "plan" | "command" | "file" | "assistant" | "error";
 
-/** Attribution only names threads when a handoff spans several (a fork's inherited history). */
-export type RenderContext = { readonly multiThread: boolean };
+/**
+ * Attribution only names threads when a handoff spans several (a fork's inherited history), and
+ * then by number in conversation order: internal ids stay in the payload, never in the text.
+ */
+export type RenderContext = {
+  readonly multiThread: boolean;
+  readonly threadNumbers?: ReadonlyMap<ThreadId, number>;
+};
 
 type RunIdentity = { readonly threadId: ThreadId; readonly ordinal: number };
 
+export function threadName(threadId: ThreadId, ctx: RenderContext): string {
+  const n = ctx.threadNumbers?.get(threadId);
+  return n !== undefined ? `thread ${n}` : "another thread";
+}
+
 export function runLabel(run: RunIdentity, ctx: RenderContext): string {
-  return ctx.multiThread ? `${run.threadId} run ${run.ordinal}` : `run ${run.ordinal}`;
+  return ctx.multiThread
+    ? `${threadName(run.threadId, ctx)} run ${run.ordinal}`
+    : `run ${run.ordinal}`;
 }
 
 export function runHeader(
@@ -117,7 +130,7 @@ function omittedRunsLine(stretch: readonly HandoffRunEntry[], ctx: RenderContext
   const first = stretch[0];
   const last = stretch[stretch.length - 1];
   if (first === undefined || last === undefined) return "";
-  const where = ctx.multiThread ? `${first.threadId} ` : "";
+  const where = ctx.multiThread ? `${threadName(first.threadId, ctx)} ` : "";
   return `[${where}${formatRunRanges([{ from: first.ordinal, to: last.ordinal }])} omitted for length]`;
 }
 
@@ -127,18 +140,15 @@ const INTRO =
 
 function sourceLine(payload: HandoffPayload): string {
   const t = payload.transfer;
-  const base = t.basePoint
-    ? ` (base: ${t.basePoint.threadId}${t.basePoint.runId ? ` at ${t.basePoint.runId}` : ""})`
-    : "";
   switch (t.type) {
     case "fork":
-      return `source: fork of ${t.sourceThreadId}`;
+      return "source: a fork of an earlier conversation, carried up to its fork point";
     case "subagent_spawn":
-      return `source: subagent spawned from ${t.sourceThreadId}`;
+      return "source: the conversation that spawned this subagent";
     case "merge_back":
-      return `source: bring-back of fork ${t.sourceThreadId}${base}`;
+      return "source: bring-back of a fork: the runs it made since it was forked from this thread";
     case "subagent_result":
-      return `source: result of subagent thread ${t.sourceThreadId}${base}`;
+      return "source: the result of a subagent thread";
     case "provider_handoff":
       return payload.kind === "delta_context"
         ? "source: runs this provider thread missed since it last took part"
@@ -161,7 +171,7 @@ function providersLine(payload: HandoffPayload, ctx: RenderContext): string {
   for (const run of payload.runs) {
     const key = `${run.provider}\u0000${run.providerThreadId ?? ""}`;
     const group = groups.get(key) ?? {
-      head: run.providerThreadId ? `${run.provider} ${run.providerThreadId}` : run.provider,
+      head: run.provider,
       byThread: new Map<ThreadId, number[]>(),
     };
     groups.set(key, group);
@@ -171,7 +181,7 @@ function providersLine(payload: HandoffPayload, ctx: RenderContext): string {
   }
   const parts = [...groups.values()].map(({ head, byThread }) => {
     const ranges = [...byThread].map(([threadId, ordinals]) => {
-      const where = ctx.multiThread ? `${threadId} ` : "";
+      const where = ctx.multiThread ? `${threadName(threadId, ctx)} ` : "";
       return `${where}${formatRunRanges(toRanges(ordinals))}`;
     });
     return `${head} ${ranges.join(", ")}`;
@@ -181,10 +191,14 @@ function providersLine(payload: HandoffPayload, ctx: RenderContext): string {
   return `providers: ${shown.length > 0 ? shown : "none"}${hidden > 0 ? ` (+${hidden} more)` : ""}`;
 }
 
-function threadRanges(list: HandoffPayload["coverage"]): string {
+function threadRanges(list: HandoffPayload["coverage"], ctx: RenderContext): string {
   const parts = list
     .slice(0, MAX_LISTED)
-    .map(({ threadId, runs }) => `${formatRunRanges(runs)} of ${threadId}`);
+    .map(({ threadId, runs }) =>
+      ctx.multiThread
+        ? `${formatRunRanges(runs)} of ${threadName(threadId, ctx)}`
+        : formatRunRanges(runs),
+    );
   const hidden = list.length - MAX_LISTED;
   const more = hidden > 0 ? ` (+${hidden} more threads)` : "";
   return `${parts.length > 0 ? parts.join("; ") : "no runs"}${more}`;
@@ -194,13 +208,10 @@ function checkpointLines(payload: HandoffPayload): string[] {
   const cp = payload.checkpoint;
   if (cp === null) return [];
   const facts = [
-    cp.ref ? `ref ${cp.ref}` : null,
     cp.appRunOrdinal !== null ? `after run ${cp.appRunOrdinal}` : null,
     cp.status,
   ].filter((fact): fact is string => fact !== null);
-  const lines = [
-    `checkpoint: ${cp.checkpointId}${facts.length > 0 ? ` · ${facts.join(" · ")}` : ""}`,
-  ];
+  const lines = [`checkpoint${facts.length > 0 ? `: ${facts.join(" · ")}` : ""}`];
   lines.push(`files changed since the thread start: ${cp.files.length}`);
   for (const file of cp.files.slice(0, cp.filesShown)) lines.push(fileTotalLine(file));
   if (cp.filesShown < cp.files.length) {
@@ -209,27 +220,39 @@ function checkpointLines(payload: HandoffPayload): string[] {
   return lines;
 }
 
-/** The preamble and the runs, one deterministic string per payload. */
-export function renderSummary(payload: HandoffPayload, ctx: RenderContext): string {
+const HISTORY_TOOL_LINE =
+  "The whole covered history stays available: call the skein_history tool to search it by words " +
+  '({"op":"search","query":"..."}), read one run ({"op":"read","run":N}) or list the changed ' +
+  'files with their latest diff ({"op":"files"}).';
+
+function threadLegend(ctx: RenderContext): string[] {
+  if (!ctx.multiThread || !ctx.threadNumbers) return [];
+  const n = ctx.threadNumbers.size;
+  return [`threads: thread 1 is the earliest conversation, thread ${n} the latest it led to`];
+}
+
+/** The preamble, the brief and the runs, one deterministic string per payload. */
+export function renderSummary(payload: HandoffPayload, ctx: RenderContext, briefText = ""): string {
   const t = payload.transfer;
-  const target = [
-    payload.targetProvider ? `target: ${payload.targetProvider}` : null,
-    payload.toProviderThreadId ? `provider thread ${payload.toProviderThreadId}` : null,
-  ].filter((part): part is string => part !== null);
   const lines = [
     "# Context handoff",
     INTRO,
-    `transfer: ${t.id} (${t.type}) · strategy: ${payload.strategy} · into ${t.targetThreadId}`,
-    ...(target.length > 0 ? [target.join(" · ")] : []),
-    `covers: ${threadRanges(payload.coverage)}`,
+    `kind: ${t.type.replace(/_/g, " ")} · ${payload.strategy.replace(/_/g, " ")}${
+      payload.targetProvider ? ` · for ${payload.targetProvider}` : ""
+    }`,
+    `covers: ${threadRanges(payload.coverage, ctx)}`,
+    ...threadLegend(ctx),
     providersLine(payload, ctx),
     sourceLine(payload),
     ...checkpointLines(payload),
   ];
   if (payload.omitted.length > 0) {
-    lines.push(`omitted for length: ${threadRanges(payload.omitted)}`);
+    lines.push(`transcript runs left out for length: ${threadRanges(payload.omitted, ctx)}`);
   }
+  if (payload.historyTool) lines.push(HISTORY_TOOL_LINE);
+  if (briefText.length > 0) lines.push("", briefText);
   lines.push("");
+  if (payload.brief) lines.push("## Transcript (newest runs that fit)");
   for (const block of omissionBlocks(payload.runs)) {
     if (Array.isArray(block)) {
       lines.push(omittedRunsLine(block, ctx));

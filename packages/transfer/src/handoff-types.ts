@@ -14,6 +14,7 @@ import type {
   ThreadId,
   TurnItem,
 } from "./inputs.ts";
+import type { HandoffBrief } from "./brief/index.ts";
 import type { OrdinalRange } from "./ordinal-ranges.ts";
 import type { RunSegment } from "./run-history.ts";
 import type { TokenBudget } from "./token-budget.ts";
@@ -98,6 +99,21 @@ export type HandoffPayload = {
   readonly manualText: string | null;
   /** Why the provider thread was rebuilt rather than continued, when a resume failed. */
   readonly rebuildReason?: string;
+  /** Issue 25: the structured head the target reads first (absent on manual and old handoffs). */
+  readonly brief?: HandoffBrief;
+  /** The text offers the target the read-only `skein_history` tool over the covered runs. */
+  readonly historyTool?: true;
+  /** Issue 25: the text's estimated size against the budget it was built for. */
+  readonly tokens?: { readonly budget: number; readonly used: number };
+  /**
+   * Who wrote the text (absent: Skein's builder, nobody asked otherwise). A provider's summary
+   * that could not be used leaves `by: "skein"` with the reason.
+   */
+  readonly authorship?: {
+    readonly by: "skein" | "provider";
+    readonly provider: ProviderKind | null;
+    readonly fallbackReason: string | null;
+  };
 };
 
 /** The transfer fields a handoff names (a domain ContextTransfer satisfies it). */
@@ -129,6 +145,10 @@ export type BuildHandoffInput = {
   readonly budget?: TokenBudget;
   /** Why the previous provider thread could not be continued (e.g. its resume failed). */
   readonly rebuildReason?: string | null;
+  /** The target can call `skein_history` (app-owned tools): the text says so. */
+  readonly historyTool?: boolean;
+  /** Share of the budget the structured brief may take (default 0.5); the transcript gets the rest. */
+  readonly briefShare?: number;
 };
 
 /** Everything a ContextHandoff (E14) needs besides ids, status and timestamps. */

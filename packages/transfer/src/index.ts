@@ -1,6 +1,17 @@
 export { buildHandoff } from "./build-handoff.ts";
 export { describeCoverage, isCaughtUp, type ProviderThreadCoverage } from "./coverage.ts";
+export type { BriefFact, BriefFile, BriefSection, HandoffBrief } from "./brief/index.ts";
 export { HandoffInputError } from "./handoff-content.ts";
+export {
+  answerHistory,
+  HISTORY_ANSWER_TOKENS,
+  HISTORY_TOOL,
+  HISTORY_TOOL_NAME,
+  type HistoryCall,
+  HistoryCallError,
+  type HistoryCoverage,
+  parseHistoryCall,
+} from "./history/index.ts";
 export { handoffKindOf } from "./handoff-plan.ts";
 export type {
   BuildHandoffInput,
@@ -56,7 +67,14 @@ export type {
   TransferRef,
   UnsupportedReason,
 } from "./resolution-types.ts";
+export {
+  checkProviderSummary,
+  type ProviderSummaryCheck,
+  providerSummaryPrompt,
+  providerSummaryText,
+} from "./provider-summary.ts";
 export { resolveStartContext } from "./resolve-start-context.ts";
+export { buildSubagentResult } from "./subagent-result.ts";
 export {
   countedRunsOf,
   historySegments,

@@ -108,6 +108,11 @@ export type TurnItem = {
   readonly fileName?: string | null;
   readonly additions?: number | null;
   readonly deletions?: number | null;
+  /** file_change: the change as a diff, or the new text, when the runtime reported it. */
+  readonly diffStr?: string | null;
+  readonly newStr?: string | null;
+  /** plan: proposed_plan | todo_list | questions (E17). */
+  readonly kind?: string | null;
   readonly input?: unknown;
   readonly output?: unknown;
   readonly exitCode?: number | null;
@@ -124,5 +129,6 @@ export type HandoffAttachment = {
 
 /** The provider adapter capabilities that decide between native and portable transfer. */
 export type TransferCapabilities = Readonly<
-  Pick<D.ProviderCapabilities, "nativeFork" | "forkAtTurn" | "resume">
+  Pick<D.ProviderCapabilities, "nativeFork" | "forkAtTurn" | "resume"> &
+    Partial<Pick<D.ProviderCapabilities, "appOwnedTools">>
 >;

@@ -20,6 +20,9 @@ import {
   DEFAULT_DELEGATE_TIMEOUT_MS,
   DELEGATE_TOOL,
 } from "./runtime/delegate-tool.ts";
+import { createHistoryHandler } from "./runtime/history-tool.ts";
+import { createSideTurnWriter } from "./transfers/side-turn-summary.ts";
+import { HISTORY_TOOL } from "@skein/transfer";
 import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
 import { forkThread } from "./parallel/fork-workspace.ts";
@@ -77,6 +80,8 @@ export type OrchestratorOptions = {
   attempts?: Partial<AttemptPolicy>;
   /** T9: how long a delegated child run may take before it is interrupted (default 15 min). */
   delegateTimeoutMs?: number;
+  /** Issue 25: how long a provider may take to write a handoff before Skein writes it (2 min). */
+  summaryTimeoutMs?: number;
   /** B9: how many fan-out fork runs run at once in this process (default 4). */
   fanOutConcurrency?: number;
   /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
@@ -126,11 +131,15 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     const state = repo.peekThread(threadId);
     const provider = state?.runs.get(runId)?.provider;
     if (!provider || !sessions.adapter(provider)?.capabilities.appOwnedTools) return null;
+    const delegate = createDelegateHandler(repo, executor, ids, threadId, runId, {
+      timeoutMs: options.delegateTimeoutMs ?? DEFAULT_DELEGATE_TIMEOUT_MS,
+    });
+    const history = createHistoryHandler(repo, threadId, runId);
     return {
-      tools: [DELEGATE_TOOL],
-      handler: createDelegateHandler(repo, executor, ids, threadId, runId, {
-        timeoutMs: options.delegateTimeoutMs ?? DEFAULT_DELEGATE_TIMEOUT_MS,
-      }),
+      // The same set on every turn: a runtime keeps the tools its thread was opened with.
+      tools: [DELEGATE_TOOL, HISTORY_TOOL],
+      handler: (call: Parameters<typeof delegate>[0]) =>
+        call.toolName === HISTORY_TOOL.name ? history(call) : delegate(call),
     };
   };
   const leases = new LeaseKeeper({
@@ -174,6 +183,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     repo,
     ids,
     capabilities: (provider: ProviderKind) => sessions.adapter(provider)?.capabilities ?? null,
+    summaries: createSideTurnWriter(sessions, options.summaryTimeoutMs),
   };
 
   const forkDeps = { repo, checkpoints, ids, dataDir: options.dataDir };
@@ -416,7 +426,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       gate.run("handoff.regenerate", input, async (command) => {
         const threadId = await threadOfTransfer(input.transferId);
         const target = { transferId: input.transferId, threadId, command };
-        return regenerateHandoff(handoffDeps, target, input.provider ?? null);
+        return regenerateHandoff(handoffDeps, target, input.provider ?? null, input.writer);
       }),
     editHandoff: (input) =>
       gate.run("handoff.edit", input, async (command) => {

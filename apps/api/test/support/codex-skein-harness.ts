@@ -59,6 +59,8 @@ export type CodexSkeinOptions = {
   attempts?: OrchestratorOptions["attempts"];
   /** T9: how long a delegated child may run (the orchestrator's default otherwise). */
   delegateTimeoutMs?: number;
+  /** Issue 25: how long a provider may take to write a handoff (the default otherwise). */
+  summaryTimeoutMs?: number;
   /** A PostgreSQL URL (a scratch schema) for the store instead of SQLite in the data dir. */
   postgresUrl?: string;
   /** Puts a fault proxy between Codex and the fake server (model requests only), as `faults`. */
@@ -180,6 +182,7 @@ export async function createCodexSkeinHarness(
       sessionIdleMs: 0,
       ...(options.attempts ? { attempts: options.attempts } : {}),
       ...(options.delegateTimeoutMs ? { delegateTimeoutMs: options.delegateTimeoutMs } : {}),
+      ...(options.summaryTimeoutMs ? { summaryTimeoutMs: options.summaryTimeoutMs } : {}),
       ...(options.afterBringBackFiles ? { afterBringBackFiles: options.afterBringBackFiles } : {}),
     });
   let orchestrator = await make();

@@ -2,6 +2,7 @@ import type { EventStore, NewEvent, ProjectionWrite } from "@skein/db";
 import {
   type Command,
   type CommandMeta,
+  type DomainEvent,
   createSequentialIds,
   decide,
   evolve,
@@ -10,6 +11,7 @@ import {
   type IdOf,
   initialStateFor,
   type ProjectId,
+  type ProviderKind,
   type ProjectState,
   type ProviderTurnId,
   projectStreamId,
@@ -38,6 +40,17 @@ export type SeedRunContent = {
   reply?: readonly string[];
   /** Tool calls made before the reply, in order. */
   tools?: readonly SeedToolCall[];
+  /** File changes the runtime reported, after the tool calls. */
+  files?: readonly SeedFileChange[];
+  /** A todo list the runtime reported (E17), before the reply. */
+  todo?: readonly { text: string; status: "pending" | "running" | "completed" }[];
+};
+
+export type SeedFileChange = {
+  fileName: string;
+  additions: number;
+  deletions: number;
+  diff: string;
 };
 
 /**
@@ -57,6 +70,8 @@ export class HistorySeeder {
   private tick = 0;
   /** Events decided so far (appended or pending). */
   events = 0;
+  /** The provider new runs are recorded on (as if that runtime had run them). */
+  provider: ProviderKind = "codex";
 
   constructor(
     private readonly store: EventStore,
@@ -84,6 +99,19 @@ export class HistorySeeder {
       data: { projectId, title, workspaceRoot, defaultProvider: "codex" },
     });
     return projectId;
+  }
+
+  /**
+   * Takes over a thread something else recorded (e.g. the orchestrator, with real runs), so more
+   * runs can be seeded onto it or it can be forked here: its state is rebuilt from its stream.
+   */
+  async attach(threadId: ThreadId): Promise<void> {
+    const streamId = threadStreamId(threadId);
+    const stored = await this.store.readStream(streamId);
+    const state = initialStateFor("thread") as ThreadState;
+    for (const event of stored)
+      evolve(state, { type: event.type, data: event.data } as DomainEvent);
+    this.streams.set(streamId, { state, committed: stored.length });
   }
 
   /** A new thread (its title searchable by the shells query). */
@@ -138,7 +166,7 @@ export class HistorySeeder {
     const runId = this.next("run");
     this.send(threadId, {
       type: "QueueRun",
-      data: { threadId, runId, messageId: this.next("message"), text, provider: "codex" },
+      data: { threadId, runId, messageId: this.next("message"), text, provider: this.provider },
     });
     const rootNodeId = this.next("node");
     this.send(threadId, {
@@ -154,6 +182,21 @@ export class HistorySeeder {
     const providerTurnId = this.next("providerTurn");
     this.send(threadId, { type: "StartProviderTurn", data: { threadId, runId, providerTurnId } });
     for (const tool of content.tools ?? []) this.toolCall(threadId, providerTurnId, tool);
+    for (const file of content.files ?? []) this.fileChange(threadId, providerTurnId, file);
+    if (content.todo) {
+      this.send(threadId, {
+        type: "UpdatePlan",
+        data: {
+          threadId,
+          providerTurnId,
+          planId: this.next("plan"),
+          nodeId: this.next("node"),
+          kind: "todo_list",
+          status: "active",
+          steps: content.todo.map((step, i) => ({ id: `step-${i + 1}`, ...step })),
+        },
+      });
+    }
     const nodeId = this.next("node");
     this.send(threadId, {
       type: "StartItem",
@@ -217,6 +260,26 @@ export class HistorySeeder {
           exitCode: tool.exitCode,
         },
       },
+    });
+  }
+
+  /** A `file_change` item as the runtimes report an edit: started, completed with its diff. */
+  private fileChange(threadId: ThreadId, providerTurnId: ProviderTurnId, file: SeedFileChange) {
+    const nodeId = this.next("node");
+    const content = {
+      type: "file_change" as const,
+      fileName: file.fileName,
+      additions: file.additions,
+      deletions: file.deletions,
+      diffStr: file.diff,
+    };
+    this.send(threadId, {
+      type: "StartItem",
+      data: { threadId, providerTurnId, nodeId, kind: "tool_call", content },
+    });
+    this.send(threadId, {
+      type: "CompleteItem",
+      data: { threadId, nodeId, status: "completed", content },
     });
   }
 
@@ -310,7 +373,7 @@ export class HistorySeeder {
     const providerThreadId = this.next("providerThread");
     this.send(threadId, {
       type: "RecordProviderThread",
-      data: { threadId, providerThreadId, provider: "codex" },
+      data: { threadId, providerThreadId, provider: this.provider },
     });
     this.providerThreads.set(threadId, providerThreadId);
     return providerThreadId;

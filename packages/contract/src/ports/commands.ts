@@ -209,6 +209,7 @@ export interface OrchestratorCommands {
   regenerateHandoff(input: {
     transferId: ContextTransferId;
     provider?: ProviderKind;
+    writer?: "skein" | "provider";
     commandId?: string;
   }): Promise<{ handoffId: ContextHandoffId; sequence: number }>;
   editHandoff(input: {

@@ -25,6 +25,8 @@ export const handoffRouter = {
       z.object({
         transferId: ContextTransferId,
         provider: ProviderKind.optional(),
+        /** Issue 25: "provider" asks the source provider to write it (Skein's stands in on failure). */
+        writer: z.enum(["skein", "provider"]).optional(),
         commandId: OptionalCommandId,
       }),
     )

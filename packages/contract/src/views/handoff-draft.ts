@@ -10,4 +10,6 @@ export type HandoffDraft =
       strategy: ContextHandoff["strategy"];
       text: string;
       coveredRunOrdinals: { from: number; to: number } | null;
+      /** The structured handoff (issue 25): its sections, budget used and what was left out. */
+      payload: ContextHandoff["payload"];
     };

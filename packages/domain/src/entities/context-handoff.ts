@@ -81,6 +81,72 @@ export type HandoffRunSummary = z.infer<typeof HandoffRunSummary>;
 
 const ThreadRanges = z.object({ threadId: ThreadId, runs: z.array(OrdinalRange) });
 
+const BriefRunRef = z.object({ threadId: ThreadId, ordinal: z.number().int().positive() });
+const BriefFact = z.object({
+  kind: z.enum(["goal", "decision", "constraint", "preference", "task"]),
+  text: z.string(),
+  by: z.enum(["person", "agent", "todo"]),
+  run: BriefRunRef,
+  status: z.enum(["pending", "running", "completed"]).optional(),
+  closedBy: BriefRunRef.optional(),
+});
+const BriefSectionCounts = z.object({
+  goal: z.number().int().nonnegative(),
+  decisions: z.number().int().nonnegative(),
+  constraints: z.number().int().nonnegative(),
+  preferences: z.number().int().nonnegative(),
+  openTasks: z.number().int().nonnegative(),
+  files: z.number().int().nonnegative(),
+  errors: z.number().int().nonnegative(),
+  closed: z.number().int().nonnegative(),
+});
+
+/**
+ * Issue 25: the structured head of a handoff (goal, code state, decisions, constraints, open
+ * tasks, errors, what is no longer current, the last exchange), each item citing its run;
+ * `left` counts what was extracted but left out for length (still searchable).
+ */
+export const HandoffBrief = z.object({
+  goal: z.array(BriefFact),
+  decisions: z.array(BriefFact),
+  constraints: z.array(BriefFact),
+  preferences: z.array(BriefFact),
+  openTasks: z.array(BriefFact),
+  files: z.array(
+    z.object({
+      fileName: z.string().min(1),
+      changes: z.number().int().positive(),
+      additions: z.number().int().nonnegative().nullable(),
+      deletions: z.number().int().nonnegative().nullable(),
+      lastRun: BriefRunRef,
+      latestDiff: z.string().nullable(),
+    }),
+  ),
+  errors: z.array(
+    z.object({
+      command: z.string(),
+      exitCode: z.number().int().nullable(),
+      output: z.string().nullable(),
+      run: BriefRunRef,
+    }),
+  ),
+  closed: z.array(BriefFact),
+  lastExchange: z
+    .object({ run: BriefRunRef, user: z.string().nullable(), assistant: z.string().nullable() })
+    .nullable(),
+  left: BriefSectionCounts,
+});
+export type HandoffBrief = z.infer<typeof HandoffBrief>;
+
+/** Issue 25 item 3: who wrote a handoff's text, and why a provider's text was not used. */
+export const HandoffAuthorship = z.object({
+  by: z.enum(["skein", "provider"]),
+  provider: ProviderKind.nullable(),
+  /** Set when a provider-written summary was asked for and the deterministic one stands in. */
+  fallbackReason: z.string().min(1).nullable(),
+});
+export type HandoffAuthorship = z.infer<typeof HandoffAuthorship>;
+
 /**
  * The structured body of a handoff, exactly as packages/transfer builds it; `summaryText` is its
  * deterministic rendering.
@@ -121,6 +187,16 @@ export const HandoffPayload = z.object({
   manualText: z.string().nullable(),
   /** Why the provider thread was rebuilt instead of continued (a failed resume, and where). */
   rebuildReason: z.string().min(1).optional(),
+  /** Issue 25: the structured brief the text opens with. */
+  brief: HandoffBrief.optional(),
+  /** The text offers the target the read-only `skein_history` tool over the covered runs. */
+  historyTool: z.literal(true).optional(),
+  /** Issue 25: the text's estimated size against the budget it was built for. */
+  tokens: z
+    .object({ budget: z.number().int().positive(), used: z.number().int().nonnegative() })
+    .optional(),
+  /** Issue 25 item 3: who wrote the text (absent: Skein's deterministic builder). */
+  authorship: HandoffAuthorship.optional(),
 });
 export type HandoffPayload = z.infer<typeof HandoffPayload>;
 

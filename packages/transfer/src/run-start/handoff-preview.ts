@@ -28,6 +28,8 @@ export function buildPlannedHandoff(
   toProviderThreadId: string | null,
   newMessage: string | null,
   rebuildReason: string | null = null,
+  /** The target can call `skein_history` (its adapter runs app-owned tools). */
+  historyTool = false,
 ): HandoffBuild {
   const checkpoint = plan.checkpointId
     ? inputs.checkpoints.find((c) => c.id === plan.checkpointId)
@@ -42,6 +44,7 @@ export function buildPlannedHandoff(
     newMessage,
     checkpoint: checkpoint ?? null,
     rebuildReason,
+    historyTool,
   });
 }
 

@@ -27,6 +27,8 @@ export type Ready = {
   inputs: TransferInputs;
   providerSessionId: NonNullable<RunStartState["runtime"]>["providerSessionId"];
   failures: RunStartState["failures"];
+  /** The run's provider offers app-owned tools, so its handoff offers `skein_history`. */
+  historyTool: boolean;
 };
 type Handoff = SentHandoff & { kind: ContextHandoffKind };
 /** The commands that settle the transfer, the handoff the run sends, the transfer it consumes. */
@@ -99,6 +101,7 @@ export function settlePortable(
       providerThreadId,
       r.text,
       rebuildReasonOf(r.failures),
+      r.historyTool,
     );
     const handoffId = ids.next("handoff");
     commands.push({

@@ -28,6 +28,7 @@ export function startAppend(s: RunStartState, target: StartTarget, ids: IdSource
     inputs: context.inputs,
     providerSessionId: runtime.providerSessionId,
     failures: s.failures,
+    historyTool: request.capabilities?.appOwnedTools === true,
   };
   const commands: Command[] = [];
   const providerThreadId = recordTarget(ready, target, resolution, ids, commands);

@@ -1,4 +1,11 @@
-import type { IdSource, ProviderKind, RunId, ThreadId } from "@skein/domain";
+import {
+  HandoffPayload,
+  type IdSource,
+  type ProviderKind,
+  type RunId,
+  type ThreadId,
+} from "@skein/domain";
+import { buildSubagentResult } from "@skein/transfer";
 import type { AppToolDefinition, AppToolHandler } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { RunExecutor } from "../runs/run-executor.ts";
@@ -147,8 +154,16 @@ export function createDelegateHandler(
         isError: true,
       };
     }
-    await recordResult(repo, ids, parentThreadId, parentRunId, childId, childRunId, answer ?? "");
-    return { output: answer ?? "" };
+    const output = await recordResult(
+      repo,
+      ids,
+      parentThreadId,
+      parentRunId,
+      childId,
+      childRunId,
+      answer ?? "",
+    );
+    return { output };
   };
 }
 
@@ -180,6 +195,11 @@ function lastAssistantText(
   return best?.text ?? null;
 }
 
+/**
+ * Records the child's result in the parent as a consumed `subagent_result` transfer and returns
+ * the text the parent's tool call receives: the child's answer, plus what its run left (files,
+ * failed commands, open tasks), built by the handoff builder (issue 25 item 5).
+ */
 async function recordResult(
   repo: AggregateRepository,
   ids: IdSource,
@@ -188,15 +208,32 @@ async function recordResult(
   childId: ThreadId,
   childRunId: RunId,
   answer: string,
-): Promise<void> {
+): Promise<string> {
   const parent = await repo.thread(parentThreadId);
   const parentRun = parent.runs.get(parentRunId);
   const child = await repo.thread(childId);
   const childRun = child.runs.get(childRunId);
   const toProviderThreadId = parentRun?.providerThreadId;
-  if (!parentRun || !childRun || !toProviderThreadId) return;
+  if (!parentRun || !childRun || !toProviderThreadId) return answer;
   const transferId = ids.next("transfer");
   const handoffId = ids.next("handoff");
+  const result = buildSubagentResult({
+    transfer: {
+      id: transferId,
+      type: "subagent_result",
+      sourceThreadId: childId,
+      targetThreadId: parentThreadId,
+    },
+    selection: [{ threadId: childId, ordinals: [childRun.ordinal] }],
+    runs: [childRun],
+    turnItems: [...child.turnItems.values()]
+      .filter((entry) => entry.item.runId === childRunId)
+      .sort((a, b) => a.sortKey - b.sortKey)
+      .map((entry) => entry.item),
+    targetProvider: parentRun.provider,
+    toProviderThreadId,
+    answer,
+  });
   await repo.execute({
     type: "CreateContextTransfer",
     data: {
@@ -230,25 +267,8 @@ async function recordResult(
       fromProviderThreadIds: childRun.providerThreadId ? [childRun.providerThreadId] : [],
       toProviderThreadId,
       coveredRunOrdinals: { from: childRun.ordinal, to: childRun.ordinal },
-      summaryText: answer,
-      payload: {
-        version: 1,
-        strategy: "manual_context",
-        kind: "portable_context",
-        transfer: {
-          id: transferId,
-          type: "subagent_result",
-          sourceThreadId: childId,
-          targetThreadId: parentThreadId,
-        },
-        targetProvider: parentRun.provider,
-        toProviderThreadId,
-        coverage: [{ threadId: childId, runs: [{ from: childRun.ordinal, to: childRun.ordinal }] }],
-        omitted: [],
-        checkpoint: null,
-        runs: [],
-        manualText: answer,
-      },
+      summaryText: result.text,
+      payload: HandoffPayload.parse(result.payload),
       status: "ready",
     },
   });
@@ -264,4 +284,5 @@ async function recordResult(
     type: "ConsumeContextTransfer",
     data: { threadId: parentThreadId, transferId, runId: parentRunId },
   });
+  return result.text;
 }

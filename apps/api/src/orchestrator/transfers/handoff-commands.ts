@@ -27,13 +27,20 @@ import {
 } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandContext } from "../commands/command-gate.ts";
+import { providerAuthored } from "./provider-authored.ts";
+import type { SummaryWriter } from "./side-turn-summary.ts";
 
 export type HandoffDeps = {
   repo: AggregateRepository;
   ids: IdSource;
   /** Capabilities of a configured provider's adapter, null when it is not configured. */
   capabilities(provider: ProviderKind): TransferCapabilities | null;
+  /** Issue 25: runs the source provider's side turn that writes a handoff, when it can. */
+  summaries?: SummaryWriter;
 };
+
+/** Who writes a previewed handoff: Skein's builder, or the source provider (issue 25 item 3). */
+export type HandoffWriter = "skein" | "provider";
 type Receipt = { handoffId: ContextHandoffId; sequence: number };
 type Target = { threadId: ThreadId; transferId: ContextTransferId; command?: CommandContext };
 
@@ -63,6 +70,7 @@ async function previewPlan(
     inputs,
     provider: chosen,
     plan: planPreview(state, inputs, transfer, chosen, capabilities),
+    historyTool: capabilities.appOwnedTools === true,
   };
 }
 
@@ -114,6 +122,7 @@ export async function regenerateHandoff(
   deps: HandoffDeps,
   target: Target,
   provider: ProviderKind | null,
+  writer: HandoffWriter = "skein",
 ): Promise<Receipt> {
   const { state, transfer, current } = await load(deps, target);
   const handoffId = deps.ids.next("handoff");
@@ -122,8 +131,26 @@ export async function regenerateHandoff(
     return rebuildInPlace(deps, target, state, transfer, current, handoffId);
   }
   const chosen = provider ?? current?.payload.targetProvider ?? null;
-  const { inputs, plan, provider: built } = await previewPlan(deps, state, transfer, chosen);
-  const build = buildPlannedHandoff(inputs, transfer, plan, built, null, null);
+  const {
+    inputs,
+    plan,
+    provider: built,
+    historyTool,
+  } = await previewPlan(deps, state, transfer, chosen);
+  const generated = buildPlannedHandoff(
+    inputs,
+    transfer,
+    plan,
+    built,
+    null,
+    null,
+    null,
+    historyTool,
+  );
+  const build =
+    writer === "provider" && generated.strategy !== "manual_context"
+      ? { ...generated, ...(await providerAuthored(deps, inputs, generated)) }
+      : generated;
   const payload = HandoffPayload.parse(build.payload);
   const fromProviderThreadIds = build.fromProviderThreadIds.map((id) => asId("providerThread", id));
   const coveredRunOrdinals = build.coveredRunOrdinals ?? { from: 1, to: 1 };

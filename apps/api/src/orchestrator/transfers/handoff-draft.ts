@@ -1,6 +1,7 @@
 import {
   asId,
   type ContextTransfer,
+  HandoffPayload,
   latestStablePoint,
   PreconditionFailedError,
   type ProviderKind,
@@ -114,7 +115,16 @@ export async function draftHandoff(
           fallback: null,
           error: null,
         };
-  const build = buildPlannedHandoff(inputs, transfer, res.handoff, input.provider, null, null);
+  const build = buildPlannedHandoff(
+    inputs,
+    transfer,
+    res.handoff,
+    input.provider,
+    null,
+    null,
+    null,
+    capabilities.appOwnedTools === true,
+  );
   // A pending transfer the person already previewed or edited sends that text: show it.
   const saved = res.transfer.kind === "existing" ? previewOf(target, transfer.id) : null;
   const manual = saved?.strategy === "manual_context" ? saved : null;
@@ -125,6 +135,7 @@ export async function draftHandoff(
     strategy: manual?.strategy ?? build.strategy,
     text: manual?.summaryText ?? build.summaryText,
     coveredRunOrdinals: build.coveredRunOrdinals ?? null,
+    payload: HandoffPayload.parse(manual?.payload ?? build.payload),
   };
 }
 

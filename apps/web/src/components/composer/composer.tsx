@@ -128,6 +128,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
       text: answer.text,
       transferType: answer.transferType,
       strategy: answer.strategy,
+      payload: answer.payload,
     };
   };
   // A draft belongs to the provider and fork it was built for.

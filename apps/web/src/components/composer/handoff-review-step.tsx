@@ -1,6 +1,8 @@
 "use client";
 import { useId } from "react";
+import type { HandoffPayload } from "@skein/domain";
 import { words } from "../../lib/format.ts";
+import { HandoffOverview } from "../handoffs/handoff-overview.tsx";
 import "./handoff-review.css";
 
 export type HandoffDraftView = {
@@ -10,6 +12,8 @@ export type HandoffDraftView = {
   text: string;
   transferType: string;
   strategy: string;
+  /** Issue 25: sections, budget used, what was left out. */
+  payload?: HandoffPayload;
 };
 
 /**
@@ -41,6 +45,7 @@ export function HandoffReviewStep({
         {words(draft.strategy)}
         {edited ? ", edited by you: sent as manual context" : ""}) before your message.
       </p>
+      {draft.payload && <HandoffOverview payload={draft.payload} />}
       <textarea
         aria-label="Handoff text to send"
         value={draft.text}

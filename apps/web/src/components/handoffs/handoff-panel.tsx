@@ -11,6 +11,7 @@ import {
   PreviewProviderSelect,
 } from "./handoff-preview-start.tsx";
 import { ActionError } from "../common/action-error.tsx";
+import { HandoffOverview } from "./handoff-overview.tsx";
 
 const FINAL_STATUSES = new Set(["consumed", "superseded", "failed"]);
 
@@ -64,12 +65,12 @@ export function HandoffPanel({
   const lockReason = locked
     ? `The transfer is ${words(transfer.status)}: the target already received this text.`
     : null;
-  const regenerate = () =>
+  const regenerate = (writer: "skein" | "provider" = "skein") =>
     void action.run(async () => {
       // While pending, regenerating previews again for the chosen provider.
       await client.handoff.regenerate.mutate({
         transferId: transfer.id,
-        ...(pending ? { provider } : {}),
+        ...(pending ? { provider, writer } : {}),
       });
       onChanged();
     });
@@ -119,6 +120,7 @@ export function HandoffPanel({
               ? "Exact text the target received"
               : "Text the target will receive"}
           </h4>
+          <HandoffOverview payload={handoff.payload} />
           <pre className="handoff-text" data-testid="handoff-text">
             {handoff.summaryText}
           </pre>
@@ -126,9 +128,19 @@ export function HandoffPanel({
             {pending && (
               <PreviewProviderSelect transfer={transfer} value={provider} onChange={setProvider} />
             )}
-            <button type="button" disabled={locked || action.pending} onClick={regenerate}>
+            <button type="button" disabled={locked || action.pending} onClick={() => regenerate()}>
               Regenerate
             </button>
+            {pending && (
+              <button
+                type="button"
+                disabled={action.pending}
+                title="The source provider writes it on a side turn of a fork of its own thread"
+                onClick={() => regenerate("provider")}
+              >
+                Ask the source provider to write it
+              </button>
+            )}
             <button
               type="button"
               disabled={locked || action.pending}
