@@ -10,6 +10,7 @@ import { checkpointExists, resolveCheckpoint } from "./checkpoint-refs.ts";
 import { diffCheckpoints } from "./diff.ts";
 import { type CheckpointStoreOptions, openGitContext } from "./git-context.ts";
 import { changedFiles, checkpointTree, mergeTrees, snapshotTree } from "./merge.ts";
+import { planPathRestore, recordSafetyCheckpoint, safetyWroteTree } from "./path-restore.ts";
 import { restoreCheckpoint, restoreTree } from "./restore.ts";
 import { summarizeCheckpointFiles } from "./summary.ts";
 import { sweepAbandonedTempIndexes } from "./temp-index.ts";
@@ -25,6 +26,7 @@ import type {
   FileDiff,
   IsolatedWorktree,
   IsolatedWorktreeInput,
+  PathRestorePlan,
   RemoveWorktreeInput,
   RestoreResult,
   TreeMerge,
@@ -71,6 +73,17 @@ export type CheckpointStore = {
   moveBranch(input: { branch: string; from: string; to: string; reason: string }): Promise<void>;
   /** Takes back bring-back merges of these runs sitting at the branch tip; how many. */
   undoBranchMerges(runIds: ReadonlySet<string>): Promise<number>;
+  /** B14: restoring only the paths that differ between `wrote` and `target` (path-restore.ts). */
+  planPathRestore(input: { wrote: string; target: string }): Promise<PathRestorePlan>;
+  /** Keeps `before` (the workspace before a forced restore) under a ref; returns the ref. */
+  recordSafetyCheckpoint(input: {
+    threadId: string;
+    name: string;
+    before: string;
+    wrote: string;
+  }): Promise<string>;
+  /** The tree the restore that made this safety checkpoint left behind. */
+  safetyWroteTree(ref: string): Promise<string>;
 };
 
 /**
@@ -107,5 +120,8 @@ export async function createCheckpointStore(
     planBranchMerge: (input) => planBranchMerge(ctx, input),
     moveBranch: (input) => moveBranch(ctx, input),
     undoBranchMerges: (runIds) => undoBranchMerges(ctx, runIds),
+    planPathRestore: (input) => planPathRestore(ctx, input),
+    recordSafetyCheckpoint: (input) => recordSafetyCheckpoint(ctx, input),
+    safetyWroteTree: (ref) => safetyWroteTree(ctx, ref),
   };
 }
