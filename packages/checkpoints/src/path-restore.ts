@@ -1,4 +1,9 @@
-import { checkpointMessage, checkpointRef, resolveCheckpoint } from "./checkpoint-refs.ts";
+import {
+  checkpointExists,
+  checkpointMessage,
+  checkpointRef,
+  resolveCheckpoint,
+} from "./checkpoint-refs.ts";
 import { diffTrees } from "./diff.ts";
 import { diffFileChanges } from "./file-changes.ts";
 import type { GitContext } from "./git-context.ts";
@@ -77,13 +82,15 @@ async function treeWithPaths(
 /**
  * Keeps the workspace as it was before a forced restore under a checkpoint ref: the commit holds
  * `before`, its parent holds `wrote` (what the restore left), so restoring this checkpoint later
- * puts back exactly the paths the restore changed.
+ * puts back exactly the paths the restore changed. An existing ref of that name is kept as is.
  */
 export async function recordSafetyCheckpoint(
   ctx: GitContext,
   input: { threadId: string; name: string; before: string; wrote: string },
 ): Promise<string> {
   const ref = checkpointRef(input.threadId, input.name);
+  // Made once: a second call (a command finishing after a crash) keeps the first snapshot.
+  if (await checkpointExists(ctx, ref)) return ref;
   const env = { ...ctx.env, ...IDENTITY };
   const parent = await gitText(["commit-tree", "--no-gpg-sign", input.wrote], {
     cwd: ctx.workspaceRoot,

@@ -32,6 +32,7 @@ import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
 import { reviewDiff } from "./checkpoints/review-diff.ts";
 import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
+import { planRollback, previewOf } from "./checkpoints/rollback-plan.ts";
 import { RunExecutor } from "./runs/run-executor.ts";
 import { RunSlots } from "./runs/run-slots.ts";
 import { createQueueMessage } from "./runs/send-message.ts";
@@ -387,9 +388,18 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         input,
         (command) => {
           const deps = { store: options.store, repo, sessions, checkpoints, ids, clock: now, log };
-          return rollbackToCheckpoint(deps, input.threadId, input.checkpointId, command);
+          return rollbackToCheckpoint(deps, input, command);
         },
         { effects: true },
+      ),
+    rollbackPreview: async (input) =>
+      previewOf(
+        await planRollback(
+          { repo, checkpoints, ids, clock: now },
+          input.threadId,
+          input.checkpointId,
+          input.scope ?? "both",
+        ),
       ),
     ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
     ...threadImportCommands({ gate, repo, store: options.store }),
