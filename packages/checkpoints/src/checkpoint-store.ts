@@ -7,10 +7,16 @@ import {
 } from "./branch-merge.ts";
 import { captureCheckpoint } from "./capture.ts";
 import { checkpointExists, resolveCheckpoint } from "./checkpoint-refs.ts";
-import { diffCheckpoints } from "./diff.ts";
+import { diffCheckpoints, diffTrees } from "./diff.ts";
 import { type CheckpointStoreOptions, openGitContext } from "./git-context.ts";
 import { changedFiles, checkpointTree, mergeTrees, snapshotTree } from "./merge.ts";
-import { planPathRestore, recordSafetyCheckpoint, safetyWroteTree } from "./path-restore.ts";
+import {
+  checkpointBaseTree,
+  planPathRestore,
+  recordSafetyCheckpoint,
+  reversePatchTree,
+  safetyWroteTree,
+} from "./path-restore.ts";
 import { restoreCheckpoint, restoreTree } from "./restore.ts";
 import { summarizeCheckpointFiles } from "./summary.ts";
 import { sweepAbandonedTempIndexes } from "./temp-index.ts";
@@ -74,7 +80,17 @@ export type CheckpointStore = {
   /** Takes back bring-back merges of these runs sitting at the branch tip; how many. */
   undoBranchMerges(runIds: ReadonlySet<string>): Promise<number>;
   /** B14: restoring only the paths that differ between `wrote` and `target` (path-restore.ts). */
-  planPathRestore(input: { wrote: string; target: string }): Promise<PathRestorePlan>;
+  planPathRestore(input: {
+    wrote: string;
+    target: string;
+    paths?: readonly string[];
+  }): Promise<PathRestorePlan>;
+  /** `tree` with one file's patch applied in reverse; null when it no longer applies. */
+  reversePatchTree(tree: string, patch: string): Promise<string | null>;
+  /** Unified diff per file between two tree-ishes. */
+  diffTrees(from: string, to: string): Promise<FileDiff[]>;
+  /** The tree the checkpoint's thread started from (what a diff "from the start" compares to). */
+  checkpointBaseTree(ref: string): Promise<string>;
   /** Keeps `before` (the workspace before a forced restore) under a ref; returns the ref. */
   recordSafetyCheckpoint(input: {
     threadId: string;
@@ -123,5 +139,8 @@ export async function createCheckpointStore(
     planPathRestore: (input) => planPathRestore(ctx, input),
     recordSafetyCheckpoint: (input) => recordSafetyCheckpoint(ctx, input),
     safetyWroteTree: (ref) => safetyWroteTree(ctx, ref),
+    reversePatchTree: (tree, patch) => reversePatchTree(ctx, tree, patch),
+    diffTrees: (from, to) => diffTrees(ctx, from, to),
+    checkpointBaseTree: (ref) => checkpointBaseTree(ctx, ref),
   };
 }

@@ -5,7 +5,7 @@ import {
   resolveCheckpoint,
 } from "./checkpoint-refs.ts";
 import { diffTrees } from "./diff.ts";
-import { diffFileChanges } from "./file-changes.ts";
+import { diffFileChanges, emptyTree } from "./file-changes.ts";
 import type { GitContext } from "./git-context.ts";
 import { gitText, runGit } from "./git-runner.ts";
 import { snapshotTree } from "./merge.ts";
@@ -40,10 +40,14 @@ function pathsOf(changes: ReadonlyArray<{ path: string; oldPath?: string }>): Se
  */
 export async function planPathRestore(
   ctx: GitContext,
-  input: { wrote: string; target: string },
+  input: { wrote: string; target: string; paths?: readonly string[] },
 ): Promise<PathRestorePlan> {
   const current = await snapshotTree(ctx, input.wrote);
-  const agent = pathsOf(await diffFileChanges(ctx, input.wrote, input.target));
+  let agent = pathsOf(await diffFileChanges(ctx, input.wrote, input.target));
+  if (input.paths) {
+    const only = new Set(input.paths);
+    agent = new Set([...agent].filter((p) => only.has(p)));
+  }
   const result = await treeWithPaths(ctx, current, input.target, agent);
   const [byPerson, notAtTarget] = await Promise.all([
     diffFileChanges(ctx, input.wrote, current).then(pathsOf),
@@ -116,4 +120,34 @@ export async function safetyWroteTree(ctx: GitContext, ref: string): Promise<str
     cwd: ctx.workspaceRoot,
     env: ctx.env,
   });
+}
+
+/**
+ * `tree` with `patch` (one file's header and hunks, as `diff` prints them) applied in reverse, in
+ * a private index: null when the patch no longer applies (its lines changed since).
+ */
+export async function reversePatchTree(
+  ctx: GitContext,
+  tree: string,
+  patch: string,
+): Promise<string | null> {
+  const index = await openTempIndex(ctx, tree);
+  try {
+    const { exitCode } = await runGit(["apply", "--cached", "-R", "-"], {
+      cwd: ctx.workspaceRoot,
+      env: index.env,
+      input: patch,
+      okCodes: [0, 1],
+    });
+    if (exitCode !== 0) return null;
+    return (await index.git(["write-tree"])).toString("utf8").trim();
+  } finally {
+    await index.dispose();
+  }
+}
+
+/** The tree a checkpoint's thread started from (its base commit's, or the empty tree). */
+export async function checkpointBaseTree(ctx: GitContext, ref: string): Promise<string> {
+  const { base } = await resolveCheckpoint(ctx, ref);
+  return base ? `${base}^{tree}` : emptyTree(ctx);
 }

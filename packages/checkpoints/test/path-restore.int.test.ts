@@ -115,4 +115,40 @@ describe("path restore (B14: undo the agent, never the person)", () => {
     expect(fileContent(app, "mine.txt")).toBe("mine\n");
     expect(fileContent(repo, "outside.txt")).toBe("changed outside\n");
   });
+
+  it("B14: one hunk of a file reverts on the file as it is now; a hunk whose lines changed since does not apply", async () => {
+    const repo = tempDir("ph");
+    const lines = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
+    initRepo(repo, { "f.txt": `${lines.join("\n")}\n` });
+    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("d") });
+    const base = await store.capture({ threadId: "thr_h", runId: "run_0" });
+    const edited = [...lines];
+    edited[1] = "agent top";
+    edited[27] = "agent bottom";
+    writeFiles(repo, { "f.txt": `${edited.join("\n")}\n` });
+    const run = await store.capture({ threadId: "thr_h", runId: "run_1", parentRef: base.ref });
+    const [file] = await store.diff(base.ref, run.ref);
+    const hunks = file!.patch.split(/^(?=@@ )/m);
+    expect(hunks).toHaveLength(3); // header + two hunks
+
+    // The person edits the middle of the file; the bottom hunk still reverts.
+    const person = [...edited];
+    person[14] = "the person's line";
+    writeFiles(repo, { "f.txt": `${person.join("\n")}\n` });
+    const now = await store.snapshotTree(null);
+    const reverted = await store.reversePatchTree(now, `${hunks[0]}${hunks[2]}`);
+    expect(reverted).not.toBeNull();
+    const plan = await store.planPathRestore({ wrote: now, target: reverted! });
+    await store.restoreTree(plan.result, plan.current);
+    const expected = [...person];
+    expected[27] = "line 28";
+    expect(fileContent(repo, "f.txt")).toBe(`${expected.join("\n")}\n`);
+
+    // The top hunk's line was rewritten since: it no longer applies.
+    const rewritten = [...expected];
+    rewritten[1] = "rewritten again";
+    writeFiles(repo, { "f.txt": `${rewritten.join("\n")}\n` });
+    const later = await store.snapshotTree(null);
+    expect(await store.reversePatchTree(later, `${hunks[0]}${hunks[1]}`)).toBeNull();
+  });
 });
