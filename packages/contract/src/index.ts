@@ -86,6 +86,7 @@ export type {
   ReviewDiffInput,
   ReviewFile,
   ReviewPoint,
+  ReviewRevertInput,
   RollbackPreview,
   RollbackResult,
 } from "./views/review.ts";

@@ -33,6 +33,7 @@ import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
 import { reviewDiff } from "./checkpoints/review-diff.ts";
 import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
 import { planRollback, previewOf } from "./checkpoints/rollback-plan.ts";
+import { reviewRevert } from "./checkpoints/review-revert.ts";
 import { RunExecutor } from "./runs/run-executor.ts";
 import { RunSlots } from "./runs/run-slots.ts";
 import { createQueueMessage } from "./runs/send-message.ts";
@@ -454,6 +455,19 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     compareForks: (input) => compareForks({ repo, checkpoints }, input),
     reviewDiff: async (input) =>
       reviewDiff(checkpoints, await requireThread(input.threadId), input),
+    reviewRevert: (input) =>
+      gate.run(
+        "review.revert",
+        input,
+        async (command) =>
+          reviewRevert(
+            { repo, checkpoints, ids },
+            await requireThread(input.threadId),
+            input,
+            command,
+          ),
+        { effects: true },
+      ),
     async providerStatus() {
       const out = [];
       for (const provider of ["codex", "claude"] as const) {
@@ -518,6 +532,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     if (procedure === "thread.rollback") await api.rollback(input as never);
     else if (procedure === "thread.fork") await api.forkThread(input as never);
     else if (procedure === "thread.sendMessage") await api.sendMessage(input as never);
+    else if (procedure === "review.revert") await api.reviewRevert(input as never);
     else throw new Error(`${procedure} records no intent to finish`);
   };
   return api;

@@ -30,6 +30,7 @@ import type {
 import type {
   ReviewDiff,
   ReviewDiffInput,
+  ReviewRevertInput,
   RollbackPreview,
   RollbackResult,
 } from "../views/review.ts";
@@ -160,6 +161,8 @@ export interface OrchestratorCommands {
   }): Promise<HandoffDraft>;
   /** A read: per-file unified diffs between two of a thread's checkpoints (issue 17 review). */
   reviewDiff(input: ReviewDiffInput): Promise<ReviewDiff>;
+  /** B14: takes back one file or hunk of a review diff, keeping a safety checkpoint first. */
+  reviewRevert(input: ReviewRevertInput): Promise<RollbackResult>;
   /**
    * B14: undoes the agent's changes since the checkpoint (scope `code`), its runs (`conversation`)
    * or both. Paths the person changed since the agent last wrote them are CONFLICT unless `force`,

@@ -61,3 +61,12 @@ export type RollbackResult = {
   /** Set when `force` overwrote something: rolling back to it puts the overwritten files back. */
   safetyCheckpointId: CheckpointId | null;
 };
+
+/** `review.revert`: one file (or one hunk of it) of the review diff the same ids select. */
+export type ReviewRevertInput = ReviewDiffInput & {
+  path: string;
+  /** 0-based index of the hunk in the file's patch; absent: the whole file. */
+  hunk?: number;
+  force?: boolean;
+  commandId?: string;
+};

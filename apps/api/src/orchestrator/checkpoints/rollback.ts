@@ -23,6 +23,7 @@ import {
   refuseConflicts,
   workspaceOf,
 } from "./rollback-plan.ts";
+import { keepSafetyCheckpoint } from "./safety-checkpoint.ts";
 
 type Deps = {
   store: EventStore;
@@ -95,7 +96,16 @@ export async function rollbackToCheckpoint(
     safetyCheckpointId:
       request.force && changes.length > 0 ? (deps.ids.next("checkpoint") as CheckpointId) : null,
   });
-  if (code && decision.safetyCheckpointId) await keepSafetyCheckpoint(deps, plan, decision);
+  if (code && decision.safetyCheckpointId) {
+    await keepSafetyCheckpoint(deps, {
+      state: plan.state,
+      store: code.store,
+      plan: code.plan,
+      checkpointId: decision.safetyCheckpointId,
+      anchor: plan.checkpoint,
+      cwd: plan.cwd,
+    });
+  }
   if (code && changes.length > 0) await code.store.restoreTree(code.plan.result, code.plan.current);
   if (code && code.store.mode === "repo" && plan.rolledBackRunIds.length > 0) {
     // A bring-back with code "merge" moved the branch: runs rolled back take their merge
@@ -121,52 +131,6 @@ export async function rollbackToCheckpoint(
     command.answer(answer),
   );
   return { sequence: result.sequence, ...answer };
-}
-
-/**
- * Records the workspace as it is before a forced restore (once: a resumed command finds the ref
- * it made the first time and keeps it, since the workspace may already be half restored).
- */
-async function keepSafetyCheckpoint(deps: Deps, plan: RollbackPlan, decision: Decision) {
-  const code = plan.code!;
-  const threadId = plan.state.thread!.id;
-  const checkpointId = decision.safetyCheckpointId!;
-  if (plan.state.checkpoints.has(checkpointId)) return;
-  const name = `safety-${checkpointId}`;
-  const ref = await code.store.recordSafetyCheckpoint({
-    threadId,
-    name,
-    before: code.plan.current,
-    wrote: code.plan.result,
-  });
-  const scopeId = deps.ids.next("checkpointScope");
-  await deps.repo.execute({
-    type: "RecordCheckpointScope",
-    data: {
-      threadId,
-      scopeId,
-      kind: "manual",
-      nodeId: plan.checkpoint.nodeId,
-      runId: plan.checkpoint.runId,
-      cwd: plan.cwd,
-    },
-  });
-  await deps.repo.execute({
-    type: "RecordCheckpoint",
-    data: {
-      threadId,
-      checkpointId,
-      scopeId,
-      ref,
-      status: "ready",
-      files: code.plan.files.map((f) => ({
-        path: f.path,
-        additions: f.additions,
-        deletions: f.deletions,
-        status: f.status,
-      })),
-    },
-  });
 }
 
 async function refuseIfWorkspaceBusy(deps: Deps, threadId: ThreadId, cwd: string): Promise<void> {
