@@ -92,7 +92,7 @@ describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real provi
     expect(lastClaudeTexts()).toContain("REVIEWED-SWITCH-NOTE: keep the API stable.");
     expect(await review.count()).toBe(0);
 
-    // Bring-back: the review is opt-in, then works the same way.
+    // Bring-back: the review is on by default for every transfer kind (B10), and works the same way.
     const { threadId: forkId } = await client.thread.fork.mutate({
       threadId,
       title: "Side fork",
@@ -107,8 +107,7 @@ describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real provi
     await completed(client, forkId);
     await page.reload();
     await page.getByLabel("Bring back from fork").selectOption(forkId);
-    expect(await toggle.isChecked()).toBe(false);
-    await toggle.check();
+    expect(await toggle.isChecked()).toBe(true);
     await composer.getByLabel("Message").fill("bring the fork back");
     await composer.getByLabel("Message").press("Enter");
     await expect.poll(() => handoff.inputValue(), { timeout: 30_000 }).toContain("FORK-ONLY-WORK");
@@ -122,5 +121,16 @@ describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real provi
     expect(lastClaudeTexts()).toContain("REVIEWED-BRING-BACK: only the fork's tests matter.");
     const detail = await client.thread.detail.query({ threadId });
     expect(detail.transfers.map((t) => t.type).sort()).toEqual(["merge_back", "provider_handoff"]);
+
+    // The setting turns the default off, in this browser, across reloads.
+    await composer.getByLabel("Provider", { exact: true }).selectOption("codex");
+    await composer.getByRole("checkbox", { name: "always, by default" }).uncheck();
+    expect(await toggle.isChecked()).toBe(false);
+    await page.reload();
+    await composer.getByLabel("Provider", { exact: true }).selectOption("codex");
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await composer.getByRole("checkbox", { name: "always, by default" }).isChecked()).toBe(
+      false,
+    );
   }, 600_000);
 });

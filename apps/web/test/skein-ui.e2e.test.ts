@@ -211,7 +211,9 @@ describe
       stack.providers.openai.enqueue(responsesTextReply("Merged the fork's work."));
       const select = page.getByLabel("Bring back from fork");
       await select.selectOption(forkThreadId);
-      await sendMessage(page, "bring the fork back");
+      // B10: the handoff review is shown by default for a bring-back too.
+      const { reviewed } = await sendThroughReview(page, "bring the fork back");
+      expect(reviewed).not.toBeNull();
       const own = page.locator("section.own-items");
       await waitFor(
         async () => (await assistantTexts(own)).includes("Merged the fork's work."),

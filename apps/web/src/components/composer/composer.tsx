@@ -15,6 +15,13 @@ import { filesOf, type UploadedAttachment, uploadAttachment } from "../../lib/up
 import { useAction } from "../../lib/use-action.ts";
 import { useCommand } from "../../lib/commands.tsx";
 import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
+import { readReviewByDefault, writeReviewByDefault } from "../../lib/handoff-review-default.ts";
+import {
+  BringBackConflict,
+  conflictFiles,
+  handToAgentText,
+} from "../parallel/bring-back-conflict.tsx";
+import { BringBackOptions, type BringBackWhat } from "./bring-back-options.tsx";
 import { BringBackSelect } from "./bring-back-select.tsx";
 import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
 import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
@@ -53,6 +60,9 @@ function ComposerView({ detail, onSent }: ComposerProps) {
     saveChoice(thread.id, same ? null : next);
   };
   const [bringBackFrom, setBringBackFrom] = useState("");
+  const [bringBackWhat, setBringBackWhat] = useState<BringBackWhat>("both");
+  // A refused bring-back's clashing files (B9): shown, nothing applied, until the next send.
+  const [conflict, setConflict] = useState<{ forkId: string; files: string[] } | null>(null);
   // Plan mode starts as the thread's setting; it and the effort apply per message (B5, issue 16).
   const [planMode, setPlanMode] = useState(thread.interactionMode === "plan");
   useEffect(() => setPlanMode(thread.interactionMode === "plan"), [thread.interactionMode]);
@@ -72,6 +82,10 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   };
   const active = thread.activeRunId !== null || thread.status === "running";
   const bringBackTitle = bringBackFrom ? (shells.get(bringBackFrom)?.title ?? bringBackFrom) : "";
+  // Only a fork with its own worktree has code of its own to bring (else it shares this folder).
+  const forkHasCode =
+    bringBackFrom !== "" && (shells.get(bringBackFrom)?.worktreePath ?? null) !== null;
+  const bringCode = forkHasCode && bringBackWhat === "both";
 
   const effort = effortPick.provider === provider ? effortPick.value : "";
   const setEffort = (value: string) => setEffortPick({ provider, value });
@@ -83,10 +97,13 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   };
   const switching = provider !== current.provider;
 
-  // "Review handoff before sending": on by default for a provider switch, opt-in for a bring-back.
+  // B10 "Review handoff before sending": on by default for every transfer kind, unless the
+  // person turned the default off (this browser's preference); each message can still choose.
   const [reviewChoice, setReviewChoice] = useState<boolean | null>(null);
+  const [reviewDefault, setReviewDefault] = useState(true);
+  useEffect(() => setReviewDefault(readReviewByDefault()), []);
   const transferring = switching || bringBackFrom !== "";
-  const reviewFirst = transferring && (reviewChoice ?? switching);
+  const reviewFirst = transferring && (reviewChoice ?? reviewDefault);
   const [draft, setDraft] = useState<HandoffDraftView | null>(null);
 
   const canSend = text.trim() !== "" && !action.pending && !upload.pending;
@@ -95,18 +112,36 @@ function ComposerView({ detail, onSent }: ComposerProps) {
     setText("");
     setAttachments([]);
     setBringBackFrom("");
+    setBringBackWhat("both");
+    setConflict(null);
     setDraft(null);
     setReviewChoice(null);
     refreshThread(thread.id);
     onSent();
   };
-  const deliver = async (handoffText?: string) => {
+  const deliver = async (handoffText?: string, override?: { text: string; code: "none" }) => {
+    setConflict(null);
+    try {
+      await sendNow(handoffText, override);
+    } catch (error) {
+      const files = bringCode ? conflictFiles(error) : null;
+      if (!files) throw error;
+      // B9, as on the Parallel page: the clash is shown and nothing was applied.
+      setConflict({ forkId: bringBackFrom, files });
+      setDraft(null);
+      return;
+    }
+    after();
+  };
+  const sendNow = async (handoffText?: string, override?: { text: string; code: "none" }) => {
     await client.thread.sendMessage.mutate({
       threadId: thread.id,
-      text,
+      text: override?.text ?? text,
       provider,
       model: model.trim() || null,
-      ...(bringBackFrom ? { bringBackFrom } : {}),
+      ...(bringBackFrom
+        ? { bringBackFrom, code: override?.code ?? (bringCode ? "squash" : "none") }
+        : {}),
       interactionMode: planMode ? "plan" : "default",
       ...(effort ? { effort } : {}),
       ...(handoffText !== undefined ? { handoffText } : {}),
@@ -114,8 +149,16 @@ function ComposerView({ detail, onSent }: ComposerProps) {
         ? { attachments: attachments.map(({ ref, name }) => ({ ref, name })) }
         : {}),
     });
-    after();
   };
+  // The clash goes to this thread's agent: the fork's conversation comes back, its files stay on
+  // its branch, and the agent is asked to merge that branch here (the Parallel page's message).
+  const handToAgent = (files: string[]) =>
+    void action.run(async () => {
+      const [fork] = (await client.thread.compare.query({ threadIds: [bringBackFrom] as never }))
+        .forks;
+      const message = handToAgentText(bringBackTitle, fork?.branch ?? "", files);
+      await deliver(undefined, { text: message, code: "none" });
+    });
   const loadDraft = async (): Promise<HandoffDraftView | null> => {
     const answer = await client.handoff.draft.query({
       threadId: thread.id,
@@ -133,7 +176,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   };
   // A draft belongs to the provider and fork it was built for.
   // biome-ignore lint/correctness/useExhaustiveDependencies: cleared whenever either changes
-  useEffect(() => setDraft(null), [provider, bringBackFrom]);
+  useEffect(() => setDraft(null), [provider, bringBackFrom, bringBackWhat]);
   const send = () => {
     // While a handoff is under review, only its own button sends.
     if (!canSend || draft) return;
@@ -307,23 +350,66 @@ function ComposerView({ detail, onSent }: ComposerProps) {
           </button>
         )}
       </div>
-      {bringBackFrom && (
-        <p className="hint">
-          Bringing back the work of <strong>{bringBackTitle}</strong> with this message{" "}
-          <button type="button" className="small" onClick={() => setBringBackFrom("")}>
-            Cancel bring back
+      {bringBackFrom &&
+        (forkHasCode ? (
+          <BringBackOptions
+            title={bringBackTitle}
+            value={bringBackWhat}
+            onChange={setBringBackWhat}
+            onCancel={() => setBringBackFrom("")}
+          />
+        ) : (
+          <p className="hint">
+            Bringing back the work of <strong>{bringBackTitle}</strong> with this message (it worked
+            in this folder: its files are here already){" "}
+            <button type="button" className="small" onClick={() => setBringBackFrom("")}>
+              Cancel bring back
+            </button>
+          </p>
+        ))}
+      {conflict && conflict.forkId === bringBackFrom && (
+        <BringBackConflict title={bringBackTitle} files={conflict.files}>
+          <button
+            type="button"
+            disabled={action.pending}
+            onClick={() => {
+              setConflict(null);
+              setBringBackWhat("conversation");
+            }}
+          >
+            Bring back its conversation only
+          </button>{" "}
+          <button
+            type="button"
+            disabled={action.pending}
+            onClick={() => handToAgent(conflict.files)}
+          >
+            Hand to the agent to merge
           </button>
-        </p>
+        </BringBackConflict>
       )}
       {transferring && (
-        <label className="hint review-handoff-toggle">
-          <input
-            type="checkbox"
-            checked={reviewFirst}
-            onChange={(event) => setReviewChoice(event.target.checked)}
-          />{" "}
-          Review handoff before sending
-        </label>
+        <p className="hint review-handoff-toggle">
+          <label>
+            <input
+              type="checkbox"
+              checked={reviewFirst}
+              onChange={(event) => setReviewChoice(event.target.checked)}
+            />{" "}
+            Review handoff before sending
+          </label>{" "}
+          <label className="muted">
+            <input
+              type="checkbox"
+              checked={reviewDefault}
+              onChange={(event) => {
+                setReviewDefault(event.target.checked);
+                writeReviewByDefault(event.target.checked);
+              }}
+            />{" "}
+            always, by default
+          </label>
+        </p>
       )}
       {draft && (
         <HandoffReviewStep

@@ -9,21 +9,13 @@ import type { ForkComparisonState } from "../../lib/use-fork-comparison.ts";
 import type { ForkSummary } from "../../lib/types.ts";
 import { usageLabel } from "../../lib/usage-label.ts";
 import { ActionError } from "../common/action-error.tsx";
+import { BringBackConflict, conflictFiles, handToAgentText } from "./bring-back-conflict.tsx";
 
 type Outcome =
   | { kind: "brought"; forkId: string; files: number }
   | { kind: "handed"; forkId: string }
   | { kind: "conflict"; forkId: string; files: string[] }
   | { kind: "failed"; forkId: string; failure: ApiFailure };
-
-/** The files a refused merge names (`data.issues` of the API's CONFLICT). */
-function conflictFiles(error: unknown): string[] | null {
-  const data = (error as { data?: { code?: unknown; issues?: unknown } } | null)?.data;
-  if (data?.code !== "CONFLICT" || !Array.isArray(data.issues)) return null;
-  return data.issues.flatMap((issue: { path?: unknown }) =>
-    typeof issue?.path === "string" ? [issue.path] : [],
-  );
-}
 
 /** A refused bring-back: a clash named file by file, or any other failure in words. */
 function failureOf(forkId: string, error: unknown): Outcome {
@@ -97,10 +89,7 @@ export function ForkComparisonView({
     try {
       await client.thread.sendMessage.mutate({
         threadId: threadId as never,
-        text:
-          `Bring back the work of "${fork.title}" (branch ${fork.branch}). Its changes clash ` +
-          `with this workspace in: ${files.join(", ")}. Merge branch ${fork.branch} here with ` +
-          "git and resolve the conflicts, keeping what both sides meant.",
+        text: handToAgentText(fork.title, fork.branch ?? "", files),
         bringBackFrom: fork.threadId,
         code: "none",
       });
@@ -138,18 +127,7 @@ export function ForkComparisonView({
         </div>
       )}
       {outcome?.kind === "conflict" && (
-        <div className="error merge-conflict" role="alert">
-          <p>
-            Not brought back: {titles.get(outcome.forkId) ?? "the fork"} changed files this
-            workspace changed too. Nothing was changed here. Resolve these, then try again:
-          </p>
-          <ul>
-            {outcome.files.map((file) => (
-              <li key={file}>
-                <code>{file}</code>
-              </li>
-            ))}
-          </ul>
+        <BringBackConflict title={titles.get(outcome.forkId) ?? "the fork"} files={outcome.files}>
           {conflicted?.branch && (
             <button
               type="button"
@@ -159,7 +137,7 @@ export function ForkComparisonView({
               Hand to the agent to merge
             </button>
           )}
-        </div>
+        </BringBackConflict>
       )}
       {outcome?.kind === "handed" && (
         <p className="notice" role="status">

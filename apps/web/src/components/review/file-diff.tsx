@@ -1,6 +1,6 @@
 "use client";
 import { useMemo } from "react";
-import { Diff, Hunk, parseDiff, tokenize } from "react-diff-view";
+import { Decoration, Diff, Hunk, parseDiff, tokenize } from "react-diff-view";
 import { languageOfPath } from "../../lib/diff-language.ts";
 import { highlightToHast } from "../../lib/highlight.ts";
 import type { ReviewFile } from "./review-types.ts";
@@ -22,8 +22,21 @@ const lowlightAsRefractor = {
     highlightToHast(text, language)?.children ?? [{ type: "text", value: text }],
 } as unknown as Refractor;
 
-/** One file's patch as a unified or split diff, syntax-highlighted by its extension. */
-export function FileDiff({ file, viewType }: { file: ReviewFile; viewType: DiffViewType }) {
+/**
+ * One file's patch as a unified or split diff, syntax-highlighted by its extension; with
+ * `onRevertHunk`, each hunk is headed by a button that takes it back.
+ */
+export function FileDiff({
+  file,
+  viewType,
+  onRevertHunk,
+  disabled = false,
+}: {
+  file: ReviewFile;
+  viewType: DiffViewType;
+  onRevertHunk?: (hunk: number) => void;
+  disabled?: boolean;
+}) {
   const parsed = useMemo(() => (file.patch ? (parseDiff(file.patch)[0] ?? null) : null), [file]);
   const language = languageOfPath(file.path);
   const tokens = useMemo(() => {
@@ -56,7 +69,26 @@ export function FileDiff({ file, viewType }: { file: ReviewFile; viewType: DiffV
   return (
     <div className="review-diff" data-view={viewType} data-language={language ?? "text"}>
       <Diff viewType={viewType} diffType={parsed.type} hunks={parsed.hunks} tokens={tokens}>
-        {(hunks) => hunks.map((hunk) => <Hunk key={hunk.content} hunk={hunk} />)}
+        {(hunks) =>
+          hunks.flatMap((hunk, index) => [
+            ...(onRevertHunk
+              ? [
+                  <Decoration key={`revert-${hunk.content}`} className="review-hunk-bar">
+                    <button
+                      type="button"
+                      className="review-revert-hunk"
+                      disabled={disabled}
+                      onClick={() => onRevertHunk(index)}
+                      aria-label={`Revert hunk ${index + 1} of ${file.path}`}
+                    >
+                      Revert this hunk
+                    </button>
+                  </Decoration>,
+                ]
+              : []),
+            <Hunk key={hunk.content} hunk={hunk} />,
+          ])
+        }
       </Diff>
     </div>
   );

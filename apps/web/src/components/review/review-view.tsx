@@ -9,6 +9,7 @@ import { ActionError } from "../common/action-error.tsx";
 import { type DiffViewType, FileDiff } from "./file-diff.tsx";
 import { FileList } from "./file-list.tsx";
 import type { ReviewDiff } from "./review-types.ts";
+import { targetLabel, useRevert } from "./use-revert.ts";
 import "react-diff-view/style/index.css";
 import "./review.css";
 
@@ -28,7 +29,7 @@ function parseScope(value: string): Scope {
  * everything since the person last marked the changes as seen — as unified or split diffs.
  */
 export function ReviewView() {
-  const { detail, threadId } = useThread();
+  const { detail, threadId, refresh } = useThread();
   const client = useApi();
   const params = useSearchParams();
   const [scope, setScope] = useState<Scope>(() => {
@@ -44,22 +45,31 @@ export function ReviewView() {
   useEffect(() => setLastSeen(readLastSeenRun(threadId)), [threadId]);
 
   const runs = useMemo(() => {
-    const rows = (detail?.checkpoints ?? []).filter((c) => c.status === "ready" && c.runId);
+    // Runs' own checkpoints only (a safety checkpoint has no run ordinal of its own).
+    const rows = (detail?.checkpoints ?? []).filter(
+      (c) => c.status === "ready" && c.runId && c.appRunOrdinal !== null,
+    );
     return rows.map((c) => ({ runId: c.runId as string, ordinal: c.appRunOrdinal }));
   }, [detail?.checkpoints]);
   // Re-read whenever a checkpoint is added or changes status (a run ended, a rollback).
   const checkpointsKey = (detail?.checkpoints ?? []).map((c) => `${c.id}:${c.status}`).join();
   const seenIsKnown = lastSeen !== null && runs.some((r) => r.runId === lastSeen);
 
-  useEffect(() => {
-    void checkpointsKey;
-    let cancelled = false;
-    const input =
+  const selection = useMemo(
+    () =>
       scope.kind === "run"
         ? { threadId, runId: scope.runId }
         : scope.kind === "since" && seenIsKnown && lastSeen
           ? { threadId, sinceRunId: lastSeen }
-          : { threadId };
+          : { threadId },
+    [threadId, scope, seenIsKnown, lastSeen],
+  );
+  const reverts = useRevert(selection, refresh);
+
+  useEffect(() => {
+    void checkpointsKey;
+    let cancelled = false;
+    const input = selection;
     setLoading(true);
     client.review.diff
       .query(input as Parameters<typeof client.review.diff.query>[0])
@@ -77,7 +87,7 @@ export function ReviewView() {
     return () => {
       cancelled = true;
     };
-  }, [client, threadId, scope, lastSeen, seenIsKnown, checkpointsKey]);
+  }, [client, selection, checkpointsKey]);
 
   if (detail === null) return null;
   const currentRunId = diff?.to?.runId ?? null;
@@ -140,6 +150,32 @@ export function ReviewView() {
         </p>
       )}
       <ActionError error={failure} prefix="Could not load the changes." />
+      {reverts.done && (
+        <p className="review-reverted" role="status">
+          {reverts.done.undone
+            ? `Put back ${targetLabel(reverts.done.target)} as it was before the revert.`
+            : `Reverted ${targetLabel(reverts.done.target)} in the workspace (the diff below compares checkpoints).`}{" "}
+          {!reverts.done.undone && (
+            <button type="button" onClick={reverts.undo} disabled={reverts.action.pending}>
+              Undo revert
+            </button>
+          )}
+        </p>
+      )}
+      <ActionError error={reverts.action.failure} prefix="Revert failed." />
+      {reverts.conflicted && (
+        <p className="review-conflict">
+          <button
+            type="button"
+            className="danger"
+            onClick={() => reverts.revert(reverts.conflicted!, true)}
+            disabled={reverts.action.pending}
+          >
+            Revert {reverts.conflicted.path} anyway
+          </button>{" "}
+          <span className="muted">your version is kept in a safety checkpoint first</span>
+        </p>
+      )}
       {diff && diff.to === null && (
         <p className="muted">No checkpoints yet: changes show here once a run has finished.</p>
       )}
@@ -174,7 +210,23 @@ export function ReviewView() {
                 <span className="add">+{file.additions}</span>{" "}
                 <span className="del">−{file.deletions}</span>
               </summary>
-              <FileDiff file={file} viewType={viewType} />
+              <div className="row review-file-actions">
+                <button
+                  type="button"
+                  onClick={() => reverts.revert({ path: file.path })}
+                  disabled={reverts.action.pending}
+                  aria-label={`Revert ${file.path}`}
+                  title="Put this file back as it was before these changes"
+                >
+                  Revert file
+                </button>
+              </div>
+              <FileDiff
+                file={file}
+                viewType={viewType}
+                disabled={reverts.action.pending}
+                onRevertHunk={(hunk) => reverts.revert({ path: file.path, hunk })}
+              />
             </details>
           ))}
         </>
