@@ -13,6 +13,7 @@ import {
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
+import { sendThroughReview } from "./support/compose.ts";
 import { text } from "./support/ui.ts";
 
 /**
@@ -122,5 +123,30 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
     const asked = detail.turnItems.filter((item) => item.type === "user_message").at(-1);
     expect(asked && "text" in asked ? asked.text : "").toMatch(/README\.md.*Merge branch skein\//s);
     expect(readFileSync(path.join(workspace, "README.md"), "utf8")).toBe("# codex\n");
-  }, 360_000);
+
+    // Issue 26 item 4: from the composer, a fork's code comes back with its conversation (the
+    // default), through the handoff review.
+    stack.providers.openai.enqueue(
+      execCommandReply("printf 'from the composer\\n' > composer.txt"),
+      responsesTextReply("composer fork done"),
+    );
+    const fan = await client.thread.fanOut.mutate({
+      threadId,
+      text: "add composer.txt",
+      targets: [{ provider: "codex" }],
+      isolated: true,
+    });
+    const composerFork = fan.forks[0]!.threadId;
+    await settled(composerFork);
+    await page.goto(`${stack.web.url}/threads/${threadId}`);
+    await page.getByLabel("Bring back from fork").selectOption(composerFork);
+    expect(await page.getByLabel("What to bring back").inputValue()).toBe("both");
+    stack.providers.openai.enqueue(responsesTextReply("composer bring-back checked"));
+    await sendThroughReview(page, "bring the composer fork back");
+    await expect
+      .poll(() => existsSync(path.join(workspace, "composer.txt")), { timeout: 60_000 })
+      .toBe(true);
+    expect(readFileSync(path.join(workspace, "composer.txt"), "utf8")).toBe("from the composer\n");
+    await settled(threadId);
+  }, 600_000);
 });

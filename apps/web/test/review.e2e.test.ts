@@ -1,4 +1,4 @@
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
@@ -151,5 +151,20 @@ describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)
     expect(await page.getByRole("combobox", { name: "Which changes" }).inputValue()).toMatch(
       /^run:/,
     );
+
+    // B14: run 1's README change reverted from its diff, the person's notes untouched; undone.
+    const readme = () => readFileSync(path.join(stack.providers.workspace, "README.md"), "utf8");
+    const agentReadme = readme();
+    expect(agentReadme).toContain("Reviewed by the agent.");
+    await page.getByRole("button", { name: "Revert README.md" }).click();
+    await page.locator(".review-reverted").waitFor();
+    await expect.poll(readme).not.toContain("Reviewed by the agent.");
+    expect(readFileSync(path.join(stack.providers.workspace, "notes.txt"), "utf8")).toBe(
+      "my own notes\n",
+    );
+    await saveScreenshot(page, "review-reverted");
+    await page.getByRole("button", { name: "Undo revert" }).click();
+    await expect.poll(() => text(page.locator(".review-reverted"))).toContain("Put back");
+    expect(readme()).toBe(agentReadme);
   }, 600_000);
 });
