@@ -1,12 +1,22 @@
 "use client";
 import Link from "next/link";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { providerModel, shortTime, words } from "../../lib/format.ts";
 import type { Checkpoint, Run, TurnItemOf } from "../../lib/types.ts";
+import { type ApiFailure, describeError } from "../../lib/errors.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { DiffView } from "../common/diff-view.tsx";
 import { ActionError } from "../common/action-error.tsx";
+import {
+  type RollbackPreview,
+  RollbackPreviewPanel,
+  type RollbackScope,
+} from "./rollback-preview.tsx";
+
+/** A safety checkpoint (B14): the workspace kept before a forced rollback or a revert. */
+export const isSafetyCheckpoint = (checkpoint: Checkpoint) =>
+  checkpoint.appRunOrdinal === null && checkpoint.ref.includes("/safety-");
 
 export function CheckpointCard({
   threadId,
@@ -28,11 +38,40 @@ export function CheckpointCard({
   const client = useApi();
   const action = useAction();
   const [confirming, setConfirming] = useState(false);
-  const label = `checkpoint after run ${checkpoint.appRunOrdinal ?? "?"}`;
+  const safety = isSafetyCheckpoint(checkpoint);
+  const label = safety
+    ? `safety checkpoint of ${shortTime(checkpoint.capturedAt)}`
+    : `checkpoint after run ${checkpoint.appRunOrdinal ?? "?"}`;
+  const [scope, setScope] = useState<RollbackScope>(safety ? "code" : "both");
+  const [preview, setPreview] = useState<RollbackPreview | null>(null);
+  const [safetyMade, setSafetyMade] = useState(false);
+  const [previewFailure, setPreviewFailure] = useState<ApiFailure | null>(null);
 
+  // B14: the preview is read when the person asks to roll back, and again for another scope.
+  useEffect(() => {
+    if (!confirming) return;
+    let current = true;
+    setPreview(null);
+    setPreviewFailure(null);
+    client.thread.rollbackPreview
+      .query({ threadId: threadId as never, checkpointId: checkpoint.id, scope })
+      .then((next) => current && setPreview(next))
+      .catch((error: unknown) => current && setPreviewFailure(describeError(error)));
+    return () => {
+      current = false;
+    };
+  }, [client, threadId, checkpoint.id, scope, confirming]);
+
+  const conflicts = preview?.conflicts.length ?? 0;
   const rollback = () =>
     void action.run(async () => {
-      await client.thread.rollback.mutate({ threadId, checkpointId: checkpoint.id });
+      const answer = await client.thread.rollback.mutate({
+        threadId,
+        checkpointId: checkpoint.id,
+        scope,
+        ...(conflicts > 0 ? { force: true } : {}),
+      });
+      setSafetyMade(answer.safetyCheckpointId !== null);
       setConfirming(false);
       onRolledBack();
     });
@@ -46,7 +85,7 @@ export function CheckpointCard({
     >
       <div className="panel-head">
         <h3>
-          After run {checkpoint.appRunOrdinal ?? "?"}{" "}
+          {safety ? "Safety checkpoint" : `After run ${checkpoint.appRunOrdinal ?? "?"}`}{" "}
           <span className={`badge status-${checkpoint.status}`}>{checkpoint.status}</span>
           {latest && <span className="badge">current</span>}
           {run?.status === "rolled_back" && <span className="badge">run rolled back</span>}
@@ -123,9 +162,28 @@ export function CheckpointCard({
         ) : (
           <fieldset className="confirm">
             <legend className="sr-only">Confirm rollback</legend>
-            <span>Restore the workspace to this checkpoint and mark later runs rolled back?</span>
-            <button type="button" className="danger" onClick={rollback} disabled={action.pending}>
-              {action.pending ? "Rolling back…" : "Confirm rollback"}
+            <RollbackPreviewPanel
+              preview={preview}
+              target={
+                safety
+                  ? "before the change this checkpoint kept"
+                  : `after run ${checkpoint.appRunOrdinal ?? "?"}`
+              }
+              scope={scope}
+              onScope={setScope}
+              scopes={safety ? ["code"] : ["both", "code", "conversation"]}
+            />
+            <button
+              type="button"
+              className="danger"
+              onClick={rollback}
+              disabled={action.pending || preview === null}
+            >
+              {action.pending
+                ? "Rolling back…"
+                : conflicts > 0
+                  ? "Roll back anyway (keep my version in a safety checkpoint)"
+                  : "Confirm rollback"}
             </button>
             <button type="button" onClick={() => setConfirming(false)}>
               Cancel
@@ -133,6 +191,13 @@ export function CheckpointCard({
           </fieldset>
         )}
       </div>
+      {safetyMade && (
+        <p className="notice" role="status">
+          Rolled back. Your overwritten files are kept in a new safety checkpoint above: roll back
+          to it to put them back.
+        </p>
+      )}
+      <ActionError error={previewFailure} prefix="Cannot preview the rollback." />
       <ActionError error={action.failure} prefix="Rollback failed." />
     </section>
   );

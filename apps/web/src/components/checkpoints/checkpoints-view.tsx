@@ -2,7 +2,7 @@
 import { useMemo } from "react";
 import type { TurnItemOf } from "../../lib/types.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
-import { CheckpointCard } from "./checkpoint-card.tsx";
+import { CheckpointCard, isSafetyCheckpoint } from "./checkpoint-card.tsx";
 
 /** The thread's checkpoints, newest first, each with its run's diff and a guarded rollback. */
 export function CheckpointsView() {
@@ -24,8 +24,11 @@ export function CheckpointsView() {
   const rolledBack = new Set(
     detail.runs.filter((run) => run.status === "rolled_back").map((run) => run.id),
   );
+  // A safety checkpoint (B14) is never where the workspace "is": it holds what was overwritten.
   const latestId =
-    detail.checkpoints.findLast((c) => c.runId === null || !rolledBack.has(c.runId))?.id ?? null;
+    detail.checkpoints.findLast(
+      (c) => !isSafetyCheckpoint(c) && (c.runId === null || !rolledBack.has(c.runId)),
+    )?.id ?? null;
   return (
     <div className="page checkpoints">
       <h2>Checkpoints</h2>
