@@ -167,7 +167,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const attachmentStore = AttachmentStore.inDataDir(options.dataDir);
   executor.attachments = attachmentStore;
   let stopSweep: (() => void) | null = null;
-  const gate = new CommandGate(options.store, ids, log, leases.owner);
+  const gate = new CommandGate(options.store, ids, log, leases.owner, leases.ttlMs);
   const runtime = new RuntimeForwarder(leases, repo, options.remote ?? noRuntimeRemote, log);
   sessions.askPeersToRelease = (nativeThreadRef) => runtime.askPeersToRelease(nativeThreadRef);
   const models = new ProviderModels((provider) => sessions.adapter(provider));
