@@ -2,6 +2,7 @@ import type { AttachmentStore } from "../../attachments/attachment-store.ts";
 import {
   type Attachment,
   type IdSource,
+  isDomainError,
   nextQueuedRun,
   type Run,
   type RunId,
@@ -15,7 +16,7 @@ import type {
   TurnAttachment,
   TurnInput,
 } from "@skein/domain/provider";
-import type { LeaseKeeper } from "@skein/db";
+import { isStoreFault, type LeaseKeeper } from "@skein/db";
 import { type ActiveTurn, ActiveTurns } from "../runtime/active-turns.ts";
 import type { AggregateRepository, ExecuteOptions } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
@@ -58,6 +59,22 @@ export type ToolFactory = (
 const TAKEOVER_TRIES = 5;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** How long a run's failure is retried while the store is unavailable (issue 35). */
+const STORE_RETRY_MS = 120_000;
+
+/** Why a run stopped on an error of Skein's own, for the person reading the thread. */
+function runFailureInWords(error: unknown): string {
+  if (isStoreFault(error)) {
+    return (
+      `The run stopped because Skein lost its database (${message(error)}). ` +
+      "What the agent did after that was not recorded; send the message again."
+    );
+  }
+  return (
+    `The run stopped on an unexpected error in Skein: ${message(error)}. ` +
+    "Send the message again; if it keeps failing, the server log has the details."
+  );
+}
 
 /** Waits for `work`, but no longer than `ms` (its failure is the caller's log's business). */
 function within(ms: number, work: Promise<unknown>): Promise<unknown> {
@@ -269,12 +286,9 @@ export class RunExecutor {
         }
         this.log.error({ threadId, runId: run.id, error: message(error) }, "run failed to execute");
         outcome = { started: false, failure: message(error) };
-        await this.failRun(
-          threadId,
-          run.id,
-          `The run stopped on an unexpected error in Skein: ${message(error)}. ` +
-            "Send the message again; if it keeps failing, the server log has the details.",
-        );
+        // Issue 35: the run's end is recorded once the store answers again (a database
+        // restart), or the thread would stay "running" with nobody running it.
+        await this.failRunDurably(threadId, run.id, runFailureInWords(error));
       } finally {
         this.turns.end(threadId);
         for (const resolve of this.settled.get(run.id) ?? []) resolve();
@@ -304,6 +318,46 @@ export class RunExecutor {
       await this.appender(threadId).execute({ type: "FailRun", data: { threadId, runId, error } });
     } catch (cause) {
       this.log.warn({ threadId, runId, error: message(cause) }, "run could not be marked failed");
+    }
+  }
+
+  /**
+   * Fails a run, trying again while the store is unavailable (bounded by STORE_RETRY_MS): a
+   * run whose end was never recorded would keep its thread's queue waiting for nobody.
+   */
+  private async failRunDurably(threadId: ThreadId, runId: RunId, error: string): Promise<void> {
+    const deadline = Date.now() + STORE_RETRY_MS;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const appends = this.appender(threadId);
+        const ended = await appends
+          .execute({ type: "FailRun", data: { threadId, runId, error } })
+          .then(
+            () => true,
+            (refused: unknown) => {
+              if (!isDomainError(refused)) throw refused;
+              return false;
+            },
+          );
+        // A turn still open (its end never recorded) is ended with the run, as a restart would.
+        if (!ended) {
+          await appends.execute({
+            type: "RecoverInterruptedRun",
+            data: { threadId, runId, reason: error },
+          });
+        }
+        return;
+      } catch (cause) {
+        const storeDown = isStoreFault(cause);
+        if (!storeDown || this.stopping || this.lost.has(threadId) || Date.now() > deadline) {
+          this.log.warn(
+            { threadId, runId, error: message(cause) },
+            "run could not be marked failed",
+          );
+          return;
+        }
+        await this.pause(Math.min(250 * 2 ** attempt, 5_000));
+      }
     }
   }
 
@@ -504,7 +558,16 @@ export class RunExecutor {
         async () => (await this.repo.thread(threadId)).runs.get(runId)?.status === "waiting",
         () => this.turns.interruptNative(active),
       );
-      await consumer.consume(untilAborted(events, active.abandon.signal, threadId));
+      try {
+        await consumer.consume(untilAborted(events, active.abandon.signal, threadId));
+      } catch (error) {
+        // The turn's events could not be recorded (the store went away): the provider's turn
+        // must not go on working unrecorded.
+        if (active.started && !(error instanceof LeaseLostError)) {
+          await this.turns.interruptNative(active).catch(() => undefined);
+        }
+        throw error;
+      }
     } finally {
       // The lease may be lost before the turn started natively, or found lost by the fence
       // before the renewal timer reports it: either way the native turn must stop.
