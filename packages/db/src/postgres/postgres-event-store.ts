@@ -164,6 +164,11 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
     this.poll.unref();
   }
 
+  /** A lost connection is met (and reported) by the operation that needs it; pools reconnect. */
+  fault(): string | null {
+    return null;
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
