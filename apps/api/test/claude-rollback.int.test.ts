@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
+import { anthropicBashReply, anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ClaudeSkeinHarness,
@@ -53,5 +53,50 @@ describe("Claude through Skein: rollback", () => {
     expect(texts).toContain("message four");
     expect(texts).not.toContain("message two");
     expect(texts).not.toContain("message three");
+  });
+
+  it("B14: the agent's Bash edits are undone, the person's edit and new file elsewhere survive; force keeps a safety checkpoint a second rollback restores", async () => {
+    h = await createClaudeSkeinHarness({ codex: "none" });
+    const read = (file: string) => readFileSync(join(h!.workspaceRoot, file), "utf8");
+    const write = (file: string, text: string) => writeFileSync(join(h!.workspaceRoot, file), text);
+    write("README.md", "# mine\n");
+    h.anthropic.enqueue(
+      anthropicBashReply("printf 'one\\n' > agent.txt"),
+      anthropicTextReply("wrote agent.txt"),
+      anthropicBashReply("printf 'two\\n' > agent.txt && printf 'x\\n' > extra.txt"),
+      anthropicTextReply("changed agent.txt, added extra.txt"),
+    );
+    const threadId = await h.createThread({ provider: "claude", runtimeMode: "full-access" });
+    const first = await h.send(threadId, "write agent.txt");
+    expect(read("agent.txt")).toBe("one\n");
+    const second = await h.send(threadId, "change it");
+    expect(second.state.runs.get(second.runId)?.status).toBe("completed");
+    expect(read("extra.txt")).toBe("x\n");
+
+    write("README.md", "# mine, edited by hand\n");
+    write("notes.txt", "my notes\n");
+    write("agent.txt", "the person's version\n");
+    const state = await h.thread(threadId);
+    const checkpoint = [...state.checkpoints.values()].find((c) => c.runId === first.runId)!;
+    await expect(
+      h.orchestrator.rollback({ threadId, checkpointId: checkpoint.id }),
+    ).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("agent.txt") });
+    expect(read("extra.txt")).toBe("x\n");
+
+    const forced = await h.orchestrator.rollback({
+      threadId,
+      checkpointId: checkpoint.id,
+      force: true,
+    });
+    expect(read("agent.txt")).toBe("one\n");
+    expect(existsSync(join(h.workspaceRoot, "extra.txt"))).toBe(false);
+    expect(read("README.md")).toBe("# mine, edited by hand\n");
+    expect(read("notes.txt")).toBe("my notes\n");
+    expect((await h.thread(threadId)).runs.get(second.runId)?.status).toBe("rolled_back");
+
+    await h.orchestrator.rollback({ threadId, checkpointId: forced.safetyCheckpointId! });
+    expect(read("agent.txt")).toBe("the person's version\n");
+    expect(read("extra.txt")).toBe("x\n");
+    expect(read("README.md")).toBe("# mine, edited by hand\n");
   });
 });

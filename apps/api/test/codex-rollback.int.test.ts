@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { messageTexts, responsesTextReply } from "@skein/fake-models";
+import { execCommandReply, messageTexts, responsesTextReply } from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
 import { type CodexSkeinHarness, createCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 
@@ -45,5 +45,50 @@ describe("Codex through Skein: rollback", () => {
     expect(users).toEqual(expect.arrayContaining(["message one", "message four"]));
     expect(users).not.toContain("message two");
     expect(users).not.toContain("message three");
+  }, 60_000);
+
+  it("B14: the agent's shell edits are undone, the person's edit and new file elsewhere survive; a conflict is refused naming it", async () => {
+    h = await createCodexSkeinHarness();
+    const noLogin = { extra: { login: false, yield_time_ms: 60_000 } };
+    const read = (file: string) => readFileSync(join(h!.workspace, file), "utf8");
+    const write = (file: string, text: string) => writeFileSync(join(h!.workspace, file), text);
+    write("README.md", "# mine\n");
+    h.server.enqueue(
+      execCommandReply("printf 'one\\n' > agent.txt", noLogin),
+      responsesTextReply("wrote agent.txt"),
+      execCommandReply("printf 'two\\n' > agent.txt && printf 'x\\n' > extra.txt", noLogin),
+      responsesTextReply("changed agent.txt, added extra.txt"),
+    );
+    const threadId = await h.createThread({ runtimeMode: "full-access" });
+    const first = await h.run(threadId, "write agent.txt");
+    expect(first.run.status).toBe("completed");
+    expect(read("agent.txt")).toBe("one\n");
+    const second = await h.run(threadId, "change it");
+    expect(second.run.status).toBe("completed");
+    expect(read("extra.txt")).toBe("x\n");
+
+    write("README.md", "# mine, edited by hand\n");
+    write("notes.txt", "my notes\n");
+    const state = await h.thread(threadId);
+    const checkpoint = [...state.checkpoints.values()].find((c) => c.runId === first.runId)!;
+    const preview = await h.orchestrator.rollbackPreview({ threadId, checkpointId: checkpoint.id });
+    expect(preview.files.map((f) => f.path).sort()).toEqual(["agent.txt", "extra.txt"]);
+
+    // The person touches an agent file too: refused, naming it, nothing moved.
+    write("extra.txt", "the person's line\n");
+    await expect(
+      h.orchestrator.rollback({ threadId, checkpointId: checkpoint.id }),
+    ).rejects.toMatchObject({ code: "conflict", message: expect.stringContaining("extra.txt") });
+    expect(read("agent.txt")).toBe("two\n");
+    expect(h.sent("thread/revert")).toHaveLength(0);
+
+    write("extra.txt", "x\n");
+    await h.orchestrator.rollback({ threadId, checkpointId: checkpoint.id });
+    expect(read("agent.txt")).toBe("one\n");
+    expect(existsSync(join(h.workspace, "extra.txt"))).toBe(false);
+    expect(read("README.md")).toBe("# mine, edited by hand\n");
+    expect(read("notes.txt")).toBe("my notes\n");
+    expect(h.sent("thread/revert")).toHaveLength(1);
+    expect((await h.thread(threadId)).runs.get(second.runId)?.status).toBe("rolled_back");
   }, 60_000);
 });

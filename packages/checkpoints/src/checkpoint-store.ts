@@ -7,9 +7,16 @@ import {
 } from "./branch-merge.ts";
 import { captureCheckpoint } from "./capture.ts";
 import { checkpointExists, resolveCheckpoint } from "./checkpoint-refs.ts";
-import { diffCheckpoints } from "./diff.ts";
+import { diffCheckpoints, diffTrees } from "./diff.ts";
 import { type CheckpointStoreOptions, openGitContext } from "./git-context.ts";
 import { changedFiles, checkpointTree, mergeTrees, snapshotTree } from "./merge.ts";
+import {
+  checkpointBaseTree,
+  planPathRestore,
+  recordSafetyCheckpoint,
+  reversePatchTree,
+  safetyWroteTree,
+} from "./path-restore.ts";
 import { restoreCheckpoint, restoreTree } from "./restore.ts";
 import { summarizeCheckpointFiles } from "./summary.ts";
 import { sweepAbandonedTempIndexes } from "./temp-index.ts";
@@ -25,6 +32,7 @@ import type {
   FileDiff,
   IsolatedWorktree,
   IsolatedWorktreeInput,
+  PathRestorePlan,
   RemoveWorktreeInput,
   RestoreResult,
   TreeMerge,
@@ -71,6 +79,27 @@ export type CheckpointStore = {
   moveBranch(input: { branch: string; from: string; to: string; reason: string }): Promise<void>;
   /** Takes back bring-back merges of these runs sitting at the branch tip; how many. */
   undoBranchMerges(runIds: ReadonlySet<string>): Promise<number>;
+  /** B14: restoring only the paths that differ between `wrote` and `target` (path-restore.ts). */
+  planPathRestore(input: {
+    wrote: string;
+    target: string;
+    paths?: readonly string[];
+  }): Promise<PathRestorePlan>;
+  /** `tree` with one file's patch applied in reverse; null when it no longer applies. */
+  reversePatchTree(tree: string, patch: string): Promise<string | null>;
+  /** Unified diff per file between two tree-ishes. */
+  diffTrees(from: string, to: string): Promise<FileDiff[]>;
+  /** The tree the checkpoint's thread started from (what a diff "from the start" compares to). */
+  checkpointBaseTree(ref: string): Promise<string>;
+  /** Keeps `before` (the workspace before a forced restore) under a ref; returns the ref. */
+  recordSafetyCheckpoint(input: {
+    threadId: string;
+    name: string;
+    before: string;
+    wrote: string;
+  }): Promise<string>;
+  /** The tree the restore that made this safety checkpoint left behind. */
+  safetyWroteTree(ref: string): Promise<string>;
 };
 
 /**
@@ -107,5 +136,11 @@ export async function createCheckpointStore(
     planBranchMerge: (input) => planBranchMerge(ctx, input),
     moveBranch: (input) => moveBranch(ctx, input),
     undoBranchMerges: (runIds) => undoBranchMerges(ctx, runIds),
+    planPathRestore: (input) => planPathRestore(ctx, input),
+    recordSafetyCheckpoint: (input) => recordSafetyCheckpoint(ctx, input),
+    safetyWroteTree: (ref) => safetyWroteTree(ctx, ref),
+    reversePatchTree: (tree, patch) => reversePatchTree(ctx, tree, patch),
+    diffTrees: (from, to) => diffTrees(ctx, from, to),
+    checkpointBaseTree: (ref) => checkpointBaseTree(ctx, ref),
   };
 }

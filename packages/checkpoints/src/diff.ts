@@ -19,9 +19,19 @@ export async function diffCheckpoints(
   const from = fromRef
     ? (await resolveCheckpoint(ctx, fromRef)).commit
     : (to.base ?? (await emptyTree(ctx)));
+  return diffTrees(ctx, from, to.commit, paths);
+}
+
+/** Unified diff per file between two tree-ishes, limited to the workspace. */
+export async function diffTrees(
+  ctx: GitContext,
+  from: string,
+  to: string,
+  paths: readonly string[] = [],
+): Promise<FileDiff[]> {
   const [changes, patchOut] = await Promise.all([
-    diffFileChanges(ctx, from, to.commit, paths),
-    runGit([...treeDiffArgs(ctx), "-p", from, to.commit, "--", ...paths], {
+    diffFileChanges(ctx, from, to, paths),
+    runGit([...treeDiffArgs(ctx), "-p", from, to, "--", ...paths], {
       cwd: ctx.workspaceRoot,
       env: ctx.env,
     }),
@@ -30,7 +40,7 @@ export async function diffCheckpoints(
   // Same diff options give the same file order, so patches pair with changes by position.
   if (patches.length !== changes.length) {
     throw new CheckpointError(
-      `Diff ${fromRef ?? "base"}..${toRef}: ${changes.length} files but ${patches.length} patches`,
+      `Diff ${from}..${to}: ${changes.length} files but ${patches.length} patches`,
     );
   }
   return changes.map((change, i) => ({ ...change, patch: patches[i] ?? "" }));

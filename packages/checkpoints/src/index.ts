@@ -21,6 +21,8 @@ export type {
   FileDiff,
   IsolatedWorktree,
   IsolatedWorktreeInput,
+  PathRestorePlan,
+  PlannedPathRestore,
   RemoveWorktreeInput,
   RestoreResult,
   SummarizedFile,

@@ -122,3 +122,19 @@ export type BranchMergePlan = {
   /** The merge commit (parents: `head`, `work`) the branch moves to. */
   merge: string;
 };
+
+export type PlannedPathRestore = FileDiff & {
+  /** The person changed this path since the agent last wrote it: restoring it loses that. */
+  conflict: boolean;
+};
+
+export type PathRestorePlan = {
+  /** The workspace as it is now (a full tree; nothing recorded). */
+  current: string;
+  /** What the workspace becomes: `current` with the agent's paths restored. */
+  result: string;
+  /** Each path the restore changes, current → result, with its patch. */
+  files: PlannedPathRestore[];
+  /** Paths the person changed since the agent last wrote them, sorted. */
+  conflicts: string[];
+};

@@ -80,7 +80,16 @@ export type {
   TransferData,
   TransferView,
 } from "./views/reads.ts";
-export type { ReviewDiff, ReviewDiffInput, ReviewFile, ReviewPoint } from "./views/review.ts";
+export type {
+  RestoredFile,
+  ReviewDiff,
+  ReviewDiffInput,
+  ReviewFile,
+  ReviewPoint,
+  ReviewRevertInput,
+  RollbackPreview,
+  RollbackResult,
+} from "./views/review.ts";
 export type { ProviderSessionListing, ThreadImportResult } from "./views/threads.ts";
 export type {
   LogPosition,

@@ -64,7 +64,12 @@ export {
 
 // Entities (E1–E18, P6)
 export { AppThread, AppThreadLineage } from "./entities/app-thread.ts";
-export { Checkpoint, CheckpointFileSummary, CheckpointStatus } from "./entities/checkpoint.ts";
+export {
+  Checkpoint,
+  CheckpointFileSummary,
+  CheckpointStatus,
+  RollbackScope,
+} from "./entities/checkpoint.ts";
 export { CheckpointScope, CheckpointScopeKind } from "./entities/checkpoint-scope.ts";
 export {
   Attachment,

@@ -32,6 +32,8 @@ import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
 import { reviewDiff } from "./checkpoints/review-diff.ts";
 import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
+import { planRollback, previewOf } from "./checkpoints/rollback-plan.ts";
+import { reviewRevert } from "./checkpoints/review-revert.ts";
 import { RunExecutor } from "./runs/run-executor.ts";
 import { RunSlots } from "./runs/run-slots.ts";
 import { createQueueMessage } from "./runs/send-message.ts";
@@ -387,9 +389,18 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         input,
         (command) => {
           const deps = { store: options.store, repo, sessions, checkpoints, ids, clock: now, log };
-          return rollbackToCheckpoint(deps, input.threadId, input.checkpointId, command);
+          return rollbackToCheckpoint(deps, input, command);
         },
         { effects: true },
+      ),
+    rollbackPreview: async (input) =>
+      previewOf(
+        await planRollback(
+          { repo, checkpoints, ids, clock: now },
+          input.threadId,
+          input.checkpointId,
+          input.scope ?? "both",
+        ),
       ),
     ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
     ...threadImportCommands({ gate, repo, store: options.store }),
@@ -444,6 +455,19 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     compareForks: (input) => compareForks({ repo, checkpoints }, input),
     reviewDiff: async (input) =>
       reviewDiff(checkpoints, await requireThread(input.threadId), input),
+    reviewRevert: (input) =>
+      gate.run(
+        "review.revert",
+        input,
+        async (command) =>
+          reviewRevert(
+            { repo, checkpoints, ids },
+            await requireThread(input.threadId),
+            input,
+            command,
+          ),
+        { effects: true },
+      ),
     async providerStatus() {
       const out = [];
       for (const provider of ["codex", "claude"] as const) {
@@ -508,6 +532,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     if (procedure === "thread.rollback") await api.rollback(input as never);
     else if (procedure === "thread.fork") await api.forkThread(input as never);
     else if (procedure === "thread.sendMessage") await api.sendMessage(input as never);
+    else if (procedure === "review.revert") await api.reviewRevert(input as never);
     else throw new Error(`${procedure} records no intent to finish`);
   };
   return api;

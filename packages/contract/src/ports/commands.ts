@@ -8,6 +8,7 @@ import type {
   ProviderKind,
   RequestAnswers,
   RequestDecision,
+  RollbackScope,
   RunId,
   RuntimeMode,
   RuntimeRequestId,
@@ -26,7 +27,13 @@ import type {
   SweepInput,
   SweepResult,
 } from "../views/parallel.ts";
-import type { ReviewDiff, ReviewDiffInput } from "../views/review.ts";
+import type {
+  ReviewDiff,
+  ReviewDiffInput,
+  ReviewRevertInput,
+  RollbackPreview,
+  RollbackResult,
+} from "../views/review.ts";
 import type { ProviderSessionListing, ThreadImportResult } from "../views/threads.ts";
 
 /**
@@ -154,11 +161,26 @@ export interface OrchestratorCommands {
   }): Promise<HandoffDraft>;
   /** A read: per-file unified diffs between two of a thread's checkpoints (issue 17 review). */
   reviewDiff(input: ReviewDiffInput): Promise<ReviewDiff>;
+  /** B14: takes back one file or hunk of a review diff, keeping a safety checkpoint first. */
+  reviewRevert(input: ReviewRevertInput): Promise<RollbackResult>;
+  /**
+   * B14: undoes the agent's changes since the checkpoint (scope `code`), its runs (`conversation`)
+   * or both. Paths the person changed since the agent last wrote them are CONFLICT unless `force`,
+   * which keeps a safety checkpoint first.
+   */
   rollback(input: {
     threadId: ThreadId;
     checkpointId: CheckpointId;
+    scope?: RollbackScope;
+    force?: boolean;
     commandId?: string;
-  }): Promise<{ sequence: number }>;
+  }): Promise<RollbackResult>;
+  /** A read: what `rollback` would change, path by path, and which paths conflict. */
+  rollbackPreview(input: {
+    threadId: ThreadId;
+    checkpointId: CheckpointId;
+    scope?: RollbackScope;
+  }): Promise<RollbackPreview>;
   /** Cancels the thread's queued runs and interrupts its active one (issue 13). */
   archive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   unarchive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;

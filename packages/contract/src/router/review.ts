@@ -2,6 +2,7 @@ import { RunId, ThreadId } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
+import { OptionalCommandId } from "./inputs.ts";
 
 export const reviewRouter = {
   /**
@@ -20,4 +21,30 @@ export const reviewRouter = {
         }),
     )
     .query(({ ctx, input }) => ctx.services.commands.reviewDiff(input)),
+
+  /**
+   * B14: takes back one file of that diff (back to its content before it), or one hunk of it
+   * (reversed on the file as it is now). A file the person changed since the agent last wrote it
+   * is CONFLICT unless `force`; a hunk whose lines changed since is CONFLICT. A safety checkpoint
+   * is kept first (in the answer): `thread.rollback` to it undoes the revert.
+   */
+  revert: apiProcedure
+    .input(
+      z
+        .object({
+          threadId: ThreadId,
+          runId: RunId.optional(),
+          sinceRunId: RunId.optional(),
+          path: z.string().min(1).max(4096),
+          hunk: z.number().int().nonnegative().max(100_000).optional(),
+          force: z.boolean().optional(),
+          commandId: OptionalCommandId,
+        })
+        .strict()
+        .refine((v) => !(v.runId && v.sinceRunId), {
+          message: "give runId (one run) or sinceRunId (since a run), not both",
+          path: ["sinceRunId"],
+        }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.reviewRevert(input)),
 } satisfies TRPCRouterRecord;

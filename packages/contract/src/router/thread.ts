@@ -9,6 +9,7 @@ import {
   PlanId,
   ReasoningEffort,
   NotFoundError,
+  RollbackScope,
   ProjectId,
   ProviderKind,
   RunId,
@@ -217,11 +218,29 @@ export const threadRouter = {
     .input(z.object({ threadId: ThreadId, runId: RunId, commandId: OptionalCommandId }))
     .mutation(({ ctx, input }) => ctx.services.commands.retryRun(input)),
 
+  /**
+   * B14: undoes what the agent's runs after the checkpoint did: their files (scope `code`), the
+   * runs themselves (`conversation`), or both (default). A file the person changed since the agent
+   * last wrote it is CONFLICT, naming it, unless `force` (a safety checkpoint is kept first).
+   */
   rollback: apiProcedure
     .input(
-      z.object({ threadId: ThreadId, checkpointId: CheckpointId, commandId: OptionalCommandId }),
+      z.object({
+        threadId: ThreadId,
+        checkpointId: CheckpointId,
+        scope: RollbackScope.optional(),
+        force: z.boolean().optional(),
+        commandId: OptionalCommandId,
+      }),
     )
     .mutation(({ ctx, input }) => ctx.services.commands.rollback(input)),
+
+  /** What `rollback` with the same input would change, path by path, conflicts marked. */
+  rollbackPreview: apiProcedure
+    .input(
+      z.object({ threadId: ThreadId, checkpointId: CheckpointId, scope: RollbackScope.optional() }),
+    )
+    .query(({ ctx, input }) => ctx.services.commands.rollbackPreview(input)),
 
   /** Rename and change the defaults later messages use; an empty change is refused. */
   updateSettings: apiProcedure

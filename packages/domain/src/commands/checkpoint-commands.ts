@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckpointFileSummary } from "../entities/checkpoint.ts";
+import { CheckpointFileSummary, RollbackScope } from "../entities/checkpoint.ts";
 import { CheckpointScopeKind } from "../entities/checkpoint-scope.ts";
 import {
   CheckpointId,
@@ -38,8 +38,14 @@ export const MarkCheckpointMissing = defineCommand("MarkCheckpointMissing", {
   checkpointId: CheckpointId,
 });
 
-/** Restore a root-run checkpoint: later runs become rolled_back. Refused while a run is active. */
+/**
+ * Restore a root-run checkpoint: later runs become rolled_back (scope `code` keeps them). A
+ * `manual` (safety) checkpoint restores files only. Refused while a run is active.
+ */
 export const RollbackThread = defineCommand("RollbackThread", {
   threadId: ThreadId,
   checkpointId: CheckpointId,
+  scope: RollbackScope.optional(),
+  /** The files the rollback changed in the workspace (shown on its item); default: the checkpoint's. */
+  files: z.array(CheckpointFileSummary).optional(),
 });

@@ -30,3 +30,10 @@ export const Checkpoint = z.object({
   capturedAt: IsoTimestamp,
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;
+
+/**
+ * B14: what a rollback undoes. `code`: the files the rolled-back runs changed; `conversation`:
+ * the runs themselves (rolled_back) and the provider's memory of them; `both` (the default).
+ */
+export const RollbackScope = z.enum(["code", "conversation", "both"]);
+export type RollbackScope = z.infer<typeof RollbackScope>;

@@ -254,4 +254,68 @@ describe("RollbackThread", () => {
       })
       .thenFails("not_found");
   });
+
+  it("B14: scope code restores files only: no run is rolled back; the item lists the files changed", () => {
+    const { s, r1, r2, r3 } = threeRuns();
+    const { after } = given(s.events)
+      .when({
+        type: "RollbackThread",
+        data: {
+          threadId: s.threadId,
+          checkpointId: r1.checkpointId ?? id("checkpoint", "x"),
+          scope: "code",
+          files: [{ path: "a.txt", additions: 1, deletions: 1, status: "modified" }],
+        },
+      })
+      .then([
+        {
+          type: "ThreadRolledBack",
+          data: {
+            rolledBackRunIds: [],
+            item: { action: "restored", files: [{ path: "a.txt" }] },
+          },
+        },
+      ]);
+    const state = asThread(after);
+    expect(state.runs.get(r2.runId)?.status).toBe("completed");
+    expect(state.runs.get(r3.runId)?.status).toBe("completed");
+    expect(state.latestStableRunId).toBe(r3.runId);
+  });
+
+  it("B14: a safety (manual) checkpoint restores files only, and refuses a conversation rollback", () => {
+    const { s, r1, r3 } = threeRuns();
+    s.exec({
+      type: "RecordCheckpointScope",
+      data: {
+        threadId: s.threadId,
+        scopeId: id("checkpointScope", "safety"),
+        kind: "manual",
+        nodeId: r1.rootNodeId,
+        cwd: "/w",
+      },
+    });
+    s.exec({
+      type: "RecordCheckpoint",
+      data: {
+        threadId: s.threadId,
+        checkpointId: id("checkpoint", "safety"),
+        scopeId: id("checkpointScope", "safety"),
+        ref: "refs/skein/checkpoints/t/safety-1",
+        status: "ready",
+        files: [],
+      },
+    });
+    const safety = id("checkpoint", "safety");
+    const { after } = given(s.events)
+      .when({ type: "RollbackThread", data: { threadId: s.threadId, checkpointId: safety } })
+      .then([{ type: "ThreadRolledBack", data: { rolledBackRunIds: [] } }]);
+    // Recording and restoring it changes neither the runs nor the stable run.
+    expect(asThread(after).latestStableRunId).toBe(r3.runId);
+    given(s.events)
+      .when({
+        type: "RollbackThread",
+        data: { threadId: s.threadId, checkpointId: safety, scope: "conversation" },
+      })
+      .thenFails("precondition_failed", /safety checkpoint/);
+  });
 });

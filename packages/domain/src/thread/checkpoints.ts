@@ -107,7 +107,10 @@ export function markCheckpointMissing(
   return [{ type: "CheckpointMarkedMissing", data: { checkpointId: checkpoint.id, at: meta.at } }];
 }
 
-/** Restores a root-run checkpoint; every later settled run becomes rolled_back. */
+/**
+ * Restores a checkpoint. A root-run one with scope `conversation` or `both` makes every later
+ * settled run rolled_back; scope `code` and a `manual` (safety) checkpoint keep the runs.
+ */
 export function rollbackThread(
   d: CommandData<"RollbackThread">,
   s: ThreadState,
@@ -116,9 +119,16 @@ export function rollbackThread(
   const thread = requireThread(s, d.threadId);
   const checkpoint = requireEntity(s.checkpoints, d.checkpointId, "Checkpoint");
   const scope = requireEntity(s.checkpointScopes, checkpoint.scopeId, "CheckpointScope");
-  if (scope.kind !== "root_run" || !checkpoint.runId) {
+  const safety = scope.kind === "manual";
+  if ((scope.kind !== "root_run" && !safety) || !checkpoint.runId) {
     throw new PreconditionFailedError(
       `checkpoint ${checkpoint.id} is not a conversation checkpoint`,
+    );
+  }
+  const rollbackScope = d.scope ?? "both";
+  if (safety && rollbackScope === "conversation") {
+    throw new PreconditionFailedError(
+      `checkpoint ${checkpoint.id} is a safety checkpoint: it holds files only; roll back its code`,
     );
   }
   if (checkpoint.status !== "ready") {
@@ -130,13 +140,15 @@ export function rollbackThread(
     );
   }
   const target = requireEntity(s.runs, checkpoint.runId, "Run");
-  if (target.status !== "completed") {
+  if (!safety && target.status !== "completed") {
     throw new PreconditionFailedError(`run ${target.id} is ${target.status}`);
   }
   const rolledBackRunIds: RunId[] = [];
-  for (let ordinal = s.runOrder.length; ordinal > target.ordinal; ordinal -= 1) {
-    const run = s.runs.get(s.runOrder[ordinal - 1] as RunId);
-    if (run && isSettledRun(run)) rolledBackRunIds.push(run.id);
+  if (!safety && rollbackScope !== "code") {
+    for (let ordinal = s.runOrder.length; ordinal > target.ordinal; ordinal -= 1) {
+      const run = s.runs.get(s.runOrder[ordinal - 1] as RunId);
+      if (run && isSettledRun(run)) rolledBackRunIds.push(run.id);
+    }
   }
   rolledBackRunIds.reverse();
   const item: TurnItemOf<"checkpoint"> = {
@@ -151,7 +163,7 @@ export function rollbackThread(
     checkpointId: checkpoint.id,
     action: "restored",
     appRunOrdinal: target.ordinal,
-    files: checkpoint.files,
+    files: d.files ?? checkpoint.files,
   };
   return [
     {

@@ -5,7 +5,7 @@ import {
   type RunId,
   type ThreadState,
 } from "@skein/domain";
-import { CheckpointMissingError } from "@skein/checkpoints";
+import { type CheckpointStore, CheckpointMissingError } from "@skein/checkpoints";
 import type { CheckpointService } from "./checkpoint-service.ts";
 import type { ReviewDiff, ReviewDiffInput, ReviewFile, ReviewPoint } from "@skein/contract";
 
@@ -43,16 +43,26 @@ function readyCheckpointOfRun(state: ThreadState, runId: RunId): Checkpoint {
   throw new PreconditionFailedError(`run ${runId} has no ready checkpoint to diff`);
 }
 
+/** The two checkpoints a review diff compares, and the git store holding them. */
+export type DiffEnds = {
+  from: Checkpoint | null;
+  to: Checkpoint;
+  /** The `from` ref, else the thread's baseline; null: the thread's base commit. */
+  fromRef: string | null;
+  cwd: string;
+  store: CheckpointStore;
+};
+
 /**
- * `review.diff`: the unified diff per file between two of a thread's checkpoints, read from the
- * checkpoint git refs. A run's diff pairs its checkpoint with the one its capture started from
- * (the previous ready one, else the thread's baseline), so the files match the checkpoint row.
+ * Which checkpoints a review compares: a run's diff pairs its checkpoint with the one its capture
+ * started from (the previous ready one, else the thread's baseline); the thread's diff goes from
+ * its start (or `sinceRunId`'s checkpoint) to the current checkpoint. Null: no checkpoint yet.
  */
-export async function reviewDiff(
+export async function diffEnds(
   checkpoints: CheckpointService,
   state: ThreadState,
   input: ReviewDiffInput,
-): Promise<ReviewDiff> {
+): Promise<DiffEnds | null> {
   const threadId = state.thread!.id;
   let to: Checkpoint | null;
   let from: Checkpoint | null = null;
@@ -64,23 +74,42 @@ export async function reviewDiff(
     to = currentCheckpoint(state);
     if (input.sinceRunId) from = readyCheckpointOfRun(state, input.sinceRunId);
   }
-  if (!to) return { from: null, to: null, files: [] };
-  if (from?.id === to.id) return { from: point(from), to: point(to), files: [] };
+  if (!to) return null;
   const cwd = state.checkpointScopes.get(to.scopeId)?.cwd;
   if (!cwd) throw new PreconditionFailedError(`checkpoint ${to.id} has no workspace recorded`);
   const store = await checkpoints.storeFor(cwd);
   const fromRef = from?.ref ?? (await checkpoints.baselineOf(store, threadId)) ?? null;
-  let diffs: Awaited<ReturnType<typeof store.diff>>;
+  return { from, to, fromRef, cwd, store };
+}
+
+/** The diff's files with their patches; the checkpoint's git data gone is PRECONDITION_FAILED. */
+export async function diffFiles(ends: DiffEnds) {
   try {
-    diffs = await store.diff(fromRef, to.ref);
+    return await ends.store.diff(ends.fromRef, ends.to.ref);
   } catch (error) {
     if (error instanceof CheckpointMissingError) {
       throw new PreconditionFailedError(
-        `the checkpoint's git data is gone from ${cwd} (${error.message}); its diff cannot be shown`,
+        `the checkpoint's git data is gone from ${ends.cwd} (${error.message}); its diff cannot be shown`,
       );
     }
     throw error;
   }
+}
+
+/**
+ * `review.diff`: the unified diff per file between two of a thread's checkpoints, read from the
+ * checkpoint git refs, so the files match the checkpoint row.
+ */
+export async function reviewDiff(
+  checkpoints: CheckpointService,
+  state: ThreadState,
+  input: ReviewDiffInput,
+): Promise<ReviewDiff> {
+  const ends = await diffEnds(checkpoints, state, input);
+  if (!ends) return { from: null, to: null, files: [] };
+  const { from, to } = ends;
+  if (from?.id === to.id) return { from: point(from), to: point(to), files: [] };
+  const diffs = await diffFiles(ends);
   return { from: from ? point(from) : null, to: point(to), files: capPatches(diffs) };
 }
 

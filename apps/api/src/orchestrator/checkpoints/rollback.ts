@@ -1,22 +1,29 @@
 import {
   type CheckpointId,
   ConflictError,
-  type CommandId,
-  decide,
   type IdSource,
-  NotFoundError,
-  PreconditionFailedError,
   type ProviderThread,
+  type RollbackScope,
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
 import type { NativeTurnRecord } from "@skein/domain/provider";
 import type { EventStore } from "@skein/db";
+import type { RollbackResult } from "@skein/contract";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "./checkpoint-service.ts";
 import type { CommandContext } from "../commands/command-gate.ts";
 import type { Logger } from "../logger.ts";
 import type { SessionManager } from "../runtime/session-manager.ts";
+import {
+  CheckpointGoneError,
+  includesConversation,
+  planRollback,
+  type RollbackPlan,
+  refuseConflicts,
+  workspaceOf,
+} from "./rollback-plan.ts";
+import { keepSafetyCheckpoint } from "./safety-checkpoint.ts";
 
 type Deps = {
   store: EventStore;
@@ -28,66 +35,102 @@ type Deps = {
   log: Logger;
 };
 
+export type RollbackRequest = {
+  threadId: ThreadId;
+  checkpointId: CheckpointId;
+  scope?: RollbackScope;
+  force?: boolean;
+};
+
+/** What a rollback decided before its first effect; a resumed command finishes the same one. */
+type Decision = {
+  checkpointId: CheckpointId;
+  ref: string;
+  scope: RollbackScope;
+  safetyCheckpointId: CheckpointId | null;
+};
+
 const IN_FLIGHT = ["starting", "running", "waiting"];
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /**
- * Rolls a thread back to a root-run checkpoint: the domain validates first (nothing on disk moves
- * for a refused rollback), then the workspace is restored byte for byte, each provider thread
- * drops the turns of later runs natively where it can (else it is closed, so the next run gets a
- * portable handoff), and the later runs become `rolled_back` — kept in the graph, still forkable.
+ * Rolls a thread back to a checkpoint: the domain validates first (nothing on disk moves for a
+ * refused rollback). B14: the code part restores only the paths the rolled-back runs changed,
+ * leaving the person's own files alone; a path the person changed since the agent last wrote it
+ * refuses the rollback (CONFLICT, naming it) unless `force`, which first keeps the workspace as a
+ * safety checkpoint (rolling back to it puts those files back). The conversation part makes each
+ * provider thread drop the later runs' turns natively where it can (else it is closed, so the next
+ * run gets a portable handoff), and the later runs become `rolled_back`, still forkable.
  *
  * B3: the caller (the command gate) has already answered a replay from its receipt, so this runs
- * once per command id. The intent is recorded before the first file moves; a crash between the
- * effects and the append leaves it, and the command is finished on restart (restoring the same
- * ref and reverting to the same native boundary again change nothing the first pass did).
+ * once per command id. The decision is recorded before the first file moves; a crash between the
+ * effects and the append leaves it, and the command is finished on restart (a path already back
+ * at the checkpoint is neither restored again nor a conflict).
  */
 export async function rollbackToCheckpoint(
   deps: Deps,
-  threadId: ThreadId,
-  checkpointId: CheckpointId,
+  request: RollbackRequest,
   command: CommandContext,
-): Promise<{ sequence: number }> {
-  const state = await deps.repo.thread(threadId);
-  if (!state.thread) throw new NotFoundError("thread", threadId);
-  const rollback = { type: "RollbackThread" as const, data: { threadId, checkpointId } };
-  const meta = {
-    commandId: deps.ids.next("command") as CommandId,
-    at: deps.clock().toISOString(),
-    ids: deps.ids,
-  };
-  const check = decide(rollback, state, meta, {});
-  if (!check.ok) throw check.error;
-
-  const cwd = await workspaceOf(deps.repo, state);
-  await refuseIfWorkspaceBusy(deps, threadId, cwd);
-  const checkpoint = state.checkpoints.get(checkpointId)!;
-  const files = await deps.checkpoints.storeFor(cwd);
-  if ((await files.status(checkpoint.ref)) === "missing") {
-    await deps.repo.execute({ type: "MarkCheckpointMissing", data: { threadId, checkpointId } });
-    throw new PreconditionFailedError(
-      `checkpoint ${checkpointId} cannot be restored: its git ref ${checkpoint.ref} was deleted`,
-    );
+): Promise<RollbackResult> {
+  const { threadId, checkpointId } = request;
+  const recorded = await command.recorded<Decision>();
+  const scope = recorded?.scope ?? request.scope ?? "both";
+  let plan: RollbackPlan;
+  try {
+    plan = await planRollback(deps, threadId, checkpointId, scope);
+  } catch (error) {
+    if (error instanceof CheckpointGoneError) {
+      await deps.repo.execute({ type: "MarkCheckpointMissing", data: { threadId, checkpointId } });
+    }
+    throw error;
   }
-  await command.intend({ threadId, checkpointId, ref: checkpoint.ref });
-  await files.restore(checkpoint.ref);
-  const keep = checkpoint.appRunOrdinal ?? state.runs.get(checkpoint.runId!)?.ordinal ?? 0;
-  if (files.mode === "repo") {
+  const code = plan.code;
+  if (code) await refuseIfWorkspaceBusy(deps, threadId, plan.cwd);
+  // A resumed command already decided to force: its own half-done restore is no conflict.
+  if (!request.force && !recorded?.safetyCheckpointId) refuseConflicts(plan);
+  const changes = code?.plan.files ?? [];
+  const decision = await command.intend<Decision>({
+    checkpointId,
+    ref: plan.checkpoint.ref,
+    scope,
+    safetyCheckpointId:
+      request.force && changes.length > 0 ? (deps.ids.next("checkpoint") as CheckpointId) : null,
+  });
+  if (code && decision.safetyCheckpointId) {
+    await keepSafetyCheckpoint(deps, {
+      state: plan.state,
+      store: code.store,
+      plan: code.plan,
+      checkpointId: decision.safetyCheckpointId,
+      anchor: plan.checkpoint,
+      cwd: plan.cwd,
+    });
+  }
+  if (code && changes.length > 0) await code.store.restoreTree(code.plan.result, code.plan.current);
+  if (code && code.store.mode === "repo" && plan.rolledBackRunIds.length > 0) {
     // A bring-back with code "merge" moved the branch: runs rolled back take their merge
     // commits back off it too (only while they sit at its tip; a branch moved on is the user's).
-    const later = [...state.runs.values()].filter((r) => r.ordinal > keep).map((r) => r.id);
-    await files.undoBranchMerges(new Set<string>(later));
+    await code.store.undoBranchMerges(new Set<string>(plan.rolledBackRunIds));
   }
-  for (const pt of state.providerThreads.values()) {
-    await rollbackProviderThread(deps, state, pt, keep, cwd);
+  if (includesConversation(scope, plan.checkpoint, plan.state)) {
+    const keep =
+      plan.checkpoint.appRunOrdinal ?? plan.state.runs.get(plan.checkpoint.runId!)?.ordinal ?? 0;
+    for (const pt of plan.state.providerThreads.values()) {
+      await rollbackProviderThread(deps, plan.state, pt, keep, plan.cwd);
+    }
   }
-  const result = await deps.repo.execute(rollback, command.answer({}));
-  return { sequence: result.sequence };
-}
-
-async function workspaceOf(repo: AggregateRepository, state: ThreadState): Promise<string> {
-  const project = await repo.project(state.thread!.projectId);
-  return state.thread!.worktreePath ?? project.project?.workspaceRoot ?? process.cwd();
+  const files = changes.map((f) => ({
+    path: f.path,
+    status: f.status,
+    additions: f.additions,
+    deletions: f.deletions,
+  }));
+  const answer = { files, safetyCheckpointId: decision.safetyCheckpointId };
+  const result = await deps.repo.execute(
+    { type: "RollbackThread", data: { threadId, checkpointId, scope, files } },
+    command.answer(answer),
+  );
+  return { sequence: result.sequence, ...answer };
 }
 
 async function refuseIfWorkspaceBusy(deps: Deps, threadId: ThreadId, cwd: string): Promise<void> {

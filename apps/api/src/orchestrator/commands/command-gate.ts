@@ -26,7 +26,8 @@ export type CommandProcedure =
   | "thread.adopt"
   | "request.respond"
   | "handoff.regenerate"
-  | "handoff.edit";
+  | "handoff.edit"
+  | "review.revert";
 
 /** What the append that answers a command carries (S4, B3). */
 export type ReceiptOptions = { commandId?: string; binding: ReceiptBinding; receipt: unknown };
