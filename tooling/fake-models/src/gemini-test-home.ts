@@ -20,7 +20,8 @@ export async function createGeminiTestHome(options: { baseUrl: string }): Promis
   await mkdir(join(dir, ".gemini"));
   const settings = {
     security: { auth: { selectedType: "gemini-api-key" } },
-    general: { disableAutoUpdate: true },
+    // One attempt per model call: a scripted HTTP error surfaces at once instead of after back-off.
+    general: { disableAutoUpdate: true, maxAttempts: 1 },
     privacy: { usageStatisticsEnabled: false },
   };
   await writeFile(join(dir, ".gemini", "settings.json"), JSON.stringify(settings, null, 2));
