@@ -4,7 +4,7 @@ import type { RuntimeEvent, RuntimeRequestAnswer } from "./runtime-events.ts";
 /** Version of the adapter contract below; bump on any breaking change to it. */
 export const PROVIDER_ADAPTER_VERSION = 1 as const;
 
-export type ProviderId = "codex" | "claude";
+export type ProviderId = "codex" | "claude" | "gemini";
 
 /** Skein's runtime mode (E1), which adapters map to their approval/sandbox settings. */
 export type AdapterRuntimeMode = "approval-required" | "full-access";
