@@ -94,3 +94,4 @@ export {
   type ModelFault,
   startFaultProxy,
 } from "./fault-proxy.ts";
+export { closedLoopbackUrl, createOpenAiCodexHome } from "./offline-homes.ts";
