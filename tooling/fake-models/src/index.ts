@@ -130,3 +130,4 @@ export {
 } from "./gemini-script.ts";
 export { type GeminiResponseChunk, encodeGeminiSse, geminiStreamChunks } from "./gemini-sse.ts";
 export { type GeminiTestHome, createGeminiTestHome } from "./gemini-test-home.ts";
+export { closedLoopbackUrl, createOpenAiCodexHome } from "./offline-homes.ts";

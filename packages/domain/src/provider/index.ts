@@ -19,6 +19,8 @@ export {
   type NativeTurnRecord,
   PROVIDER_ADAPTER_VERSION,
   type ProviderAdapter,
+  type ProviderAuth,
+  type ProviderReadiness,
   type ProviderId,
   type ProviderModel,
   type ProviderSessionHandle,
