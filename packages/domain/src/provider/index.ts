@@ -31,6 +31,14 @@ export {
   type TurnAttachment,
   type TurnInput,
 } from "./provider-adapter.ts";
+export {
+  PROVIDER_FAILURE_KINDS,
+  type ProviderFailure,
+  ProviderFailureError,
+  type ProviderFailureKind,
+  providerFailureOf,
+  unexplainedFailure,
+} from "./provider-failure.ts";
 export type {
   RuntimeEvent,
   RuntimeEventType,

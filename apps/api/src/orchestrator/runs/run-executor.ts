@@ -10,18 +10,20 @@ import {
   type ThreadId,
 } from "@skein/domain";
 import { setTimeout as sleep, setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type {
-  AppToolHandler,
-  ThreadSettings,
-  TurnAttachment,
-  TurnInput,
+import {
+  type AppToolHandler,
+  type ProviderFailure,
+  providerFailureOf,
+  type ThreadSettings,
+  type TurnAttachment,
+  type TurnInput,
 } from "@skein/domain/provider";
 import { isStoreFault, type LeaseKeeper } from "@skein/db";
 import { type ActiveTurn, ActiveTurns } from "../runtime/active-turns.ts";
 import type { AggregateRepository, ExecuteOptions } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
-import { type AttemptPolicy, attemptDelayMs, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
-import { turnFailureInWords } from "./failure-words.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
+import { failureInWords } from "./failure-policy.ts";
 import { untilIdle } from "./idle-watchdog.ts";
 import {
   fenceAppends,
@@ -84,13 +86,19 @@ function within(ms: number, work: Promise<unknown>): Promise<unknown> {
 /** The provider refused to start a turn (its runtime died, or it rejected the request). */
 class TurnNotStartedError extends Error {
   override readonly name = "TurnNotStartedError";
+  readonly failure: ProviderFailure;
+  constructor(cause: unknown) {
+    const failure = providerFailureOf(cause);
+    super(failure.message);
+    this.failure = failure;
+  }
 }
 
 function startTurnOrThrow<T>(start: () => T): T {
   try {
     return start();
   } catch (error) {
-    throw new TurnNotStartedError(message(error));
+    throw new TurnNotStartedError(error);
   }
 }
 
@@ -427,16 +435,16 @@ export class RunExecutor {
       } catch (error) {
         if (!(error instanceof TurnNotStartedError)) throw error;
         // The run started but its provider refused the turn: one failure, in words.
-        await this.failRun(threadId, run.id, turnFailureInWords(run.provider, error.message));
+        await this.failRun(threadId, run.id, failureInWords(run.provider, error.failure));
         break;
       }
       if (this.stopping) break;
       if (recovery.pending) {
         // B2: the same input again, on a runtime that is alive (resuming the provider thread
         // from its persisted ref when the old runtime died), after a growing pause.
-        const failure = recovery.pending;
+        const { failure, delayMs } = recovery.pending;
         recovery.pending = null;
-        await this.pause(attemptDelayMs(this.attempts, recovery.retries));
+        await this.pause(delayMs);
         if (this.stopping) break;
         try {
           await reattach(this.recoveryDeps(threadId), threadId, active, run, settings);
@@ -444,10 +452,10 @@ export class RunExecutor {
           await this.failRun(
             threadId,
             run.id,
-            turnFailureInWords(
-              run.provider,
-              `${failure}; a new runtime could not take the run over (${message(error)})`,
-            ),
+            failureInWords(run.provider, {
+              ...failure,
+              message: `${failure.message}; a new runtime could not take the run over (${message(error)})`,
+            }),
           );
           break;
         }
@@ -501,7 +509,7 @@ export class RunExecutor {
         }),
       );
       const { nativeTurnRef } = await turn.started.catch((error: unknown) => {
-        throw new TurnNotStartedError(message(error));
+        throw new TurnNotStartedError(error);
       });
       // Steering may arrive as soon as the turn exists natively; its command queues behind this
       // one on the thread's stream, so the turn is recorded first either way.
@@ -544,11 +552,7 @@ export class RunExecutor {
         {
           before: (error) =>
             startNewAttempt(this.recoveryDeps(threadId), threadId, runId, active, recovery, error),
-          describe: (error) =>
-            turnFailureInWords(
-              session.provider,
-              attempt > 1 ? `${error} (attempt ${attempt})` : error,
-            ),
+          describe: (failure) => failureInWords(session.provider, failure, attempt),
         },
         children,
       );
