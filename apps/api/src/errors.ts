@@ -2,6 +2,7 @@ import { toTRPCError as toContractError } from "@skein/contract";
 import {
   ConcurrencyError,
   ReceiptConflictError,
+  isStoreFault,
   StoreClosedError,
   SubscriberOverflow,
 } from "@skein/db";
@@ -26,6 +27,14 @@ export function storeErrorToTRPC(error: unknown): TRPCError | null {
     return new TRPCError({
       code: "SERVICE_UNAVAILABLE",
       message: "server is shutting down",
+      cause: error,
+    });
+  }
+  if (isStoreFault(error)) {
+    // Issue 35: nothing was acknowledged; the person can retry once the database is back.
+    return new TRPCError({
+      code: "SERVICE_UNAVAILABLE",
+      message: `${error instanceof Error ? error.message : String(error)}; nothing was changed, retry shortly`,
       cause: error,
     });
   }

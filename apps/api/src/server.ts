@@ -160,8 +160,10 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
     if (applyOriginPolicy(req, res, policy)) return;
     const pathname = (req.url ?? "/").split("?")[0] ?? "/";
     if (pathname === "/healthz") {
-      res.writeHead(200, { "content-type": "application/json" });
-      res.end(JSON.stringify({ ok: true }));
+      // Issue 35: a store that cannot take writes is not healthy; the cause is said in words.
+      const fault = store.fault();
+      res.writeHead(fault === null ? 200 : 503, { "content-type": "application/json" });
+      res.end(JSON.stringify(fault === null ? { ok: true } : { ok: false, error: fault }));
       return;
     }
     if (pathname === "/metrics" && options.metrics) {

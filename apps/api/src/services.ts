@@ -8,6 +8,11 @@ import { exportThread } from "./read-models/thread-export.ts";
 import { readThreadTimeline } from "./read-models/timeline.ts";
 import { watchForkOverlaps } from "./subscriptions/fork-overlaps.ts";
 import { watchRaw } from "./subscriptions/raw-stream.ts";
+import {
+  watchGraph,
+  watchPendingRequests,
+  watchProviderSessions,
+} from "./subscriptions/projection-watches.ts";
 import { watchDetail, watchEvents, watchShells } from "./subscriptions/watches.ts";
 import { assertWorkspaceFolder } from "./workspace/folder-check.ts";
 
@@ -33,6 +38,7 @@ export function createSkeinServices(
       graph: (threadId) => readModels.graph(threadId),
       transfer: (transferId) => readModels.transfer(transferId),
       pendingRequests: (threadId) => readModels.pendingRequests(threadId),
+      providerSessions: (threadId) => readModels.providerSessions(threadId),
       threadExists: (threadId) => readModels.threadExists(threadId),
       projectExists: (projectId) => readModels.projectExists(projectId),
       timeline: (threadId) => readThreadTimeline(store, threadId),
@@ -49,6 +55,9 @@ export function createSkeinServices(
       shells: (input, signal) => watchShells(ctx, input, signal),
       detail: (input, signal) => watchDetail(ctx, input, signal),
       events: (input, signal) => watchEvents(ctx, input, signal),
+      graph: (input, signal) => watchGraph(ctx, input, signal),
+      pendingRequests: (input, signal) => watchPendingRequests(ctx, input, signal),
+      providerSessions: (input, signal) => watchProviderSessions(ctx, input, signal),
       raw: (input, signal) => watchRaw(ctx, input, signal),
       forkOverlaps: (input, signal) => watchForkOverlaps(ctx, input, signal),
     },

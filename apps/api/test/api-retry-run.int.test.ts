@@ -40,7 +40,7 @@ async function checkpointed(threadId: ThreadId, runId: RunId) {
 }
 
 async function failedRun(threadId: ThreadId, text = "build it"): Promise<RunId> {
-  t.codex.enqueue([{ type: "fail", error: "model said no" }]);
+  t.codex.enqueue([{ type: "fail", error: "model said no", kind: "invalid_request" }]);
   const { runId } = await t.client.thread.sendMessage.mutate({ threadId, text });
   await settled(threadId, runId, "failed");
   await checkpointed(threadId, runId);

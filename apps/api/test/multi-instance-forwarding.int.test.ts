@@ -111,6 +111,14 @@ describe("runtime commands reach the instance that runs the thread", () => {
     const again = await refusal(b.client.thread.interrupt.mutate({ threadId }));
     expect(again).toMatchObject({ code: "CONFLICT", domainCode: "conflict" });
     expect(again.message).toMatch(/no active run/);
+    // The window that made this flaky, held open: A's lease row still names A (its release has
+    // not reached the database) while A itself has let the thread go. B forwards to A, and A
+    // answers as a single instance would instead of asking for a retry that cannot succeed.
+    await a.store.runtimeLeases.acquire(threadId, "A", 60_000);
+    const inWindow = await refusal(b.client.thread.interrupt.mutate({ threadId }));
+    expect(inWindow).toMatchObject({ code: "CONFLICT", domainCode: "conflict" });
+    expect(inWindow.message).toMatch(/no active run/);
+    expect(inWindow.message).not.toMatch(/retry/);
   });
 
   it("an approval asked on A is answered through B: the run continues on A and completes", async () => {

@@ -3,9 +3,9 @@ import { CLAUDE_CAPABILITIES } from "./capabilities.ts";
 import { CLAUDE_ATTACHMENT_TYPES } from "./user-content.ts";
 import { ClaudeProviderSession } from "./claude-provider-session.ts";
 import type { ClaudeConfig } from "./config.ts";
-import { claudeVersion, resolveClaudeExecutable } from "./executable.ts";
 import { listClaudeModels } from "./list-models.ts";
 import { listClaudeSessions, readClaudeSession } from "./native-sessions.ts";
+import { claudeReadiness } from "./readiness.ts";
 
 /** The Skein provider adapter for Claude Code, driven through the Claude Agent SDK. */
 export function createClaudeAdapter(config: ClaudeConfig = {}): ProviderAdapter {
@@ -21,23 +21,6 @@ export function createClaudeAdapter(config: ClaudeConfig = {}): ProviderAdapter 
     listModels: () => listClaudeModels(config),
     listSessions: (input) => listClaudeSessions(config, input),
     readSession: (sessionId) => readClaudeSession(config, sessionId),
-    async status() {
-      const executable = resolveClaudeExecutable(config);
-      if (!executable) {
-        return {
-          found: false,
-          version: null,
-          ready: false,
-          lastError: "claude executable not found",
-        };
-      }
-      const version = await claudeVersion(executable);
-      return {
-        found: true,
-        version,
-        ready: version !== null,
-        lastError: version === null ? `${executable} --version failed` : null,
-      };
-    },
+    status: () => claudeReadiness(config),
   };
 }

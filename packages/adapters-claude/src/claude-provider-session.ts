@@ -22,7 +22,7 @@ import {
 } from "./app-tool-server.ts";
 import { CLAUDE_CAPABILITIES } from "./capabilities.ts";
 import { ClaudeRuntime, type ClaudeSessionSettings } from "./claude-runtime.ts";
-import type { ClaudeSession } from "./claude-session.ts";
+import { type ClaudeSession, ClaudeSessionEndedError } from "./claude-session.ts";
 import type { ClaudeConfig } from "./config.ts";
 import {
   decisionFor,
@@ -37,6 +37,7 @@ import { failedPromptCut, readTranscriptHistory } from "./transcript-history.ts"
 import { transcriptExists, transcriptPath } from "./transcripts.ts";
 import { TurnCuts } from "./turn-cuts.ts";
 import { TurnEventMapper } from "./turn-event-mapper.ts";
+import { claudeRuntimeGone, claudeTurnFailure } from "./turn-failure.ts";
 import { userContent } from "./user-content.ts";
 
 /**
@@ -357,9 +358,14 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
       if (steered.endedRefused) this.refused.add(ref);
       mapper.finish(outcome);
     } catch (error) {
+      const words = errorText(error);
       mapper.finish({
         status: "failed",
-        error: errorText(error),
+        error: words,
+        failure:
+          error instanceof ClaudeSessionEndedError
+            ? claudeRuntimeGone(words)
+            : claudeTurnFailure(words, undefined),
         result: null,
         lastAssistantUuid: null,
         lastEntryUuid: null,

@@ -1,4 +1,9 @@
-import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import type {
+  SDKAssistantMessageError,
+  SDKMessage,
+  SDKResultMessage,
+} from "@anthropic-ai/claude-agent-sdk";
+import type { ProviderFailure } from "@skein/domain/provider";
 import { AsyncQueue } from "@skein/adapter-kit";
 import {
   type ClaudeTurnOutcome,
@@ -6,6 +11,7 @@ import {
   classifyResult,
   mainThreadEntryUuid,
 } from "./turn-outcome.ts";
+import { claudeRuntimeGone, claudeTurnFailure } from "./turn-failure.ts";
 
 /** An SDK message with the raw-log id it was recorded under. */
 export type SdkEnvelope = {
@@ -29,6 +35,8 @@ export class ClaudeTurn {
   private lastAssistant: string | null = null;
   private lastEntry: string | null = null;
   private readonly assistantUuids: string[] = [];
+  /** The error kind the CLI named on its synthetic API-error message, if one came. */
+  private sdkError: SDKAssistantMessageError | undefined;
   private readonly listeners = new Set<(envelope: SdkEnvelope) => void>();
 
   constructor(userMessageUuid: string) {
@@ -72,6 +80,10 @@ export class ClaudeTurn {
   /** @internal Routed here by the session while this turn is current. */
   deliver(envelope: SdkEnvelope): void {
     if (this.settled) return;
+    const { message } = envelope;
+    if (message.type === "assistant" && message.parent_tool_use_id === null && message.error) {
+      this.sdkError = message.error;
+    }
     const entry = mainThreadEntryUuid(envelope.message);
     if (entry !== null) {
       this.lastEntry = entry;
@@ -87,21 +99,29 @@ export class ClaudeTurn {
   /** @internal */
   complete(result: SDKResultMessage): void {
     const { status, error } = classifyResult(result, this.interruptRequested);
-    this.finish(status, error, result);
+    const failure = status === "failed" ? claudeTurnFailure(error ?? "", this.sdkError) : null;
+    this.finish(status, error, failure, result);
   }
 
   /** @internal Ends the turn without a result (process death, session close). */
   abort(status: ClaudeTurnStatus, error: string | null): void {
-    this.finish(this.interruptRequested ? "interrupted" : status, error, null);
+    const ended = this.interruptRequested ? "interrupted" : status;
+    this.finish(ended, error, ended === "failed" ? claudeRuntimeGone(error) : null, null);
   }
 
-  private finish(status: ClaudeTurnStatus, error: string | null, result: SDKResultMessage | null) {
+  private finish(
+    status: ClaudeTurnStatus,
+    error: string | null,
+    failure: ProviderFailure | null,
+    result: SDKResultMessage | null,
+  ) {
     if (this.settled) return;
     this.settled = true;
     this.channel.end();
     this.settle({
       status,
       error,
+      failure,
       result,
       lastAssistantUuid: this.lastAssistant,
       lastEntryUuid: this.lastEntry,

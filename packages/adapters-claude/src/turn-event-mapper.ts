@@ -288,6 +288,7 @@ export class TurnEventMapper {
       nativeTurnRef: this.turnRef ?? outcome.lastEntryUuid ?? outcome.lastAssistantUuid,
       status: outcome.status,
       ...(outcome.error ? { error: outcome.error } : {}),
+      ...(outcome.failure ? { failure: outcome.failure } : {}),
       ...(this.endFrame === undefined ? {} : { rawEventId: this.endFrame }),
     });
     this.channel.end();

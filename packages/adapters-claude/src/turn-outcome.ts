@@ -1,4 +1,5 @@
 import type { SDKMessage, SDKResultMessage } from "@anthropic-ai/claude-agent-sdk";
+import type { ProviderFailure } from "@skein/domain/provider";
 
 export type ClaudeTurnStatus = "completed" | "interrupted" | "failed";
 
@@ -6,6 +7,8 @@ export type ClaudeTurnOutcome = {
   status: ClaudeTurnStatus;
   /** Human-readable failure text (API error message, process exit), else null. */
   error: string | null;
+  /** B2: a failed turn's cause as read from the CLI's error kind and words; else null. */
+  failure?: ProviderFailure | null;
   /** The `result` message, or null when the turn ended without one (process death, close). */
   result: SDKResultMessage | null;
   /** Uuid of the turn's last main-thread assistant message: the turn's native ref (E10). */

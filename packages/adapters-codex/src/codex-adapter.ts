@@ -1,4 +1,3 @@
-import { execFile } from "node:child_process";
 import {
   PROVIDER_ADAPTER_VERSION,
   type ProviderAdapter,
@@ -7,6 +6,7 @@ import {
 import { type CodexConfig, resolveCodexConfig } from "./config/codex-config.ts";
 import { listCodexModels } from "./list-models.ts";
 import { listCodexSessions, readCodexSession } from "./native-sessions.ts";
+import { codexReadiness } from "./readiness.ts";
 import { CodexAppServerClient } from "./rpc/app-server-client.ts";
 import { CodexSession } from "./session/codex-session.ts";
 
@@ -66,32 +66,6 @@ export function createCodexAdapter(options: CodexAdapterOptions = {}): ProviderA
     listModels: () => listCodexModels(config),
     listSessions: (input) => listCodexSessions(config, input),
     readSession: (nativeThreadRef) => readCodexSession(config, nativeThreadRef),
-    async status() {
-      let binaryPath: string;
-      try {
-        binaryPath = resolveCodexConfig(config).binaryPath;
-      } catch (error) {
-        return { found: false, version: null, ready: false, lastError: errorText(error) };
-      }
-      try {
-        const version = await binaryVersion(binaryPath);
-        return { found: true, version, ready: true, lastError: null };
-      } catch (error) {
-        return { found: true, version: null, ready: false, lastError: errorText(error) };
-      }
-    },
+    status: () => codexReadiness(config),
   };
-}
-
-function binaryVersion(binaryPath: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    execFile(binaryPath, ["--version"], { timeout: 10_000 }, (error, stdout) => {
-      if (error) reject(error);
-      else resolve(stdout.trim().replace(/^codex-cli\s+/, ""));
-    });
-  });
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

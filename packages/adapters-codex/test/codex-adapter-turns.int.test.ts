@@ -22,7 +22,7 @@ afterEach(async () => {
 describe("codex adapter turns (real binary)", () => {
   test("status finds the pinned binary", async () => {
     h = await AdapterHarness.start();
-    await expect(h.adapter.status()).resolves.toEqual({
+    await expect(h.adapter.status()).resolves.toMatchObject({
       found: true,
       version: "0.171.0",
       ready: true,

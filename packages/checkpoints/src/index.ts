@@ -29,4 +29,5 @@ export type {
   TreeMerge,
   WorktreeEntry,
 } from "./types.ts";
+export { gitText, runGit, type GitResult, type GitRunOptions } from "./git-runner.ts";
 export { worktreeHasChanges } from "./worktree.ts";

@@ -64,6 +64,8 @@ export type {
   DetailWindowInput,
   PendingRequestList,
   ProjectList,
+  ProviderSessionsData,
+  ProviderSessionsView,
   RawFrameRange,
   RawFramesView,
   RawFrameView,

@@ -83,3 +83,16 @@ export class ReceiptConflictError extends Error {
     this.procedure = procedure;
   }
 }
+
+/**
+ * Issue 35: the store could not be reached or refused to write (a lost database connection, a
+ * server restarting, a data file deleted or damaged). Nothing of the failed operation is
+ * acknowledged; `cause` keeps the driver's error, the message says what happened in words.
+ */
+export class StoreUnavailableError extends Error {
+  override readonly name = "StoreUnavailableError";
+
+  constructor(why: string, options?: { cause?: unknown }) {
+    super(`the event store is unavailable: ${why}`, options);
+  }
+}

@@ -254,6 +254,11 @@ export interface EventStore {
   saveFoldCheckpoint(checkpoint: FoldCheckpoint, keep: number): Promise<void>;
   /** The positions of a stream's stored fold checkpoints of `format`, oldest first. */
   foldCheckpointPositions(streamId: string, format: string): Promise<FoldCheckpointPosition[]>;
+  /**
+   * Issue 35: why the store cannot take writes now (its data file deleted or damaged), in
+   * words; null when it can. Health reports it.
+   */
+  fault(): string | null;
   /** Flushes queued appends, ends subscriptions and releases the database. */
   close(): Promise<void>;
 }

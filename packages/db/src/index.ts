@@ -10,6 +10,7 @@ export {
   LeaseFenceError,
   ReceiptConflictError,
   StoreClosedError,
+  StoreUnavailableError,
   SubscriberOverflow,
 } from "./errors.ts";
 export type {
@@ -41,6 +42,7 @@ export type { OpenEventStoreOptions } from "./open-event-store.ts";
 export { openEventStore } from "./open-event-store.ts";
 export { checkpointsToThin } from "./fold-checkpoint-thinning.ts";
 export { isPostgresUrl } from "./postgres/connection.ts";
+export { isStoreFault } from "./postgres/connection-faults.ts";
 export {
   applyPostgresMigrations,
   loadPostgresMigrations,

@@ -279,6 +279,13 @@ export {
 } from "./projections/projection-write.ts";
 export { assembleProviderSessions } from "./projections/provider-sessions.ts";
 export {
+  type ConversationCounts,
+  type ConversationFlags,
+  conversationCounts,
+  countsForConversation,
+  itemCountsForConversation,
+} from "./projections/conversation-count.ts";
+export {
   applyWrites,
   type LoggedEvent,
   type RebuiltRow,

@@ -94,3 +94,40 @@ export {
   type ModelFault,
   startFaultProxy,
 } from "./fault-proxy.ts";
+export {
+  type FakeGeminiServer,
+  type FakeGeminiServerOptions,
+  startFakeGeminiServer,
+} from "./gemini-server.ts";
+export {
+  type GeminiContent,
+  type GeminiFunctionResponse,
+  type GeminiPart,
+  type GeminiRecordedRequest,
+  type GeminiRequestKind,
+  classifyGeminiRequest,
+  geminiContents,
+  geminiFunctionResponses,
+  geminiFunctionResponseText,
+  geminiLatestUserText,
+  geminiPartText,
+  geminiRequestText,
+  geminiToolNames,
+} from "./gemini-requests.ts";
+export {
+  type GeminiErrorReply,
+  type GeminiMessageReply,
+  type GeminiReply,
+  type GeminiReplyOptions,
+  type GeminiReplyPart,
+  geminiErrorReply,
+  geminiFunctionCallReply,
+  geminiShellReply,
+  geminiSlowTextReply,
+  geminiTextReply,
+  geminiThoughtReply,
+  geminiWriteFileReply,
+} from "./gemini-script.ts";
+export { type GeminiResponseChunk, encodeGeminiSse, geminiStreamChunks } from "./gemini-sse.ts";
+export { type GeminiTestHome, createGeminiTestHome } from "./gemini-test-home.ts";
+export { closedLoopbackUrl, createOpenAiCodexHome } from "./offline-homes.ts";

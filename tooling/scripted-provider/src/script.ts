@@ -1,4 +1,4 @@
-import type { RuntimeQuestion, TurnInput } from "@skein/domain/provider";
+import type { ProviderFailureKind, RuntimeQuestion, TurnInput } from "@skein/domain/provider";
 
 /** One scripted action of a turn; a turn's script runs its steps in order. */
 export type ScriptStep =
@@ -28,7 +28,8 @@ export type ScriptStep =
   | { type: "app_tool"; toolName: string; input: unknown }
   | { type: "subagent"; description: string; steps: ScriptStep[] }
   | { type: "wait"; ms: number }
-  | { type: "fail"; error: string };
+  /** The turn fails with `error`; `kind` is how the script's adapter reads it (B2). */
+  | { type: "fail"; error: string; kind?: ProviderFailureKind };
 
 /** What a reply function sees: the turn's input and the native thread's earlier turns. */
 export type ScriptContext = {

@@ -1,10 +1,12 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type {
-  AppToolHandler,
-  RuntimeEvent,
-  RuntimeRequestAnswer,
-  ThreadSettings,
+import {
+  type AppToolHandler,
+  ProviderFailureError,
+  providerFailureOf,
+  type RuntimeEvent,
+  type RuntimeRequestAnswer,
+  type ThreadSettings,
 } from "@skein/domain/provider";
 import type { AsyncQueue } from "@skein/adapter-kit";
 import type { NativeStore, NativeTurn } from "./native-store.ts";
@@ -226,7 +228,7 @@ async function runStep(run: TurnRun, step: ScriptStep, parentItemRef: string | n
       await sleep(run, step.ms);
       return;
     case "fail":
-      throw new Error(step.error);
+      throw new ProviderFailureError({ kind: step.kind ?? "internal", message: step.error });
   }
 }
 
@@ -251,12 +253,13 @@ export async function runTurn(run: TurnRun, steps: ScriptStep[]): Promise<void> 
       });
     } else {
       run.turn.status = "failed";
-      const message = error instanceof Error ? error.message : String(error);
+      const failure = providerFailureOf(error);
       run.queue.push({
         type: "turn.completed",
         nativeTurnRef: run.turn.ref,
         status: "failed",
-        error: message,
+        error: failure.message,
+        failure,
       });
     }
   } finally {

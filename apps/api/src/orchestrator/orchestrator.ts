@@ -5,7 +5,7 @@ import {
   DEFAULT_THREAD_TITLE,
   type IdSource,
   NotFoundError,
-  type ProviderKind,
+  ProviderKind,
   type RunId,
   type ThreadId,
 } from "@skein/domain";
@@ -15,6 +15,7 @@ import { AggregateRepository } from "./commands/aggregate-repository.ts";
 import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./runs/attempt-policy.ts";
 import { CheckpointService } from "./checkpoints/checkpoint-service.ts";
 import { CommandGate, type CommandProcedure } from "./commands/command-gate.ts";
+import { ProviderReadinessCache } from "./runtime/provider-readiness.ts";
 import {
   createDelegateHandler,
   DEFAULT_DELEGATE_TIMEOUT_MS,
@@ -88,6 +89,8 @@ export type OrchestratorOptions = {
   fanOutConcurrency?: number;
   /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
   worktreeGraceMs?: number;
+  /** B15: how long a provider's readiness (authentication included) is reused (default 30 s). */
+  readinessTtlMs?: number;
   /** Tests only: a fault between a bring-back's files and its append (crash recovery, B9). */
   afterBringBackFiles?: () => Promise<void> | void;
 };
@@ -169,7 +172,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const attachmentStore = AttachmentStore.inDataDir(options.dataDir);
   executor.attachments = attachmentStore;
   let stopSweep: (() => void) | null = null;
-  const gate = new CommandGate(options.store, ids, log, leases.owner);
+  const gate = new CommandGate(options.store, ids, log, leases.owner, leases.ttlMs);
   const runtime = new RuntimeForwarder(leases, repo, options.remote ?? noRuntimeRemote, log);
   sessions.askPeersToRelease = (nativeThreadRef) => runtime.askPeersToRelease(nativeThreadRef);
   const models = new ProviderModels((provider) => sessions.adapter(provider));
@@ -205,6 +208,10 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     return data.threadId as ThreadId;
   };
 
+  const readiness = new ProviderReadinessCache(
+    (provider) => sessions.adapter(provider),
+    options.readinessTtlMs,
+  );
   const queueMessage = createQueueMessage({
     gate,
     repo,
@@ -213,6 +220,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     checkpoints,
     attachments: attachmentStore,
     adapter: (provider) => sessions.adapter(provider),
+    requireReady: (provider) => readiness.requireReady(provider),
     catalog,
     handoffDeps,
     ...(options.afterBringBackFiles ? { afterBringBackFiles: options.afterBringBackFiles } : {}),
@@ -468,38 +476,20 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
           ),
         { effects: true },
       ),
-    async providerStatus() {
-      const out = [];
-      for (const provider of ["codex", "claude"] as const) {
-        const adapter = sessions.adapter(provider);
-        if (!adapter) {
-          out.push({
+    async providerStatus(input) {
+      return Promise.all(
+        ProviderKind.options.map(async (provider) => {
+          const adapter = sessions.adapter(provider);
+          const { auth, ...status } = await readiness.get(provider, input ?? {});
+          // What the provider supports natively (the README's table comes from the same flags).
+          return {
             provider,
-            found: false,
-            version: null,
-            ready: false,
-            lastError: "not configured",
-            capabilities: null,
-          });
-          continue;
-        }
-        // What the provider supports natively (the README's table comes from the same flags).
-        const capabilities = adapter.capabilities;
-        try {
-          out.push({ provider, ...(await adapter.status()), capabilities });
-        } catch (error) {
-          const lastError = error instanceof Error ? error.message : String(error);
-          out.push({
-            provider,
-            found: false,
-            version: null,
-            ready: false,
-            lastError,
-            capabilities,
-          });
-        }
-      }
-      return out;
+            ...status,
+            auth: auth ?? null,
+            capabilities: adapter?.capabilities ?? null,
+          };
+        }),
+      );
     },
     async recover() {
       const queued = await recoverAfterRestart(options.store, repo, leases, log);

@@ -1,6 +1,7 @@
 import type {
   PendingRequestList,
   ProjectList,
+  ProviderSessionsView,
   Snapshotted,
   ThreadDetailView,
   ThreadGraphView,
@@ -18,6 +19,7 @@ import {
 import { type ThreadGraphData, readThreadGraph } from "./graph.ts";
 import { readPendingRequests } from "./pending-requests.ts";
 import { readProjects } from "./projects.ts";
+import { readProviderSessions } from "./provider-sessions.ts";
 import { readShells, type ShellPageInput } from "./shells.ts";
 import { type TransferData, readTransfer } from "./transfer.ts";
 
@@ -34,6 +36,7 @@ export type {
 export type {
   PendingRequestList,
   ProjectList,
+  ProviderSessionsView,
   Snapshotted,
   ThreadDetailView,
   ThreadGraphView,
@@ -53,6 +56,8 @@ export type ReadModels = {
   graph(threadId: ThreadId): Promise<ThreadGraphView>;
   transfer(transferId: ContextTransferId): Promise<TransferView>;
   pendingRequests(threadId?: ThreadId): Promise<PendingRequestList>;
+  /** P4: the provider sessions hosting the thread's provider threads. */
+  providerSessions(threadId: ThreadId): Promise<ProviderSessionsView>;
   threadExists(threadId: ThreadId): Promise<boolean>;
   projectExists(projectId: ProjectId): Promise<boolean>;
 };
@@ -80,6 +85,7 @@ export function createReadModels(store: EventStore): ReadModels {
     transfer: (transferId) => read((q) => readTransfer(q, transferId)),
     pendingRequests: (threadId) =>
       read(async (q) => ({ requests: await readPendingRequests(q, threadId) })),
+    providerSessions: (threadId) => read((q) => readProviderSessions(q, threadId)),
     threadExists: (threadId) => exists(store, "threads", threadId),
     projectExists: (projectId) => exists(store, "projects", projectId),
   };

@@ -11,15 +11,15 @@ import type {
 import { type WatchStreamOptions, watchStream } from "./watch-stream.ts";
 import type { LogPosition, WatchMessage } from "@skein/contract";
 
-type Tracked<T> = AsyncGenerator<TrackedEnvelope<WatchMessage<T>>, void, unknown>;
+export type Tracked<T> = AsyncGenerator<TrackedEnvelope<WatchMessage<T>>, void, unknown>;
 
 /** Ends with the request or with server shutdown, whichever comes first. */
-function watchSignal(ctx: ApiContext, request: AbortSignal | undefined): AbortSignal {
+export function watchSignal(ctx: ApiContext, request: AbortSignal | undefined): AbortSignal {
   return request ? AbortSignal.any([request, ctx.watch.shutdownSignal]) : ctx.watch.shutdownSignal;
 }
 
 /** Errors thrown while streaming get the same tRPC codes as query errors. */
-async function* mapped<T extends { snapshotSequence: number }>(
+export async function* mapped<T extends { snapshotSequence: number }>(
   options: WatchStreamOptions<T>,
 ): Tracked<T> {
   try {

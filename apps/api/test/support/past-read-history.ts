@@ -118,7 +118,7 @@ export async function writeHistory(
         scripted.enqueue(
           action === "send"
             ? [{ type: "text", text: `reply ${step}` }]
-            : [{ type: "fail", error: `failure ${step}` }],
+            : [{ type: "fail", error: `failure ${step}`, kind: "invalid_request" }],
         );
         await orchestrator.sendMessage({ threadId, text: `message ${step}`, provider });
         await settled(orchestrator, threadId);

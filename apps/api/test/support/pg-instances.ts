@@ -3,7 +3,7 @@ import { type EventStore, openEventStore } from "@skein/db";
 import type { ProviderAdapter, ProviderSessionHandle } from "@skein/domain/provider";
 import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
 import { createHttpRuntimeRemote } from "../../src/http/runtime-remote.ts";
-import { createSilentLogger } from "../../src/logger.ts";
+import { createLogger, createSilentLogger } from "../../src/logger.ts";
 import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
 import { type SkeinServer, startServer } from "../../src/server.ts";
 import { tempDir, WEB_ORIGIN } from "./test-server.ts";
@@ -54,6 +54,7 @@ export async function startPgInstance(options: {
     adapters: { codex },
     dataDir,
     sessionIdleMs: 0,
+    ...(process.env.SKEIN_TEST_LOG ? { log: createLogger("debug") } : {}),
     instanceId: options.id,
     leaseTtlMs: options.leaseTtlMs,
     remote: createHttpRuntimeRemote({ instanceId: options.id, apiToken: null }),

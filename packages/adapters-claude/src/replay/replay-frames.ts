@@ -5,6 +5,7 @@ import type { ToolPermissionRequest } from "../permissions.ts";
 import { isExitPlanTool } from "../tool-kinds.ts";
 import { TurnEventMapper } from "../turn-event-mapper.ts";
 import { classifyResult, consumedUserUuids, mainThreadEntryUuid } from "../turn-outcome.ts";
+import { claudeRuntimeGone, claudeTurnFailure } from "../turn-failure.ts";
 
 /** A recorded raw-log record (E18), with the id it was logged under when known. */
 export type ReplayFrame = Omit<RawFrame, "provider" | "providerSessionId"> & {
@@ -126,6 +127,10 @@ export async function replayClaudeFrames(
           mapper.finish({
             status: current.interrupted ? "interrupted" : status,
             error: current.interrupted ? null : error,
+            failure:
+              !current.interrupted && status === "failed"
+                ? claudeTurnFailure(error ?? "", undefined)
+                : null,
             result: message,
             lastAssistantUuid: current.lastAssistant,
             lastEntryUuid: current.lastEntry,
@@ -153,6 +158,7 @@ export async function replayClaudeFrames(
       mapper.finish({
         status: "failed",
         error: "the recording ends before the turn does",
+        failure: claudeRuntimeGone("the recording ends before the turn does"),
         result: null,
         lastAssistantUuid: open.lastAssistant,
         lastEntryUuid: open.lastEntry,

@@ -118,13 +118,45 @@ describe("TurnEventMapper", () => {
     });
 
     const crashed = new TurnEventMapper((e) => events.push(e), 0);
-    crashed.finish("failed", "codex app-server was killed by SIGKILL");
+    const message = "codex app-server was killed by SIGKILL";
+    crashed.finish("failed", { kind: "runtime_crashed", message });
     expect(events.at(-1)).toEqual({
       type: "turn.completed",
       nativeTurnRef: null,
       status: "failed",
-      error: "codex app-server was killed by SIGKILL",
+      error: message,
+      failure: { kind: "runtime_crashed", message },
     });
+  });
+
+  test("B2: a failed turn's cause is read from Codex's error code, then its HTTP status, then its words", () => {
+    const failedWith = (error: Record<string, unknown>) => {
+      const mapper = new TurnEventMapper((e) => events.push(e), 0);
+      const failed = { ...turn("tu", "failed"), error: { additionalDetails: null, ...error } };
+      mapper.handle(n({ method: "turn/completed", params: { threadId: "th", turn: failed } }));
+      const last = events.at(-1);
+      return last?.type === "turn.completed" ? last.failure : undefined;
+    };
+    expect(failedWith({ message: "too long", codexErrorInfo: "contextWindowExceeded" })).toEqual({
+      kind: "context_too_long",
+      message: "too long",
+    });
+    expect(failedWith({ message: "nope", codexErrorInfo: "unauthorized" })?.kind).toBe("auth");
+    expect(
+      failedWith({
+        message: "exceeded retry limit, last status: 429 Too Many Requests",
+        codexErrorInfo: { responseTooManyFailedAttempts: { httpStatusCode: 429 } },
+      })?.kind,
+    ).toBe("rate_limited");
+    expect(
+      failedWith({
+        message: "stream disconnected before completion",
+        codexErrorInfo: { responseStreamDisconnected: { httpStatusCode: null } },
+      })?.kind,
+    ).toBe("network");
+    expect(
+      failedWith({ message: "Selected model is at capacity", codexErrorInfo: "other" }),
+    ).toEqual({ kind: "overloaded", message: "Selected model is at capacity" });
   });
 
   test("plans map to plan.updated (todo_list); usage is the turn's running total", () => {

@@ -1,8 +1,14 @@
-import type { RuntimeEvent, RuntimeItemKind, RuntimeTurnStatus } from "@skein/domain/provider";
+import type {
+  ProviderFailure,
+  RuntimeEvent,
+  RuntimeItemKind,
+  RuntimeTurnStatus,
+} from "@skein/domain/provider";
 import type { ThreadItem } from "../protocol/index.ts";
 import type { NotificationEnvelope } from "../rpc/app-server-client.ts";
-import { DeltaCoalescer } from "@skein/adapter-kit";
+import { DeltaCoalescer, failureOfWords } from "@skein/adapter-kit";
 import { itemEndStatus, mapItem } from "./item-mapping.ts";
+import { codexTurnFailure } from "./turn-failure.ts";
 
 const PLAN_STATUS = { pending: "pending", inProgress: "running", completed: "completed" } as const;
 
@@ -15,7 +21,7 @@ export class TurnEventMapper {
   private readonly out: DeltaCoalescer;
   private readonly openItems = new Map<string, RuntimeItemKind>();
   private nativeTurnRef: string | null = null;
-  private lastError: string | null = null;
+  private lastFailure: ProviderFailure | null = null;
   private readonly usage = {
     inputTokens: 0,
     outputTokens: 0,
@@ -93,15 +99,16 @@ export class TurnEventMapper {
         return;
       }
       case "error":
-        if (!n.params.willRetry) this.lastError = n.params.error.message;
+        if (!n.params.willRetry) this.lastFailure = codexTurnFailure(n.params.error);
         return;
       case "turn/completed": {
         const turn = n.params.turn;
         if (turn.status === "inProgress") return;
-        const error = turn.error
-          ? [turn.error.message, turn.error.additionalDetails].filter(Boolean).join(": ")
-          : undefined;
-        this.finish(turn.status, error, raw.rawEventId);
+        this.finish(
+          turn.status,
+          turn.error ? codexTurnFailure(turn.error) : undefined,
+          raw.rawEventId,
+        );
         return;
       }
       default:
@@ -111,9 +118,10 @@ export class TurnEventMapper {
 
   /**
    * Ends the turn: closes open items, then emits `turn.completed`. Used for Codex's own
-   * completion and for endings Codex cannot report (its process died).
+   * completion and for endings Codex cannot report (its process died). `cause` is a failure's
+   * reading, or words (a failure's, read here, or why a turn was interrupted).
    */
-  finish(status: RuntimeTurnStatus, error?: string, rawEventId?: string): void {
+  finish(status: RuntimeTurnStatus, cause?: ProviderFailure | string, rawEventId?: string): void {
     if (this.ended) return;
     this.beforeFinish();
     const itemStatus = status === "failed" ? "failed" : "interrupted";
@@ -121,12 +129,21 @@ export class TurnEventMapper {
       this.out.emit({ type: "item.completed", itemRef, kind, status: itemStatus, fields: {} });
     }
     this.openItems.clear();
-    const message = error ?? (status === "failed" ? (this.lastError ?? "turn failed") : undefined);
+    const failure =
+      status !== "failed"
+        ? undefined
+        : typeof cause === "object"
+          ? cause
+          : cause !== undefined
+            ? failureOfWords(cause)
+            : (this.lastFailure ?? failureOfWords("turn failed", "internal"));
+    const message = failure?.message ?? (typeof cause === "string" ? cause : undefined);
     this.out.emit({
       type: "turn.completed",
       nativeTurnRef: this.nativeTurnRef,
       status,
       ...(message === undefined ? {} : { error: message }),
+      ...(failure === undefined ? {} : { failure }),
       ...(rawEventId === undefined ? {} : { rawEventId }),
     });
     this.ended = true;

@@ -10,6 +10,7 @@ import {
   type TurnHandle,
   type TurnInput,
 } from "@skein/domain/provider";
+import { failureOfWords } from "@skein/adapter-kit";
 import { notificationThreadId } from "../mapping/notification-routing.ts";
 import { answerRequest } from "../mapping/request-mapping.ts";
 import { dynamicTools, runtimePolicy, threadParams } from "../mapping/runtime-policy.ts";
@@ -187,14 +188,17 @@ export class CodexSession implements ProviderSessionHandle {
     this.running.set(nativeThreadRef, turn);
     const exit = this.client.exit;
     if (exit) {
-      turn.abort("failed", `codex app-server is not running (${describeExit(exit)})`);
+      turn.abort("failed", {
+        kind: "runtime_crashed",
+        message: `codex app-server is not running (${describeExit(exit)})`,
+      });
       return turn.handle;
     }
     if (input.compact) {
       // Codex answers with nothing: the compaction turn's id comes with its `turn/started`.
       this.client
         .request("thread/compact/start", { threadId: nativeThreadRef })
-        .catch((error: unknown) => turn.abort("failed", errorText(error)));
+        .catch((error: unknown) => turn.abort("failed", failureOfWords(errorText(error))));
       return turn.handle;
     }
     const policy = runtimePolicy(options.settings.runtimeMode);
@@ -209,7 +213,7 @@ export class CodexSession implements ProviderSessionHandle {
       })
       .then(
         (response) => turn.markStarted(response.turn.id),
-        (error: unknown) => turn.abort("failed", errorText(error)),
+        (error: unknown) => turn.abort("failed", failureOfWords(errorText(error))),
       );
     return turn.handle;
   }
@@ -267,7 +271,8 @@ export class CodexSession implements ProviderSessionHandle {
     // R2: nothing stays "running" once its process is gone.
     const status = exit.expected ? "interrupted" : "failed";
     for (const turn of [...this.running.values()]) {
-      turn.abort(status, `codex app-server ${describeExit(exit)}`, "runtime_exited");
+      const message = `codex app-server ${describeExit(exit)}`;
+      turn.abort(status, { kind: "runtime_crashed", message }, "runtime_exited");
     }
     this.requests.clear();
   }

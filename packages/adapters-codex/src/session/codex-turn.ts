@@ -1,9 +1,11 @@
-import type {
-  AppToolHandler,
-  RuntimeEvent,
-  RuntimeRequestKind,
-  RuntimeTurnStatus,
-  TurnHandle,
+import {
+  type AppToolHandler,
+  type ProviderFailure,
+  ProviderFailureError,
+  type RuntimeEvent,
+  type RuntimeRequestKind,
+  type RuntimeTurnStatus,
+  type TurnHandle,
 } from "@skein/domain/provider";
 import { notificationTurnId } from "../mapping/notification-routing.ts";
 import { requestOpenedEvent } from "../mapping/request-mapping.ts";
@@ -151,10 +153,14 @@ export class CodexTurn {
   }
 
   /** Ends the turn without Codex's word: the request failed, or the process died or was closed. */
-  abort(status: RuntimeTurnStatus, error: string, requestCloseReason = "turn_ended"): void {
-    this.rejectStarted(new Error(error));
+  abort(
+    status: RuntimeTurnStatus,
+    cause: ProviderFailure,
+    requestCloseReason = "turn_ended",
+  ): void {
+    this.rejectStarted(new ProviderFailureError(cause));
     this.closeAllRequests(requestCloseReason);
-    this.mapper.finish(status, error);
+    this.mapper.finish(status, status === "failed" ? cause : cause.message);
     this.end();
   }
 

@@ -15,7 +15,7 @@ import type {
   ThreadExportDocument,
   ThreadId,
 } from "@skein/domain";
-import type { ProviderCapabilityFlags, ProviderModel } from "@skein/domain/provider";
+import type { ProviderAuth, ProviderCapabilityFlags, ProviderModel } from "@skein/domain/provider";
 import type { HandoffDraft } from "../views/handoff-draft.ts";
 import type {
   BringBackCode,
@@ -239,13 +239,18 @@ export interface OrchestratorCommands {
     text: string;
     commandId?: string;
   }): Promise<{ handoffId: ContextHandoffId; sequence: number }>;
-  providerStatus(): Promise<
+  /** B15: cached briefly; `refresh` checks every provider again at once. */
+  providerStatus(input?: { refresh?: boolean }): Promise<
     Array<{
       provider: ProviderKind;
       found: boolean;
       version: string | null;
+      /** Found and authenticated: a message to it is accepted. */
       ready: boolean;
+      /** Why it is not ready, with the fix in words. */
       lastError: string | null;
+      /** How it authenticates (null: not checked, e.g. the provider is not configured). */
+      auth: ProviderAuth | null;
       /** The adapter's own capability declarations (null: the provider is not configured). */
       capabilities: ProviderCapabilityFlags | null;
     }>

@@ -5,6 +5,7 @@ import type {
   DetailWindowInput,
   PendingRequestList,
   ProjectList,
+  ProviderSessionsView,
   RawFrameRange,
   RawFramesView,
   ShellPageInput,
@@ -43,6 +44,8 @@ export interface SkeinReads {
   graph(threadId: ThreadId): Promise<ThreadGraphView>;
   transfer(transferId: ContextTransferId): Promise<TransferView>;
   pendingRequests(threadId?: ThreadId): Promise<PendingRequestList>;
+  /** P4: the provider sessions hosting the thread's provider threads. */
+  providerSessions(threadId: ThreadId): Promise<ProviderSessionsView>;
   threadExists(threadId: ThreadId): Promise<boolean>;
   projectExists(projectId: ProjectId): Promise<boolean>;
   /** B8: the events of the thread a person can travel back to (the scrubber's stops). */
@@ -77,6 +80,21 @@ export interface SkeinWatches {
     input: { threadId: ThreadId; lastEventId?: string | null; window?: DetailWindowInput },
     signal: AbortSignal | undefined,
   ): TrackedStream<WatchMessage<ThreadDetailView>>;
+  /** P3: the thread's graph, then every event of its stream and of the provider sessions. */
+  graph(
+    input: { threadId: ThreadId; lastEventId?: string | null },
+    signal: AbortSignal | undefined,
+  ): TrackedStream<WatchMessage<ThreadGraphView>>;
+  /** P5 (one thread's or every thread's), then the events that can change a pending request. */
+  pendingRequests(
+    input: { threadId?: ThreadId; lastEventId?: string | null },
+    signal: AbortSignal | undefined,
+  ): TrackedStream<WatchMessage<PendingRequestList>>;
+  /** P4 for one thread, then its stream's and the provider sessions' events. */
+  providerSessions(
+    input: { threadId: ThreadId; lastEventId?: string | null },
+    signal: AbortSignal | undefined,
+  ): TrackedStream<WatchMessage<ProviderSessionsView>>;
   /** The raw log (optionally one thread's stream), replaying any gap however large. */
   events(
     input: { threadId?: ThreadId; lastEventId?: string | null },

@@ -5,8 +5,13 @@ import { MAX_LISTED_SESSIONS } from "../limits.ts";
 import { apiProcedure } from "../trpc.ts";
 
 export const providerRouter = {
-  /** Per provider: binary found, version, ready (authenticated), last error. */
-  status: apiProcedure.query(({ ctx }) => ctx.services.commands.providerStatus()),
+  /**
+   * B15: per provider: binary found, version, ready (found and authenticated), the reason with
+   * its fix when not ready, and how it authenticates. Cached briefly; `refresh: true` checks again.
+   */
+  status: apiProcedure
+    .input(z.object({ refresh: z.boolean().optional() }).optional())
+    .query(({ ctx, input }) => ctx.services.commands.providerStatus(input)),
   /** The models a provider offers, with their reasoning-effort levels (read from its runtime). */
   models: apiProcedure
     .input(z.object({ provider: ProviderKind }))

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { originOf } from "../context.ts";
 import { rethrowMapped } from "../errors.ts";
 import { apiProcedure } from "../trpc.ts";
-import { OptionalCommandId } from "./inputs.ts";
+import { LastEventId, OptionalCommandId } from "./inputs.ts";
 
 export const requestRouter = {
   /**
@@ -26,6 +26,15 @@ export const requestRouter = {
       }
       return ctx.services.reads.pendingRequests(threadId);
     }),
+  /**
+   * P5 as a stream (S2): the pending requests at N (one thread's or every thread's), then every
+   * later event that can open, answer, expire or re-word one, resumable by `lastEventId`.
+   */
+  watchPending: apiProcedure
+    .input(z.object({ threadId: ThreadId.optional(), lastEventId: LastEventId }).optional())
+    .subscription(({ ctx, input, signal }) =>
+      ctx.services.watches.pendingRequests(input ?? {}, signal),
+    ),
   /**
    * Answers a pending approval or user-input request while its runtime is live (E15), on the
    * instance that runs it (forwarded there when that is another one).

@@ -312,6 +312,24 @@ export const threadRouter = {
     ),
 
   /**
+   * P3 as a stream (S2): the graph at N, then every later event of the thread's stream and of
+   * the provider sessions' streams (a session's status is part of the graph).
+   */
+  watchGraph: apiProcedure
+    .input(z.object({ threadId: ThreadId, lastEventId: LastEventId }))
+    .subscription(({ ctx, input, signal }) => ctx.services.watches.graph(input, signal)),
+
+  /** P4: the provider sessions hosting the thread's provider threads, each with those threads. */
+  providerSessions: apiProcedure
+    .input(z.object({ threadId: ThreadId }))
+    .query(({ ctx, input }) => ctx.services.reads.providerSessions(input.threadId)),
+
+  /** P4 as a stream (S2): the sessions at N, then the events that can change them. */
+  watchProviderSessions: apiProcedure
+    .input(z.object({ threadId: ThreadId, lastEventId: LastEventId }))
+    .subscription(({ ctx, input, signal }) => ctx.services.watches.providerSessions(input, signal)),
+
+  /**
    * P1: the first page's snapshot, then every later event of a thread stream that can change a
    * row (S2; events that cannot are not sent).
    */

@@ -84,6 +84,11 @@ export type ThreadGraphData = {
   handoffs: ContextHandoff[];
 };
 
+/** P4 for one thread: the sessions hosting its provider threads, each with those threads. */
+export type ProviderSessionsData = {
+  sessions: { session: ProviderSession; providerThreads: ProviderThread[] }[];
+};
+
 export type TransferData = {
   transfer: ContextTransfer;
   /** The handoff in effect: the one the resolution names, else the newest not superseded. */
@@ -98,6 +103,7 @@ export type ThreadDetailView = Snapshotted<ThreadDetailData>;
 export type ThreadGraphView = Snapshotted<ThreadGraphData>;
 export type TransferView = Snapshotted<TransferData>;
 export type PendingRequestList = Snapshotted<{ requests: PendingRequestView[] }>;
+export type ProviderSessionsView = Snapshotted<ProviderSessionsData>;
 
 export type TimelinePoint = { sequence: number; type: string; recordedAt: string };
 

@@ -14,6 +14,7 @@ import {
 import { LogFeed } from "./log-feed.ts";
 import { LogListener } from "./log-listener.ts";
 import { applyPostgresMigrations, loadPostgresMigrations } from "./migrator.ts";
+import { asStoreFault } from "./connection-faults.ts";
 import { PgEventReader } from "./pg-event-reader.ts";
 import { GroupCommit } from "../group-commit.ts";
 import { PgAggregateSnapshots } from "./pg-aggregate-snapshots.ts";
@@ -133,7 +134,11 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
     });
     const writer = new PgWriter(this.writerPool, channel, lockKey);
     this.commits = new GroupCommit({
-      commit: (batch, at) => writer.commit(batch, at),
+      // A lost connection fails the batch's appends with a typed cause (issue 35).
+      commit: (batch, at) =>
+        writer.commit(batch, at).catch((error: unknown) => {
+          throw asStoreFault(error);
+        }),
       onCommitted: async (events) => this.feed?.committed(events),
       maxBatchSize: options.maxBatchSize ?? 1_000,
       maxBatchBytes: options.maxBatchBytes ?? 16 * 1024 * 1024,
@@ -157,6 +162,11 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
     });
     this.poll = setInterval(() => this.feed?.signal(null), this.options.pollIntervalMs ?? 1_000);
     this.poll.unref();
+  }
+
+  /** A lost connection is met (and reported) by the operation that needs it; pools reconnect. */
+  fault(): string | null {
+    return null;
   }
 
   async close(): Promise<void> {

@@ -21,6 +21,7 @@ import { SqliteFoldCheckpoints } from "./fold-checkpoints.ts";
 import { SnapshotPool } from "./snapshot-pool.ts";
 import { MemoryRuntimeLeases, type RuntimeLeases } from "../runtime-leases.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
+import { DataFileGuard } from "./data-file-guard.ts";
 
 export type SqliteEventStoreOptions = {
   /** Directory holding the database; default `$SKEIN_DATA_DIR`, else `~/.skein`. */
@@ -75,6 +76,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   protected readonly bus: EventBus;
   protected readonly snapshots: SnapshotPool;
   protected readonly intents: SqliteIntentTable;
+  private readonly guard: DataFileGuard;
   protected readonly aggregates: SqliteAggregateSnapshots;
   protected readonly foldCheckpoints: SqliteFoldCheckpoints;
 
@@ -96,8 +98,18 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
     });
     // This store's leases live in this process, so a fenced append reads them directly.
     const writer = new SqliteWriter(db, (lease) => this.leases.ownerOf(lease));
+    const guard = new DataFileGuard(file);
+    this.guard = guard;
     this.commits = new GroupCommit({
-      commit: (batch, at) => writer.commit(batch, at),
+      // Issue 35: nothing is written (or acknowledged) into a file that is gone or damaged.
+      commit: (batch, at) => {
+        guard.check();
+        try {
+          return writer.commit(batch, at);
+        } catch (error) {
+          throw guard.translate(error);
+        }
+      },
       onCommitted: (events) => this.bus.publish(events),
       maxBatchSize: options.maxBatchSize ?? 1_000,
       now: options.now ?? (() => new Date()),
@@ -106,6 +118,10 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
       () => openReader(file, busyTimeoutMs),
       options.snapshotConnections ?? 4,
     );
+  }
+
+  fault(): string | null {
+    return this.guard.fault();
   }
 
   async close(): Promise<void> {

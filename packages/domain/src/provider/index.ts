@@ -19,6 +19,8 @@ export {
   type NativeTurnRecord,
   PROVIDER_ADAPTER_VERSION,
   type ProviderAdapter,
+  type ProviderAuth,
+  type ProviderReadiness,
   type ProviderId,
   type ProviderModel,
   type ProviderSessionHandle,
@@ -29,6 +31,14 @@ export {
   type TurnAttachment,
   type TurnInput,
 } from "./provider-adapter.ts";
+export {
+  PROVIDER_FAILURE_KINDS,
+  type ProviderFailure,
+  ProviderFailureError,
+  type ProviderFailureKind,
+  providerFailureOf,
+  unexplainedFailure,
+} from "./provider-failure.ts";
 export type {
   RuntimeEvent,
   RuntimeEventType,

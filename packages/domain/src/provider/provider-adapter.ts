@@ -4,7 +4,7 @@ import type { RuntimeEvent, RuntimeRequestAnswer } from "./runtime-events.ts";
 /** Version of the adapter contract below; bump on any breaking change to it. */
 export const PROVIDER_ADAPTER_VERSION = 1 as const;
 
-export type ProviderId = "codex" | "claude";
+export type ProviderId = "codex" | "claude" | "gemini";
 
 /** Skein's runtime mode (E1), which adapters map to their approval/sandbox settings. */
 export type AdapterRuntimeMode = "approval-required" | "full-access";
@@ -232,11 +232,34 @@ export interface ProviderAdapter {
    * thread. Needs `adoptSessions`.
    */
   readSession?(nativeThreadRef: string): Promise<NativeSessionRead | null>;
-  /** Finds the runtime and reports its version/readiness without running a turn. */
-  status(): Promise<{
-    found: boolean;
-    version: string | null;
-    ready: boolean;
-    lastError: string | null;
-  }>;
+  /**
+   * B15: finds the runtime and reports its version and readiness, authentication included,
+   * without running a turn or calling the model.
+   */
+  status(): Promise<ProviderReadiness>;
 }
+
+/** B15: whether a provider can take a message now, and if not, what to do, in words. */
+export type ProviderReadiness = {
+  found: boolean;
+  version: string | null;
+  /** True when a message can be sent: the runtime is found and authentication is in place. */
+  ready: boolean;
+  /** Why it is not ready, with the fix in words (null when ready). */
+  lastError: string | null;
+  /** Absent: the adapter does not check authentication. */
+  auth?: ProviderAuth;
+};
+
+export type ProviderAuth = {
+  /**
+   * `signed-in`: an account or a key the runtime uses was found; `not-required`: the configured
+   * model endpoint needs no sign-in; `signed-out`: nothing the runtime would authenticate with;
+   * `unknown`: it could not be checked (the runtime did not answer).
+   */
+  state: "signed-in" | "not-required" | "signed-out" | "unknown";
+  /** How, in words ("ChatGPT account a@b.c", "ANTHROPIC_API_KEY"), when signed in. */
+  method: string | null;
+  /** What to do, in words, when signed out or unknown. */
+  fix: string | null;
+};

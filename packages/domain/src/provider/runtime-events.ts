@@ -4,6 +4,8 @@
  * commands, so recovery and replay run through the same path as live work (E8).
  */
 
+import type { ProviderFailure } from "./provider-failure.ts";
+
 /** Terminal status of a native turn as the provider reported it. */
 export type RuntimeTurnStatus = "completed" | "interrupted" | "failed";
 
@@ -153,7 +155,10 @@ export type RuntimeEvent = Correlated &
         type: "turn.completed";
         nativeTurnRef: string | null;
         status: RuntimeTurnStatus;
+        /** The provider's words for a failed turn (the same as `failure.message` when both). */
         error?: string;
+        /** B2: a failed turn's cause as the adapter read it; absent means unexplained. */
+        failure?: ProviderFailure;
       }
   );
 

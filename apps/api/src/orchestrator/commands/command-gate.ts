@@ -4,6 +4,7 @@ import type { EventStore, ReceiptBinding, StoredReceipt } from "@skein/db";
 import { ConflictError, type DomainEvent, type IdSource, isDomainError } from "@skein/domain";
 import { KeyedQueue } from "@skein/concurrency";
 import type { Logger } from "../logger.ts";
+import { EffectClaims } from "./effect-claims.ts";
 
 /** The mutations that take a `commandId`, named as the API names them. */
 export type CommandProcedure =
@@ -101,6 +102,11 @@ export function refuseOtherBinding(
  */
 export class CommandGate {
   private readonly queue = new KeyedQueue();
+  /**
+   * Issue 35: exclusive claims across instances. Commands with outside effects take theirs
+   * here; other effects (a pull request, a notification) take one with `claims.exclusive`.
+   */
+  readonly claims: EffectClaims;
 
   constructor(
     private readonly store: EventStore,
@@ -108,7 +114,10 @@ export class CommandGate {
     private readonly log: Logger,
     /** This instance's id: a restart finishes only the intents its previous incarnation left. */
     private readonly owner: string,
-  ) {}
+    claimTtlMs = 30_000,
+  ) {
+    this.claims = new EffectClaims({ leases: store.runtimeLeases, owner, ttlMs: claimTtlMs });
+  }
 
   /**
    * Runs `body` once per command id. `effects` marks commands with outside effects: they get a
@@ -142,43 +151,56 @@ export class CommandGate {
         recorded: async () => undefined,
       });
     }
-    return this.queue.run(commandId, async () => {
-      const stored = await this.store.findReceipt(commandId);
-      if (stored) {
-        refuseOtherBinding(commandId, stored, binding);
-        return replayOf(stored) as T;
-      }
-      const pending = await this.store.findIntent(commandId);
-      if (pending) refuseOtherBinding(commandId, pending, binding);
-      const context: CommandContext = {
-        commandId,
-        answer: (result) => ({ commandId, binding, receipt: result }),
-        intend: async <D>(decision: D) => {
-          const intended: Intended = {
-            input: { ...input, commandId },
-            decision,
-            owner: this.owner,
-          };
-          if (await this.store.recordIntent({ commandId, ...binding, data: intended })) {
-            return decision;
-          }
-          const recorded = await this.store.findIntent(commandId);
-          return ((recorded?.data as Intended | undefined)?.decision ?? decision) as D;
-        },
-        recorded: async <D>() => {
-          const recorded = await this.store.findIntent(commandId);
-          return (recorded?.data as Intended | undefined)?.decision as D | undefined;
-        },
-      };
-      try {
-        return await body(context);
-      } catch (error) {
-        // A refusal ends the command: nothing is left to finish. Anything else (a crash-like
-        // failure mid-way) keeps the intent, so a retry or the next start finishes the decision.
-        if (isDomainError(error)) await this.store.clearIntent(commandId);
-        throw error;
-      }
-    });
+    // Issue 35: a command with outside effects claims its id in the store first, so of two
+    // instances sent it at once only one performs them; the other waits, then finds the receipt.
+    const once = <R>(work: () => Promise<R>) =>
+      options.effects ? this.claims.exclusive(`command:${commandId}`, work) : work();
+    return this.queue.run(commandId, () =>
+      once(() => this.applyOnce(input, body, commandId, binding)),
+    );
+  }
+
+  private async applyOnce<T extends Result>(
+    input: { commandId?: string },
+    body: (context: CommandContext) => Promise<T>,
+    commandId: string,
+    binding: ReceiptBinding,
+  ): Promise<T> {
+    const stored = await this.store.findReceipt(commandId);
+    if (stored) {
+      refuseOtherBinding(commandId, stored, binding);
+      return replayOf(stored) as T;
+    }
+    const pending = await this.store.findIntent(commandId);
+    if (pending) refuseOtherBinding(commandId, pending, binding);
+    const context: CommandContext = {
+      commandId,
+      answer: (result) => ({ commandId, binding, receipt: result }),
+      intend: async <D>(decision: D) => {
+        const intended: Intended = {
+          input: { ...input, commandId },
+          decision,
+          owner: this.owner,
+        };
+        if (await this.store.recordIntent({ commandId, ...binding, data: intended })) {
+          return decision;
+        }
+        const recorded = await this.store.findIntent(commandId);
+        return ((recorded?.data as Intended | undefined)?.decision ?? decision) as D;
+      },
+      recorded: async <D>() => {
+        const recorded = await this.store.findIntent(commandId);
+        return (recorded?.data as Intended | undefined)?.decision as D | undefined;
+      },
+    };
+    try {
+      return await body(context);
+    } catch (error) {
+      // A refusal ends the command: nothing is left to finish. Anything else (a crash-like
+      // failure mid-way) keeps the intent, so a retry or the next start finishes the decision.
+      if (isDomainError(error)) await this.store.clearIntent(commandId);
+      throw error;
+    }
   }
 
   /**

@@ -1,6 +1,7 @@
 import { asId, type RunId, type ThreadId } from "@skein/domain";
 import { type EventStore, type LeaseKeeper, PRESENCE_PREFIX, type RuntimeLease } from "@skein/db";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import { CLAIM_PREFIX } from "../commands/effect-claims.ts";
 import { newlyDeadInstances, stopDeadSessions } from "../runtime/dead-sessions.ts";
 import type { Logger } from "../logger.ts";
 import type { RunExecutor } from "../runs/run-executor.ts";
@@ -74,9 +75,14 @@ export function threadsWithExpiredLeases(
   all: readonly RuntimeLease[],
 ): ThreadId[] {
   return all
-    .filter((lease) => lease.expired && !lease.threadId.startsWith(PRESENCE_PREFIX))
+    .filter((lease) => lease.expired && isThreadLease(lease))
     .filter((lease) => !leases.holds(lease.threadId))
     .map((lease) => asId("thread", lease.threadId));
+}
+
+/** A thread's lease, not an instance's presence row or an effect claim (same table). */
+function isThreadLease(lease: RuntimeLease): boolean {
+  return !lease.threadId.startsWith(PRESENCE_PREFIX) && !lease.threadId.startsWith(CLAIM_PREFIX);
 }
 
 /**

@@ -1,14 +1,21 @@
 import type { IdSource, Run, RunId, ThreadId } from "@skein/domain";
-import type { ThreadSettings } from "@skein/domain/provider";
+import type { ProviderFailure, ThreadSettings } from "@skein/domain/provider";
 import type { ActiveTurn } from "../runtime/active-turns.ts";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
-import { type AttemptPolicy, recoveryFor } from "../runs/attempt-policy.ts";
+import type { AttemptPolicy } from "../runs/attempt-policy.ts";
+import { decideFailure } from "../runs/failure-policy.ts";
 import type { RunAppender } from "./lease-fence.ts";
 import type { Logger } from "../logger.ts";
 import type { SessionManager } from "../runtime/session-manager.ts";
 
-/** A run's new attempts after provider failures (B2): how many so far, and the one to start. */
-export type Recovery = { retries: number; pending: string | null };
+/**
+ * A run's new attempts after provider failures (B2): how many so far, and the one to start (the
+ * failure it follows and how long to wait first).
+ */
+export type Recovery = {
+  retries: number;
+  pending: { failure: ProviderFailure; delayMs: number } | null;
+};
 
 export type RecoveryDeps = {
   repo: AggregateRepository;
@@ -33,12 +40,16 @@ export async function startNewAttempt(
   runId: RunId,
   active: ActiveTurn,
   recovery: Recovery,
-  error: string,
+  failure: ProviderFailure,
 ): Promise<void> {
   if (deps.halted() || active.interruptRequested || active.restartWith !== null) return;
-  if (recovery.retries >= deps.policy.maxRetries) return;
-  const reason = recoveryFor(error, active.session.handle.isAlive());
-  if (!reason) return;
+  const decision = decideFailure(failure, {
+    runtimeAlive: active.session.handle.isAlive(),
+    retries: recovery.retries,
+    policy: deps.policy,
+  });
+  if (!decision.attempt) return;
+  const reason = decision.attempt;
   await deps.appends.execute({
     type: "RestartAttempt",
     data: {
@@ -50,8 +61,8 @@ export async function startNewAttempt(
     },
   });
   recovery.retries += 1;
-  recovery.pending = error;
-  deps.log.warn({ threadId, runId, reason, error, retry: recovery.retries }, "new attempt");
+  recovery.pending = { failure, delayMs: decision.delayMs };
+  deps.log.warn({ threadId, runId, reason, failure, retry: recovery.retries }, "new attempt");
 }
 
 /** Puts the run back on a live runtime that has its provider thread loaded (R2 refs). */

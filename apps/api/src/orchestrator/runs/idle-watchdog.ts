@@ -1,11 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { ProviderFailureError } from "@skein/domain/provider";
 
-/** The provider sent nothing for too long while a turn was running (B2: a hung model). */
-export class IdleTimeoutError extends Error {
+/**
+ * The provider sent nothing for too long while a turn was running (B2: a hung model). A silent
+ * stream is a `network` failure: the model service stopped answering.
+ */
+export class IdleTimeoutError extends ProviderFailureError {
   override readonly name = "IdleTimeoutError";
 
   constructor(readonly idleMs: number) {
-    super(`no output from the provider for ${Math.round(idleMs / 1000)} s (idle timeout)`);
+    super({
+      kind: "network",
+      message: `no output from the provider for ${Math.round(idleMs / 1000)} s (idle timeout)`,
+    });
   }
 }
 

@@ -111,7 +111,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
 
   it("B2: a model HTTP 500 mid-turn starts a retry attempt of the same run, which completes", async () => {
     h = await createHarness({ attempts: { baseDelayMs: 10 } });
-    h.codex.enqueue([{ type: "fail", error: "model returned HTTP 500" }]);
+    h.codex.enqueue([{ type: "fail", error: "model returned HTTP 500", kind: "internal" }]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { run, state } = await runMessage(h, threadId, "boom");
     expect(run.status).toBe("completed");
@@ -124,19 +124,21 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
 
   it("B2: past the attempt limit the run fails with the cause in words; a failure another attempt cannot fix fails at once", async () => {
     h = await createHarness({ attempts: { baseDelayMs: 10, maxRetries: 2 } });
-    const fail = { type: "fail", error: "model returned HTTP 500" } as const;
+    const fail = { type: "fail", error: "model returned HTTP 529", kind: "overloaded" } as const;
     h.codex.enqueue([fail], [fail], [fail]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const failed = await runMessage(h, threadId, "boom");
     expect(failed.run.status).toBe("failed");
     expect(failed.run.error).toBe(
-      "The Codex turn failed: model returned HTTP 500 (attempt 3). The model service did not answer properly; send the message again in a moment.",
+      "The Codex turn failed: model returned HTTP 529 (attempt 3). The model service did not answer properly; send the message again in a moment.",
     );
     const reasons = [...failed.state.attempts.values()]
       .filter((a) => a.runId === failed.runId)
       .map((a) => a.reason);
     expect(reasons).toEqual(["initial", "retry", "retry"]);
-    h.codex.enqueue([{ type: "fail", error: "model returned HTTP 400: prompt too long" }]);
+    h.codex.enqueue([
+      { type: "fail", error: "model returned HTTP 400: prompt too long", kind: "context_too_long" },
+    ]);
     const refused = await runMessage(h, threadId, "too long");
     expect(refused.run.status).toBe("failed");
     expect(

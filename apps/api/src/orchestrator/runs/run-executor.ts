@@ -2,6 +2,7 @@ import type { AttachmentStore } from "../../attachments/attachment-store.ts";
 import {
   type Attachment,
   type IdSource,
+  isDomainError,
   nextQueuedRun,
   type Run,
   type RunId,
@@ -9,18 +10,20 @@ import {
   type ThreadId,
 } from "@skein/domain";
 import { setTimeout as sleep, setImmediate as yieldToEventLoop } from "node:timers/promises";
-import type {
-  AppToolHandler,
-  ThreadSettings,
-  TurnAttachment,
-  TurnInput,
+import {
+  type AppToolHandler,
+  type ProviderFailure,
+  providerFailureOf,
+  type ThreadSettings,
+  type TurnAttachment,
+  type TurnInput,
 } from "@skein/domain/provider";
-import type { LeaseKeeper } from "@skein/db";
+import { isStoreFault, type LeaseKeeper } from "@skein/db";
 import { type ActiveTurn, ActiveTurns } from "../runtime/active-turns.ts";
 import type { AggregateRepository, ExecuteOptions } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
-import { type AttemptPolicy, attemptDelayMs, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
-import { turnFailureInWords } from "./failure-words.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
+import { failureInWords } from "./failure-policy.ts";
 import { untilIdle } from "./idle-watchdog.ts";
 import {
   fenceAppends,
@@ -58,6 +61,22 @@ export type ToolFactory = (
 const TAKEOVER_TRIES = 5;
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** How long a run's failure is retried while the store is unavailable (issue 35). */
+const STORE_RETRY_MS = 120_000;
+
+/** Why a run stopped on an error of Skein's own, for the person reading the thread. */
+function runFailureInWords(error: unknown): string {
+  if (isStoreFault(error)) {
+    return (
+      `The run stopped because Skein lost its database (${message(error)}). ` +
+      "What the agent did after that was not recorded; send the message again."
+    );
+  }
+  return (
+    `The run stopped on an unexpected error in Skein: ${message(error)}. ` +
+    "Send the message again; if it keeps failing, the server log has the details."
+  );
+}
 
 /** Waits for `work`, but no longer than `ms` (its failure is the caller's log's business). */
 function within(ms: number, work: Promise<unknown>): Promise<unknown> {
@@ -67,13 +86,19 @@ function within(ms: number, work: Promise<unknown>): Promise<unknown> {
 /** The provider refused to start a turn (its runtime died, or it rejected the request). */
 class TurnNotStartedError extends Error {
   override readonly name = "TurnNotStartedError";
+  readonly failure: ProviderFailure;
+  constructor(cause: unknown) {
+    const failure = providerFailureOf(cause);
+    super(failure.message);
+    this.failure = failure;
+  }
 }
 
 function startTurnOrThrow<T>(start: () => T): T {
   try {
     return start();
   } catch (error) {
-    throw new TurnNotStartedError(message(error));
+    throw new TurnNotStartedError(error);
   }
 }
 
@@ -269,12 +294,9 @@ export class RunExecutor {
         }
         this.log.error({ threadId, runId: run.id, error: message(error) }, "run failed to execute");
         outcome = { started: false, failure: message(error) };
-        await this.failRun(
-          threadId,
-          run.id,
-          `The run stopped on an unexpected error in Skein: ${message(error)}. ` +
-            "Send the message again; if it keeps failing, the server log has the details.",
-        );
+        // Issue 35: the run's end is recorded once the store answers again (a database
+        // restart), or the thread would stay "running" with nobody running it.
+        await this.failRunDurably(threadId, run.id, runFailureInWords(error));
       } finally {
         this.turns.end(threadId);
         for (const resolve of this.settled.get(run.id) ?? []) resolve();
@@ -304,6 +326,46 @@ export class RunExecutor {
       await this.appender(threadId).execute({ type: "FailRun", data: { threadId, runId, error } });
     } catch (cause) {
       this.log.warn({ threadId, runId, error: message(cause) }, "run could not be marked failed");
+    }
+  }
+
+  /**
+   * Fails a run, trying again while the store is unavailable (bounded by STORE_RETRY_MS): a
+   * run whose end was never recorded would keep its thread's queue waiting for nobody.
+   */
+  private async failRunDurably(threadId: ThreadId, runId: RunId, error: string): Promise<void> {
+    const deadline = Date.now() + STORE_RETRY_MS;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        const appends = this.appender(threadId);
+        const ended = await appends
+          .execute({ type: "FailRun", data: { threadId, runId, error } })
+          .then(
+            () => true,
+            (refused: unknown) => {
+              if (!isDomainError(refused)) throw refused;
+              return false;
+            },
+          );
+        // A turn still open (its end never recorded) is ended with the run, as a restart would.
+        if (!ended) {
+          await appends.execute({
+            type: "RecoverInterruptedRun",
+            data: { threadId, runId, reason: error },
+          });
+        }
+        return;
+      } catch (cause) {
+        const storeDown = isStoreFault(cause);
+        if (!storeDown || this.stopping || this.lost.has(threadId) || Date.now() > deadline) {
+          this.log.warn(
+            { threadId, runId, error: message(cause) },
+            "run could not be marked failed",
+          );
+          return;
+        }
+        await this.pause(Math.min(250 * 2 ** attempt, 5_000));
+      }
     }
   }
 
@@ -373,16 +435,16 @@ export class RunExecutor {
       } catch (error) {
         if (!(error instanceof TurnNotStartedError)) throw error;
         // The run started but its provider refused the turn: one failure, in words.
-        await this.failRun(threadId, run.id, turnFailureInWords(run.provider, error.message));
+        await this.failRun(threadId, run.id, failureInWords(run.provider, error.failure));
         break;
       }
       if (this.stopping) break;
       if (recovery.pending) {
         // B2: the same input again, on a runtime that is alive (resuming the provider thread
         // from its persisted ref when the old runtime died), after a growing pause.
-        const failure = recovery.pending;
+        const { failure, delayMs } = recovery.pending;
         recovery.pending = null;
-        await this.pause(attemptDelayMs(this.attempts, recovery.retries));
+        await this.pause(delayMs);
         if (this.stopping) break;
         try {
           await reattach(this.recoveryDeps(threadId), threadId, active, run, settings);
@@ -390,10 +452,10 @@ export class RunExecutor {
           await this.failRun(
             threadId,
             run.id,
-            turnFailureInWords(
-              run.provider,
-              `${failure}; a new runtime could not take the run over (${message(error)})`,
-            ),
+            failureInWords(run.provider, {
+              ...failure,
+              message: `${failure.message}; a new runtime could not take the run over (${message(error)})`,
+            }),
           );
           break;
         }
@@ -447,7 +509,7 @@ export class RunExecutor {
         }),
       );
       const { nativeTurnRef } = await turn.started.catch((error: unknown) => {
-        throw new TurnNotStartedError(message(error));
+        throw new TurnNotStartedError(error);
       });
       // Steering may arrive as soon as the turn exists natively; its command queues behind this
       // one on the thread's stream, so the turn is recorded first either way.
@@ -490,11 +552,7 @@ export class RunExecutor {
         {
           before: (error) =>
             startNewAttempt(this.recoveryDeps(threadId), threadId, runId, active, recovery, error),
-          describe: (error) =>
-            turnFailureInWords(
-              session.provider,
-              attempt > 1 ? `${error} (attempt ${attempt})` : error,
-            ),
+          describe: (failure) => failureInWords(session.provider, failure, attempt),
         },
         children,
       );
@@ -504,7 +562,16 @@ export class RunExecutor {
         async () => (await this.repo.thread(threadId)).runs.get(runId)?.status === "waiting",
         () => this.turns.interruptNative(active),
       );
-      await consumer.consume(untilAborted(events, active.abandon.signal, threadId));
+      try {
+        await consumer.consume(untilAborted(events, active.abandon.signal, threadId));
+      } catch (error) {
+        // The turn's events could not be recorded (the store went away): the provider's turn
+        // must not go on working unrecorded.
+        if (active.started && !(error instanceof LeaseLostError)) {
+          await this.turns.interruptNative(active).catch(() => undefined);
+        }
+        throw error;
+      }
     } finally {
       // The lease may be lost before the turn started natively, or found lost by the fence
       // before the renewal timer reports it: either way the native turn must stop.

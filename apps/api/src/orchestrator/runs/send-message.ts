@@ -29,6 +29,8 @@ type Deps = {
   checkpoints: CheckpointService;
   attachments: AttachmentStore;
   adapter: (provider: ProviderKind) => ProviderAdapter | undefined;
+  /** B15: refuses (PRECONDITION_FAILED, in words) a provider that is not ready. */
+  requireReady?: (provider: ProviderKind) => Promise<void>;
   catalog: (provider: ProviderKind) => Promise<ProviderModel[]>;
   handoffDeps: Parameters<typeof attachReviewedHandoff>[0];
   /** Tests only: runs between a bring-back's files and its append (a crash is thrown here). */
@@ -87,6 +89,8 @@ export function createQueueMessage(deps: Deps) {
             )
           : undefined;
         const recorded = mode ? await command.recorded<BringBackIntent>() : undefined;
+        // A recorded bring-back already wrote its files: it finishes whatever the provider's state.
+        if (!recorded) await deps.requireReady?.(provider);
         const runId = recorded?.runId ?? ids.next("run");
         const messageId = recorded?.messageId ?? ids.next("message");
         const queue = {

@@ -8,7 +8,13 @@ import type {
   ThreadId,
   TokenUsage,
 } from "@skein/domain";
-import type { RuntimeEvent, RuntimeItemFields } from "@skein/domain/provider";
+import {
+  type ProviderFailure,
+  providerFailureOf,
+  type RuntimeEvent,
+  type RuntimeItemFields,
+  unexplainedFailure,
+} from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { completionContentOf, contentOf, nodeKindOf } from "./item-content.ts";
 
@@ -21,14 +27,17 @@ function withdrawnReason(reason: string): string {
     : reason;
 }
 
-export type TurnOutcome = { status: "completed" | "interrupted" | "failed"; error: string | null };
+/** How a turn ended; a failed one with its cause as the adapter read it (B2). */
+export type TurnOutcome =
+  | { status: "completed" | "interrupted"; failure?: undefined }
+  | { status: "failed"; failure: ProviderFailure };
 
 /** What the run loop does with a turn that failed, before its end is recorded. */
 export type FailureHooks = {
   /** May start a new attempt of the run (B2); the failed turn then ends alone. */
-  before?: (error: string) => Promise<void>;
-  /** Puts the error in words for the person reading it (the raw text stays in). */
-  describe?: (error: string) => string;
+  before?: (failure: ProviderFailure) => Promise<void>;
+  /** Puts the failure in words for the person reading it (the provider's words stay in). */
+  describe?: (failure: ProviderFailure) => string;
 };
 
 /** Where an open request can be answered: the live runtime that asked it. */
@@ -83,20 +92,18 @@ export class TurnConsumer {
         if (done) outcome = done;
       }
     } catch (error) {
-      if (!outcome)
-        outcome = {
-          status: "failed",
-          error: error instanceof Error ? error.message : String(error),
-        };
+      // The idle watchdog throws its failure typed; anything else here is unexplained.
+      if (!outcome) outcome = { status: "failed", failure: providerFailureOf(error) };
     }
     if (!outcome) {
-      outcome = { status: "failed", error: "provider runtime ended without finishing the turn" };
+      const failure: ProviderFailure = {
+        kind: "runtime_crashed",
+        message: "provider runtime ended without finishing the turn",
+      };
+      outcome = { status: "failed", failure };
     }
     await this.children?.closeAll();
-    if (outcome.status === "failed") {
-      outcome = { status: "failed", error: outcome.error || "provider turn failed" };
-      await this.failures.before?.(outcome.error ?? "");
-    }
+    if (outcome.status === "failed") await this.failures.before?.(outcome.failure);
     await this.complete(outcome);
     return outcome;
   }
@@ -255,7 +262,12 @@ export class TurnConsumer {
         return null;
       case "turn.completed":
         this.endFrame = event.rawEventId;
-        return { status: event.status, error: event.error ?? null };
+        return event.status === "failed"
+          ? {
+              status: "failed",
+              failure: event.failure ?? unexplainedFailure(event.error || "provider turn failed"),
+            }
+          : { status: event.status };
     }
   }
 
@@ -297,7 +309,7 @@ export class TurnConsumer {
         status: outcome.status,
         error:
           outcome.status === "failed"
-            ? (this.failures.describe ?? String)(outcome.error || "provider turn failed")
+            ? (this.failures.describe?.(outcome.failure) ?? outcome.failure.message)
             : outcome.status === "interrupted"
               ? this.stopReason()
               : null,

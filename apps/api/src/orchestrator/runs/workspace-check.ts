@@ -1,5 +1,5 @@
 import { inspectFolder } from "../../workspace/folder-check.ts";
-import { providerName } from "./failure-words.ts";
+import { providerName } from "./failure-policy.ts";
 
 /**
  * Why a run cannot work in `folder`, in words a person can act on, or null when it is usable.

@@ -34,16 +34,18 @@ export class RuntimeForwarder {
   ): Promise<T> {
     if (this.leases.holds(threadId)) return local();
     const holder = await this.leases.foreignHolder(threadId);
-    if (origin) {
-      // The sender saw us as the owner; we are not (any more). Bouncing it on would risk a loop.
+    if (origin && holder) {
+      // The sender saw us as the owner; another instance is. Bouncing it on would risk a loop.
       throw new ConflictError(
         `thread ${threadId}: a command was forwarded to Skein instance ${this.leases.owner}, ` +
-          `which does not hold its runtime${holder ? ` (instance ${holder.owner} does)` : ""}; retry`,
+          `which does not hold its runtime (instance ${holder.owner} does); retry`,
       );
     }
     if (!holder) {
       // Nobody runs the thread: the command meets the domain here, on fresh state (another
-      // instance may have changed the thread since this one cached it).
+      // instance may have changed the thread since this one cached it). A forwarded call lands
+      // here when we let the lease go after the sender read it (our run just ended): it is
+      // answered as a single instance would answer it, never with a retry that cannot succeed.
       await this.repo.refreshThread(threadId);
       return local();
     }

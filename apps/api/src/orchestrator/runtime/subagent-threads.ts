@@ -11,7 +11,7 @@ import type {
   ThreadId,
   ThreadState,
 } from "@skein/domain";
-import type { RuntimeEvent } from "@skein/domain/provider";
+import { type RuntimeEvent, unexplainedFailure } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { RunAppender } from "../recovery/lease-fence.ts";
 import type { Logger } from "../logger.ts";
@@ -162,10 +162,7 @@ export class SubagentThreads implements ChildEvents {
     for (const [childRef, turn] of [...this.turns]) {
       this.turns.delete(childRef);
       this.deps.registry.ended(turn.threadId);
-      await this.end(turn, {
-        status: "interrupted",
-        error: "the parent turn ended before the sub-agent did",
-      }).catch((error: unknown) =>
+      await this.end(turn, { status: "interrupted" }).catch((error: unknown) =>
         this.deps.log.warn(
           { threadId: turn.threadId, error: message(error) },
           "sub-agent run not closed",
@@ -185,9 +182,14 @@ export class SubagentThreads implements ChildEvents {
     const state = await this.deps.repo.thread(turn.threadId);
     const run = state.activeRunId ? state.runs.get(state.activeRunId) : undefined;
     if (event.status === "failed" && run?.interruptRequestedAt) {
-      return { status: "interrupted", error: null };
+      return { status: "interrupted" };
     }
-    return { status: event.status, error: event.error ?? null };
+    return event.status === "failed"
+      ? {
+          status: "failed",
+          failure: unexplainedFailure(event.error || "the sub-agent's turn failed"),
+        }
+      : { status: event.status };
   }
 
   private async end(turn: ChildTurn, outcome: TurnOutcome): Promise<void> {

@@ -1,0 +1,99 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  PROVIDER_ADAPTER_VERSION,
+  type ProviderAdapter,
+  type ProviderCapabilityFlags,
+  type ProviderModel,
+} from "@skein/domain/provider";
+import { AcpProviderSession } from "./acp-provider-session.ts";
+import type { AcpAgentSpec } from "./agent-spec.ts";
+import { capabilitiesOf } from "./capabilities.ts";
+import { modelsOf } from "./models.ts";
+
+export type AcpAdapterOptions = {
+  /**
+   * Capabilities known before any agent starts (a pinned agent's, checked by its tests against
+   * what it declares). Without them the adapter declares only what every ACP agent can do until
+   * `status()` has heard the agent's own `initialize`.
+   */
+  capabilities?: ProviderCapabilityFlags;
+  /** Readiness beyond "it answers initialize" (e.g. Gemini's API key or sign-in). */
+  readiness?: () => Promise<string | null>;
+};
+
+const BASELINE: ProviderCapabilityFlags = capabilitiesOf(
+  { protocolVersion: 1, agentCapabilities: {} },
+  { planMode: false },
+);
+
+/** Starts the agent in a throwaway folder, runs `work`, and stops it. */
+async function withProbe<T>(
+  spec: AcpAgentSpec,
+  capabilities: ProviderCapabilityFlags | undefined,
+  work: (session: AcpProviderSession, cwd: string) => Promise<T>,
+): Promise<T> {
+  const cwd = await mkdtemp(join(tmpdir(), "skein-acp-probe-"));
+  try {
+    const session = await AcpProviderSession.open(
+      spec,
+      { providerSessionId: "probe", cwd },
+      capabilities,
+    );
+    try {
+      return await work(session, cwd);
+    } finally {
+      await session.close();
+    }
+  } finally {
+    await rm(cwd, { recursive: true, force: true });
+  }
+}
+
+/**
+ * The Skein provider adapter for any agent that speaks the Agent Client Protocol over stdio. Its
+ * capabilities are what the agent declares at `initialize` (learned by `status()`, or given for a
+ * pinned agent); what ACP cannot do natively falls back to portable handoffs in the orchestrator.
+ */
+export function createAcpAdapter(
+  spec: AcpAgentSpec,
+  options: AcpAdapterOptions = {},
+): ProviderAdapter {
+  let capabilities = options.capabilities ?? BASELINE;
+  return {
+    version: PROVIDER_ADAPTER_VERSION,
+    provider: spec.id,
+    get capabilities() {
+      return capabilities;
+    },
+    async openSession(input) {
+      const session = await AcpProviderSession.open(spec, input, options.capabilities);
+      if (!options.capabilities) capabilities = session.capabilities;
+      return session;
+    },
+    async listModels(): Promise<ProviderModel[]> {
+      return withProbe(spec, options.capabilities, async (session, cwd) => {
+        const response = await session.newSessionResponse(cwd);
+        return modelsOf(response);
+      });
+    },
+    async status() {
+      try {
+        const version = await withProbe(spec, options.capabilities, async (session) => {
+          if (!options.capabilities) capabilities = session.capabilities;
+          return session.runtimeVersion;
+        });
+        const notReady = (await options.readiness?.()) ?? null;
+        return { found: true, version, ready: notReady === null, lastError: notReady };
+      } catch (error) {
+        return {
+          found: false,
+          version: null,
+          ready: false,
+          lastError: error instanceof Error ? error.message : String(error),
+        };
+      }
+    },
+  };
+}
