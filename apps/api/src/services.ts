@@ -9,7 +9,7 @@ import { readThreadTimeline } from "./read-models/timeline.ts";
 import { watchForkOverlaps } from "./subscriptions/fork-overlaps.ts";
 import { watchRaw } from "./subscriptions/raw-stream.ts";
 import { watchDetail, watchEvents, watchShells } from "./subscriptions/watches.ts";
-import { assertWorkspaceFolder } from "./workspace/folder-check.ts";
+import { usableRealFolder } from "./workspace/folder-check.ts";
 
 /**
  * The API's implementation of the contract's ports: the orchestrator is the command side, the
@@ -53,7 +53,7 @@ export function createSkeinServices(
       forkOverlaps: (input, signal) => watchForkOverlaps(ctx, input, signal),
     },
     workspaces: {
-      assertUsable: (workspaceRoot) => assertWorkspaceFolder(workspaceRoot, dataDirs),
+      assertUsable: (workspaceRoot) => usableRealFolder(workspaceRoot, dataDirs),
     },
     mapError: storeErrorToTRPC,
   };
