@@ -14,7 +14,7 @@ import {
   watchProviderSessions,
 } from "./subscriptions/projection-watches.ts";
 import { watchDetail, watchEvents, watchShells } from "./subscriptions/watches.ts";
-import { assertWorkspaceFolder } from "./workspace/folder-check.ts";
+import { usableRealFolder } from "./workspace/folder-check.ts";
 
 /**
  * The API's implementation of the contract's ports: the orchestrator is the command side, the
@@ -62,7 +62,7 @@ export function createSkeinServices(
       forkOverlaps: (input, signal) => watchForkOverlaps(ctx, input, signal),
     },
     workspaces: {
-      assertUsable: (workspaceRoot) => assertWorkspaceFolder(workspaceRoot, dataDirs),
+      assertUsable: (workspaceRoot) => usableRealFolder(workspaceRoot, dataDirs),
     },
     mapError: storeErrorToTRPC,
   };

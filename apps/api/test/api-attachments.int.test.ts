@@ -82,3 +82,36 @@ describe("POST /attachments (E16)", () => {
     ).rejects.toMatchObject({ data: { code: "BAD_REQUEST" } });
   });
 });
+
+describe("POST /attachments: issue 35's malformed and concurrent uploads", () => {
+  it("E16: a PNG cut short (its signature alone, or missing its end) is refused 415, not stored to be dropped later", async () => {
+    for (const cut of [PNG.subarray(0, 8), PNG.subarray(0, PNG.length - 12)]) {
+      const res = await upload(cut, { name: "cut.png" });
+      expect(res.status).toBe(415);
+    }
+    expect((await upload(PNG, { name: "whole.png" })).status).toBe(201);
+  });
+
+  it("E16: a file name with a NUL or a line break is refused 400 in words", async () => {
+    for (const name of ["a\u0000b.png", "a\nb.png", "a\rb.png"]) {
+      const res = await upload(PNG, { name });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { error: { message: string } };
+      expect(body.error.message).toMatch(/control characters/);
+    }
+  });
+
+  it("E16: 20 parallel uploads of the same bytes all answer 201 with one ref", async () => {
+    // Bytes no other test stored (another width): a fresh address, written by all 20 at once.
+    const fresh = Buffer.from(PNG);
+    fresh.writeUInt32BE(Date.now() % 2 ** 32, 16);
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => upload(fresh, { name: "same.png" })),
+    );
+    expect(answers.map((res) => res.status)).toEqual(Array(20).fill(201));
+    const refs = await Promise.all(
+      answers.map(async (res) => ((await res.json()) as { ref: string }).ref),
+    );
+    expect(new Set(refs).size).toBe(1);
+  });
+});

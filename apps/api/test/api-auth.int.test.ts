@@ -108,21 +108,35 @@ describe("browser origins", () => {
   });
 
   it("a DNS-rebound Host is refused on a loopback bind", async () => {
+    expect(await statusWithHost(`attacker.example:${t.server.port}`)).toBe(403);
+  });
+
+  it("issue 35: a Host that only starts like loopback is refused (403, not 500); real loopback spellings pass", async () => {
+    for (const host of [
+      "127.0.0.1:80@evil.example",
+      "127.0.0.1@evil.example",
+      "localhost:1/evil",
+      "127.0.0.1:80 evil.example",
+      "[::1]x:80",
+    ]) {
+      expect(await statusWithHost(host), host).toBe(403);
+    }
+    for (const host of [`127.0.0.1:${t.server.port}`, "localhost", `[::1]:${t.server.port}`]) {
+      expect(await statusWithHost(host), host).toBe(200);
+    }
+  });
+
+  async function statusWithHost(host: string): Promise<number> {
     const { request } = await import("node:http");
-    const status = await new Promise<number>((resolve, reject) => {
-      const req = request(
-        `${t.server.url}/healthz`,
-        { headers: { host: `attacker.example:${t.server.port}` } },
-        (res) => {
-          res.resume();
-          resolve(res.statusCode ?? 0);
-        },
-      );
+    return new Promise<number>((resolve, reject) => {
+      const req = request(`${t.server.url}/healthz`, { headers: { host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
       req.on("error", reject);
       req.end();
     });
-    expect(status).toBe(403);
-  });
+  }
 });
 
 describe("configuration (env.ts)", () => {

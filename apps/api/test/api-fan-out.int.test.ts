@@ -323,4 +323,25 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
     },
     SLOW,
   );
+
+  it("issue 35: watchOverlaps on a thread that is not a fork is PRECONDITION_FAILED (412), as thread.compare is", async () => {
+    const { threadId } = await parentThread();
+    const compared = await refusal(t.client.thread.compare.query({ threadIds: [threadId] }));
+    expect(compared).toMatchObject({ code: "PRECONDITION_FAILED", httpStatus: 412 });
+    const failure = await new Promise<unknown>((resolve) => {
+      const sub = t.client.thread.watchOverlaps.subscribe(
+        { threadIds: [threadId] },
+        {
+          onData: () => resolve(new Error("a view was sent for a thread that is not a fork")),
+          onError: (error) => {
+            sub.unsubscribe();
+            resolve(error);
+          },
+        },
+      );
+    });
+    const watched = await refusal(Promise.reject(failure));
+    expect(watched).toMatchObject({ code: "PRECONDITION_FAILED", httpStatus: 412 });
+    expect(watched.message).toMatch(/is not a fork/);
+  });
 });

@@ -145,6 +145,17 @@ describe("token scope (issue 14 item 6)", () => {
     expect(body.error.data.code).toBe("UNAUTHORIZED");
   });
 
+  it.each(SUBSCRIPTIONS)(
+    "issue 35: %s spelled with a trailing slash or a leading one is 401 without a token too",
+    async (path) => {
+      for (const spelled of [`${path}/`, `${path}//`, `/${path}`]) {
+        const res = await fetch(`${t.server.url}/trpc/${spelled}?${subscriptionInput(path)}`);
+        expect(res.status, spelled).toBe(401);
+        await res.body?.cancel();
+      }
+    },
+  );
+
   it("a browser's EventSource, which hides the 401, still reports UNAUTHORIZED", async () => {
     // Like the DOM's EventSource: gives up (CLOSED) on a refusal without saying why.
     class OpaqueEventSource extends FetchEventSource {

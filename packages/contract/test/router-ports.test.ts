@@ -40,7 +40,7 @@ type Fakes = {
   reads?: Partial<SkeinReads>;
   pastReads?: Partial<SkeinPastReads>;
   watches?: Partial<SkeinWatches>;
-  assertUsable?: (workspaceRoot: string) => Promise<void>;
+  assertUsable?: (workspaceRoot: string) => Promise<string | undefined>;
   mapError?: SkeinServices["mapError"];
 };
 
@@ -85,6 +85,7 @@ describe("the router against its ports", () => {
       assertUsable: async (root) => {
         calls.push(`check ${root}`);
         if (root === "/nope") throw new ValidationError("workspaceRoot: /nope does not exist");
+        return undefined;
       },
       commands: {
         createProject: async (input) => {

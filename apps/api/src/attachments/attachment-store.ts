@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { mkdir, open, readFile, rename, stat } from "node:fs/promises";
 import path from "node:path";
 import { type AttachmentMimeType, sniffAttachmentType } from "./sniff-type.ts";
@@ -58,7 +58,9 @@ export class AttachmentStore {
     const file = path.join(this.dir, hex);
     await mkdir(this.dir, { recursive: true });
     if (!(await exists(file))) {
-      const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+      // Unique per write: parallel uploads of the same bytes each write their own temp file
+      // (the rename makes one of the identical copies the stored one).
+      const temp = `${file}.${process.pid}.${randomUUID()}.tmp`;
       const handle = await open(temp, "wx");
       try {
         await handle.writeFile(bytes);

@@ -69,7 +69,18 @@ export async function serveAttachmentUpload(
     return;
   }
   const url = new URL(req.url ?? "/", "http://localhost");
-  const name = (url.searchParams.get("name") ?? "").trim().slice(0, 255) || "attachment";
+  const asked = url.searchParams.get("name") ?? "";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
+  if (/[\u0000-\u001f\u007f]/.test(asked)) {
+    refuse(
+      res,
+      400,
+      "BAD_REQUEST",
+      "the file name may not contain control characters (NUL, line breaks, …)",
+    );
+    return;
+  }
+  const name = asked.trim().slice(0, 255) || "attachment";
   try {
     const stored = await options.store.put(body);
     reply(res, 201, {

@@ -12,9 +12,15 @@ export type OriginPolicy = {
   loopbackOnly: boolean;
 };
 
+/** A Host header as RFC 9110 allows it: a name or IPv4, or a bracketed IPv6, and a port. */
+const HOST_HEADER = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+)(?::\d{1,5})?$/;
+
+/**
+ * The host name of a well-formed Host header; "" for anything else (`127.0.0.1:80@evil.example`
+ * must not read as loopback because it starts like it).
+ */
 function hostnameOf(hostHeader: string): string {
-  if (hostHeader.startsWith("[")) return hostHeader.slice(0, hostHeader.indexOf("]") + 1);
-  return hostHeader.split(":")[0] ?? "";
+  return HOST_HEADER.exec(hostHeader)?.[1] ?? "";
 }
 
 function refuse(res: ServerResponse, message: string): void {

@@ -26,7 +26,8 @@ function calledPaths(url: URL): string[] {
   } catch {
     // tRPC refuses a malformed path itself.
   }
-  return decoded.split(",");
+  // tRPC serves `/trpc/events.watch/` (a trailing slash) as `events.watch`: so must this check.
+  return decoded.split(",").map((path) => path.trim().replace(/^\/+|\/+$/g, ""));
 }
 
 function connectionParamsOf(url: URL): Record<string, string | undefined> | null {

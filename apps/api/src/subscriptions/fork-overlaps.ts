@@ -1,5 +1,6 @@
 import type { ThreadId } from "@skein/domain";
 import type { ApiContext } from "../context.ts";
+import { rethrowMapped } from "../errors.ts";
 import type { ForkOverlaps } from "@skein/contract";
 
 export const OVERLAP_POLL_DEFAULT_MS = 2_000;
@@ -17,7 +18,10 @@ export async function* watchForkOverlaps(
 ): AsyncGenerator<ForkOverlaps> {
   let last = "";
   while (!signal?.aborted) {
-    const comparison = await ctx.orchestrator.compareForks({ threadIds: input.threadIds });
+    // A refusal (not a fork, no such thread) is coded as thread.compare codes it, not 500.
+    const comparison = await ctx.orchestrator
+      .compareForks({ threadIds: input.threadIds })
+      .catch((error: unknown) => rethrowMapped(error));
     const view: ForkOverlaps = {
       forks: comparison.forks.map((f) => ({
         threadId: f.threadId,

@@ -85,6 +85,10 @@ export async function workspaceFolderProblem(
       const where = real === ownReal ? "is" : "is inside";
       return `The folder ${root} ${where} Skein's own data folder (${own}), where Skein keeps its database and files. Choose a folder outside it.`;
     }
+    if (isInside(ownReal, real)) {
+      // Checkpoints and rollbacks would take Skein's database and worktrees for the project's.
+      return `The folder ${root} contains Skein's own data folder (${own}), where Skein keeps its database and files. Choose the folder of one project, which does not hold it.`;
+    }
   }
   return null;
 }
@@ -97,4 +101,10 @@ export async function assertWorkspaceFolder(
 ): Promise<void> {
   const problem = await workspaceFolderProblem(root, ownDirs);
   if (problem !== null) throw new ValidationError(problem, [{ path: field, message: problem }]);
+}
+
+/** The folder's real path once it meets the rule (what a project holds, issue 35). */
+export async function usableRealFolder(root: string, ownDirs: readonly string[]): Promise<string> {
+  await assertWorkspaceFolder(root, ownDirs);
+  return fs.realpath(root);
 }

@@ -111,8 +111,11 @@ export interface SkeinWatches {
 
 /** B4: whether a folder may be a project's workspace. */
 export interface WorkspaceCheck {
-  /** Resolves when `workspaceRoot` exists and is usable; a ValidationError naming why not. */
-  assertUsable(workspaceRoot: string): Promise<void>;
+  /**
+   * Resolves when `workspaceRoot` exists and is usable, with its real path (symlinks resolved)
+   * when the host holds projects by it (issue 35); a ValidationError naming why not.
+   */
+  assertUsable(workspaceRoot: string): Promise<string | undefined>;
 }
 
 /** Everything a host hands the router, once, for every call. */

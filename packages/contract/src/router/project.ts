@@ -7,13 +7,14 @@ import { OptionalCommandId, Title } from "./inputs.ts";
 export const projectRouter = {
   /**
    * B4: the folder must exist and be usable (the host's `WorkspaceCheck`); otherwise
-   * BAD_REQUEST naming the path and the reason, and nothing is appended.
+   * BAD_REQUEST naming the path and the reason, and nothing is appended. The project holds the
+   * folder's real path, resolved once here (issue 35).
    */
   create: apiProcedure
     .input(z.object({ name: Title, workspaceRoot: WorkspacePath, commandId: OptionalCommandId }))
     .mutation(async ({ ctx, input }) => {
-      await ctx.services.workspaces.assertUsable(input.workspaceRoot);
-      return ctx.services.commands.createProject(input);
+      const real = await ctx.services.workspaces.assertUsable(input.workspaceRoot);
+      return ctx.services.commands.createProject(real ? { ...input, workspaceRoot: real } : input);
     }),
 
   list: apiProcedure.query(({ ctx }) => ctx.services.reads.projects()),

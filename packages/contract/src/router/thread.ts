@@ -19,6 +19,7 @@ import {
 } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
+import { workspaceRootsOf } from "./import-roots.ts";
 import { originOf, startedBy } from "../context.ts";
 import { CHECK_MAX_TIMEOUT_MS, MAX_SHELL_PAGE, MAX_WINDOW_RUNS } from "../limits.ts";
 import { apiProcedure } from "../trpc.ts";
@@ -364,7 +365,13 @@ export const threadRouter = {
 
   import: apiProcedure
     .input(z.object({ document: ThreadExportDocument, commandId: OptionalCommandId }))
-    .mutation(({ ctx, input }) => ctx.services.commands.importThread(input)),
+    .mutation(async ({ ctx, input }) => {
+      // B4 (issue 35): an imported project's folder meets the rule project.create applies.
+      for (const root of workspaceRootsOf(input.document)) {
+        await ctx.services.workspaces.assertUsable(root);
+      }
+      return ctx.services.commands.importThread(input);
+    }),
 
   /**
    * P2 snapshot of one window of runs, then every later event of the thread's stream (S2 per

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { assertNotSwapped, realOrResolved } from "../../workspace/held-path.ts";
 import type { IdSource, Run, RunId, ThreadId, ThreadState } from "@skein/domain";
 import { type CheckpointStore, checkpointRef, createCheckpointStore } from "@skein/checkpoints";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
@@ -35,20 +36,26 @@ export class CheckpointService {
     private readonly captureEnabled = true,
   ) {}
 
-  storeFor(cwd: string): Promise<CheckpointStore> {
-    let store = this.stores.get(cwd);
+  /**
+   * The checkpoint store of a workspace, keyed by its real path (issue 35): a folder swapped for
+   * a symbolic link is refused before any effect, and never reaches another folder's store.
+   */
+  async storeFor(cwd: string): Promise<CheckpointStore> {
+    await assertNotSwapped(cwd);
+    const real = await realOrResolved(cwd);
+    let store = this.stores.get(real);
     if (!store) {
-      const key = createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
+      const key = createHash("sha256").update(real).digest("hex").slice(0, 16);
       store = createCheckpointStore({
-        workspaceRoot: cwd,
+        workspaceRoot: real,
         shadowDir: path.join(this.dataDir, "checkpoints", key),
       });
       // A workspace that cannot hold checkpoints (e.g. it contains Skein's data dir) fails the
       // same way every time: remember that for a while instead of spawning git on every fork.
       store.catch(() => {
-        setTimeout(() => this.stores.delete(cwd), 60_000).unref();
+        setTimeout(() => this.stores.delete(real), 60_000).unref();
       });
-      this.stores.set(cwd, store);
+      this.stores.set(real, store);
     }
     return store;
   }

@@ -1,3 +1,4 @@
+import { SwappedFolderError } from "../../workspace/held-path.ts";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import {
@@ -35,7 +36,10 @@ export async function planForkWorkspace(
   const resolved = resolveForkPoint(source, spec);
   const checkpointId = resolved.point.checkpointId ?? resolved.run?.checkpointId ?? null;
   const checkpoint = checkpointId ? source.checkpoints.get(checkpointId) : undefined;
-  const store = await checkpoints.storeFor(cwd).catch(() => null);
+  const store = await checkpoints.storeFor(cwd).catch((error: unknown) => {
+    if (error instanceof SwappedFolderError) throw error;
+    return null;
+  });
   const usable = store?.mode === "repo" && checkpoint?.status === "ready";
   if (usable) return { ref: checkpoint.ref, cwd };
   if (requested) {

@@ -1,4 +1,5 @@
 import { inspectFolder } from "../../workspace/folder-check.ts";
+import { swappedFolderProblem } from "../../workspace/held-path.ts";
 import { providerName } from "./failure-policy.ts";
 
 /**
@@ -7,6 +8,8 @@ import { providerName } from "./failure-policy.ts";
  * at any time after it was created.
  */
 export async function workspaceProblem(folder: string): Promise<string | null> {
+  const swapped = await swappedFolderProblem(folder);
+  if (swapped !== null) return swapped;
   const state = await inspectFolder(folder);
   switch (state.kind) {
     case "usable":
