@@ -446,7 +446,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       reviewDiff(checkpoints, await requireThread(input.threadId), input),
     async providerStatus() {
       const out = [];
-      for (const provider of ["codex", "claude"] as const) {
+      for (const provider of ["codex", "claude", "gemini"] as const) {
         const adapter = sessions.adapter(provider);
         if (!adapter) {
           out.push({
