@@ -2,6 +2,7 @@
 // or on PostgreSQL shared with other instances when SKEIN_DATABASE_URL is a postgresql:// URL.
 import { createClaudeAdapter } from "@skein/adapters-claude";
 import { createCodexAdapter } from "@skein/adapters-codex";
+import { createGeminiAdapter } from "@skein/adapters-acp";
 import { startSkein } from "./app.ts";
 import { ConfigError, loadEnv, type ServerConfig } from "./env.ts";
 import { createLogger } from "./logger.ts";
@@ -78,6 +79,8 @@ try {
   server = await startSkein(config, log, {
     codex: createCodexAdapter(),
     claude: createClaudeAdapter(),
+    // Gemini CLI over ACP: the person's own ~/.gemini settings and GEMINI_API_KEY / sign-in.
+    gemini: createGeminiAdapter(),
   });
 } catch (error) {
   log.fatal({ err: error }, "startup failed");

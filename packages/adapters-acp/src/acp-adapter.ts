@@ -23,6 +23,10 @@ export type AcpAdapterOptions = {
   readiness?: () => Promise<string | null>;
 };
 
+type AdapterStatus = Awaited<ReturnType<ProviderAdapter["status"]>>;
+
+const STATUS_TTL_MS = 30_000;
+
 const BASELINE: ProviderCapabilityFlags = capabilitiesOf(
   { protocolVersion: 1, agentCapabilities: {} },
   { planMode: false },
@@ -61,6 +65,8 @@ export function createAcpAdapter(
   options: AcpAdapterOptions = {},
 ): ProviderAdapter {
   let capabilities = options.capabilities ?? BASELINE;
+  // A status check starts the agent; checks close together share one (provider.status is polled).
+  let recentStatus: { at: number; result: Promise<AdapterStatus> } | null = null;
   return {
     version: PROVIDER_ADAPTER_VERSION,
     provider: spec.id,
@@ -78,22 +84,29 @@ export function createAcpAdapter(
         return modelsOf(response);
       });
     },
-    async status() {
-      try {
-        const version = await withProbe(spec, options.capabilities, async (session) => {
-          if (!options.capabilities) capabilities = session.capabilities;
-          return session.runtimeVersion;
-        });
-        const notReady = (await options.readiness?.()) ?? null;
-        return { found: true, version, ready: notReady === null, lastError: notReady };
-      } catch (error) {
-        return {
-          found: false,
-          version: null,
-          ready: false,
-          lastError: error instanceof Error ? error.message : String(error),
-        };
-      }
+    status() {
+      if (recentStatus && Date.now() - recentStatus.at < STATUS_TTL_MS) return recentStatus.result;
+      const result = checkStatus();
+      recentStatus = { at: Date.now(), result };
+      return result;
     },
   };
+
+  async function checkStatus(): Promise<AdapterStatus> {
+    try {
+      const version = await withProbe(spec, options.capabilities, async (session) => {
+        if (!options.capabilities) capabilities = session.capabilities;
+        return session.runtimeVersion;
+      });
+      const notReady = (await options.readiness?.()) ?? null;
+      return { found: true, version, ready: notReady === null, lastError: notReady };
+    } catch (error) {
+      return {
+        found: false,
+        version: null,
+        ready: false,
+        lastError: error instanceof Error ? error.message : String(error),
+      };
+    }
+  }
 }

@@ -59,6 +59,8 @@ function loggedStream(stream: Stream, log: SessionRawLog): Stream {
   return { writable, readable };
 }
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
 function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
@@ -136,8 +138,11 @@ export async function connectAgent(
     }
     return { child, connection, initialize, stderrTail, exited };
   } catch (error) {
+    // A write to an agent that already quit fails first (EPIPE): its exit says more.
+    const early = await Promise.race([exitedEarly.catch((e: unknown) => e), sleep(1_000)]);
     connection.close();
     child.kill("SIGKILL");
+    if (early instanceof AcpStartError) throw early;
     if (error instanceof AcpStartError) throw error;
     throw new AcpStartError(
       `${spec.name}: initialize failed: ${error instanceof Error ? error.message : String(error)}`,

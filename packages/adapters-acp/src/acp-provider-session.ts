@@ -24,7 +24,7 @@ import { type AcpConnection, connectAgent, stopAgent } from "./acp-connection.ts
 import { AcpTurn } from "./acp-turn.ts";
 import { modeFor, runtimeModeKey, type SessionModes, sessionModesOf } from "./agent-modes.ts";
 import type { AcpAgentSpec } from "./agent-spec.ts";
-import { capabilitiesOf, resumeMethodOf } from "./capabilities.ts";
+import { capabilitiesOf, declaresClose, resumeMethodOf } from "./capabilities.ts";
 import { modelsOf } from "./models.ts";
 import { PermissionRequests, responseFor } from "./permissions.ts";
 import { usageOfPromptResponse } from "./usage.ts";
@@ -38,6 +38,8 @@ type LiveThread = {
   runtimeMode: AdapterRuntimeMode;
   permissions: PermissionRequests;
   turn: AcpTurn | null;
+  /** The last prompt failed inside the agent; the session is reopened before the next one. */
+  reopen: boolean;
 };
 
 /**
@@ -156,6 +158,7 @@ export class AcpProviderSession implements ProviderSessionHandle {
       runtimeMode: settings.runtimeMode,
       permissions: new PermissionRequests(),
       turn: null,
+      reopen: false,
     };
     this.threads.set(sessionId, thread);
     await this.setMode(
@@ -204,14 +207,30 @@ export class AcpProviderSession implements ProviderSessionHandle {
       known.runtimeMode = settings.runtimeMode;
       return { nativeThreadRef };
     }
-    const method = resumeMethodOf(this.agent.initialize);
-    const params = { sessionId: nativeThreadRef, cwd: settings.cwd, mcpServers: [] };
-    // `session/load` replays the history as updates; with no turn open they are dropped.
-    const response =
-      method === "session/load"
-        ? await this.agent.connection.agent.request("session/load", params)
-        : await this.agent.connection.agent.request<unknown>("session/resume", params);
+    const response = await this.attach(nativeThreadRef, settings.cwd);
     return this.adopt(nativeThreadRef, response, settings);
+  }
+
+  /** `session/load` (its history replays as updates, dropped with no turn open) or `session/resume`. */
+  private attach(sessionId: string, cwd: string): Promise<unknown> {
+    const params = { sessionId, cwd, mcpServers: [] };
+    return resumeMethodOf(this.agent.initialize) === "session/load"
+      ? this.agent.connection.agent.request("session/load", params)
+      : this.agent.connection.agent.request<unknown>("session/resume", params);
+  }
+
+  /**
+   * A prompt that failed inside the agent can leave its session answering the next prompt with
+   * what was left of the failed one (claude-agent-acp 0.23.1 ends it at once, without asking the
+   * model). Where the agent can close a session and take it up again, Skein does so first.
+   */
+  private async reopenIfFailed(thread: LiveThread): Promise<void> {
+    if (!thread.reopen) return;
+    thread.reopen = false;
+    if (!this.capabilities.resume || !declaresClose(this.agent.initialize)) return;
+    await this.agent.connection.agent.request("session/close", { sessionId: thread.sessionId });
+    await this.attach(thread.sessionId, thread.cwd);
+    thread.modes.current = null;
   }
 
   async forkThread(
@@ -274,6 +293,9 @@ export class AcpProviderSession implements ProviderSessionHandle {
     if (thread.turn && !thread.turn.isEnded) {
       throw new Error(`${this.spec.name}: a turn is already running on ${thread.sessionId}`);
     }
+    // Before the turn is the session's: a load replays history as updates, which no turn takes.
+    thread.turn = null;
+    await this.reopenIfFailed(thread);
     thread.turn = turn;
     thread.runtimeMode = settings.runtimeMode;
     const plan = input.interactionMode === "plan";
@@ -300,6 +322,7 @@ export class AcpProviderSession implements ProviderSessionHandle {
       },
       (error: unknown) => {
         thread.permissions.cancelAll();
+        thread.reopen = true;
         if (turn.cancelRequested) turn.finish("interrupted");
         else turn.finish("failed", this.errorWords(error));
       },

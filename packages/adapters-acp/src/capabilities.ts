@@ -21,6 +21,11 @@ export function declaresFork(initialize: InitializeResponse): boolean {
   return isRecord(session) && isRecord(session.fork);
 }
 
+/** `session/close` where the agent declares it. */
+export function declaresClose(initialize: InitializeResponse): boolean {
+  return Boolean(initialize.agentCapabilities?.sessionCapabilities?.close);
+}
+
 /**
  * What Skein can do with an ACP agent, from what it declared at `initialize` only. ACP has no
  * turn ids, no steering, no rollback and no way to read a session's history without replaying

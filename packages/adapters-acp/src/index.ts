@@ -10,3 +10,14 @@ export {
   geminiAgentSpec,
   resolveGeminiEntry,
 } from "./gemini.ts";
+export {
+  type AcpAgentsConfig,
+  type AgentConfigProblem,
+  loadAcpAgents,
+  parseAcpAgents,
+} from "./agents-config.ts";
+export {
+  type ConfiguredAcpAdapters,
+  configuredAcpAdapters,
+  unavailableAdapter,
+} from "./configured-agents.ts";

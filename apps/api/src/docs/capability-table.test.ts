@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
+import { GEMINI_CAPABILITIES } from "@skein/adapters-acp";
 import { CLAUDE_CAPABILITIES } from "@skein/adapters-claude";
 import { CODEX_CAPABILITIES } from "@skein/adapters-codex";
-import { CAPABILITY_DESCRIPTIONS } from "@skein/domain/provider";
+import { CAPABILITY_DESCRIPTIONS, type ProviderCapabilityName } from "@skein/domain/provider";
 import { describe, expect, it } from "vitest";
 import { capabilityTable, withCapabilityTable } from "./capability-table.ts";
 
@@ -11,22 +12,17 @@ describe("README capability table", () => {
     expect(withCapabilityTable(readme)).toBe(readme);
   });
 
-  it("has a row per capability with each adapter's own answer", () => {
+  it("has a column per provider and a row per capability with each adapter's own answer", () => {
     const table = capabilityTable();
-    const rows = table.split("\n").slice(2);
-    expect(rows).toHaveLength(Object.keys(CAPABILITY_DESCRIPTIONS).length);
-    const steer = rows.find((row) => row.includes("`steer`"));
-    expect(steer).toBe(
-      `| ${CAPABILITY_DESCRIPTIONS.steer} (\`steer\`) | ${CODEX_CAPABILITIES.steer ? "yes" : "no"} | ${CLAUDE_CAPABILITIES.steer ? "yes" : "no"} |`,
-    );
-    const differing = rows.filter(
-      (row) => row.endsWith("| yes | no |") || row.endsWith("| no | yes |"),
-    );
-    const expected = Object.keys(CAPABILITY_DESCRIPTIONS).filter(
-      (name) =>
-        CODEX_CAPABILITIES[name as keyof typeof CODEX_CAPABILITIES] !==
-        CLAUDE_CAPABILITIES[name as keyof typeof CLAUDE_CAPABILITIES],
-    );
-    expect(differing).toHaveLength(expected.length);
+    const [header, , ...rows] = table.split("\n");
+    expect(header).toBe("| capability | Codex | Claude | Gemini |");
+    const names = Object.keys(CAPABILITY_DESCRIPTIONS) as ProviderCapabilityName[];
+    expect(rows).toHaveLength(names.length);
+    const word = (on: boolean) => (on ? "yes" : "no");
+    names.forEach((name, index) => {
+      expect(rows[index]).toBe(
+        `| ${CAPABILITY_DESCRIPTIONS[name]} (\`${name}\`) | ${word(CODEX_CAPABILITIES[name])} | ${word(CLAUDE_CAPABILITIES[name])} | ${word(GEMINI_CAPABILITIES[name])} |`,
+      );
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { CLAUDE_CAPABILITIES } from "@skein/adapters-claude";
+import { GEMINI_CAPABILITIES } from "@skein/adapters-acp";
 import { CODEX_CAPABILITIES } from "@skein/adapters-codex";
 import {
   CAPABILITY_DESCRIPTIONS,
@@ -14,6 +15,7 @@ export function capabilityTable(
   providers: Record<string, ProviderCapabilityFlags> = {
     Codex: CODEX_CAPABILITIES,
     Claude: CLAUDE_CAPABILITIES,
+    Gemini: GEMINI_CAPABILITIES,
   },
 ): string {
   const names = Object.keys(providers);

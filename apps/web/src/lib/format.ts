@@ -1,6 +1,10 @@
 import type { ProviderKind, ShellStatus } from "./types.ts";
 
-export const PROVIDER_LABEL: Record<ProviderKind, string> = { codex: "Codex", claude: "Claude" };
+export const PROVIDER_LABEL: Record<ProviderKind, string> = {
+  codex: "Codex",
+  claude: "Claude",
+  gemini: "Gemini",
+};
 
 export const STATUS_LABEL: Record<ShellStatus, string> = {
   idle: "idle",

@@ -28,7 +28,7 @@ export type Checkpoint = ThreadDetail["checkpoints"][number];
 export type PendingRequest = ThreadDetail["pendingRequests"][number];
 
 export type ProviderKind = Run["provider"];
-export const PROVIDERS: readonly ProviderKind[] = ["codex", "claude"];
+export const PROVIDERS: readonly ProviderKind[] = ["codex", "claude", "gemini"];
 export type RuntimeMode = NonNullable<RouterInputs["thread"]["create"]["runtimeMode"]>;
 export type ForkSourcePoint = NonNullable<RouterInputs["thread"]["fork"]["sourcePoint"]>;
 export type RequestDecision = RouterInputs["request"]["respond"]["decision"];

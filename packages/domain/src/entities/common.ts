@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const ProviderKind = z.enum(["codex", "claude"]);
+export const ProviderKind = z.enum(["codex", "claude", "gemini"]);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** ISO-8601 UTC timestamp as produced by `Date#toISOString()`; supplied through CommandMeta. */

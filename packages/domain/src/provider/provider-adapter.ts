@@ -4,7 +4,11 @@ import type { RuntimeEvent, RuntimeRequestAnswer } from "./runtime-events.ts";
 /** Version of the adapter contract below; bump on any breaking change to it. */
 export const PROVIDER_ADAPTER_VERSION = 1 as const;
 
-export type ProviderId = "codex" | "claude" | "gemini";
+/**
+ * A provider's id: the built-ins (`codex`, `claude`, `gemini`) or the id of an ACP agent the
+ * person configured (B18), which is only known at start-up.
+ */
+export type ProviderId = string;
 
 /** Skein's runtime mode (E1), which adapters map to their approval/sandbox settings. */
 export type AdapterRuntimeMode = "approval-required" | "full-access";

@@ -13,11 +13,11 @@ import type { RunExecutor } from "../runs/run-executor.ts";
 export const DELEGATE_TOOL: AppToolDefinition = {
   name: "skein_delegate",
   description:
-    "Delegate a self-contained task to another coding agent (provider 'codex' or 'claude') in a child thread; returns the child's final answer.",
+    "Delegate a self-contained task to another coding agent (provider 'codex', 'claude' or 'gemini') in a child thread; returns the child's final answer.",
   inputSchema: {
     type: "object",
     properties: {
-      provider: { type: "string", enum: ["codex", "claude"] },
+      provider: { type: "string", enum: ["codex", "claude", "gemini"] },
       model: { type: "string" },
       prompt: { type: "string" },
     },

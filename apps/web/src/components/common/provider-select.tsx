@@ -43,6 +43,7 @@ export function ProviderSelect({
 export const MODEL_SUGGESTIONS: Record<ProviderKind, readonly string[]> = {
   codex: ["gpt-5.5", "gpt-5.1-codex", "gpt-5-codex"],
   claude: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
+  gemini: ["gemini-2.5-pro", "gemini-2.5-flash"],
 };
 
 export function ModelInput({

@@ -1,0 +1,52 @@
+import { PROVIDER_ADAPTER_VERSION, type ProviderAdapter } from "@skein/domain/provider";
+import { createAcpAdapter } from "./acp-adapter.ts";
+import { type AgentConfigProblem, loadAcpAgents } from "./agents-config.ts";
+import { capabilitiesOf } from "./capabilities.ts";
+
+/**
+ * A configured agent that cannot be used: `provider.status` shows why, in words, and opening a
+ * session fails with the same words, so the other providers keep working.
+ */
+export function unavailableAdapter(id: string, words: string): ProviderAdapter {
+  return {
+    version: PROVIDER_ADAPTER_VERSION,
+    provider: id,
+    capabilities: capabilitiesOf(
+      { protocolVersion: 1, agentCapabilities: {} },
+      { planMode: false },
+    ),
+    async openSession() {
+      throw new Error(words);
+    },
+    async status() {
+      return { found: false, version: null, ready: false, lastError: words };
+    },
+  };
+}
+
+export type ConfiguredAcpAdapters = {
+  /** One adapter per configured id: a live one, or one that reports why it cannot run. */
+  adapters: Record<string, ProviderAdapter>;
+  /** Entries without a usable id, which cannot be providers: shown to the person as they are. */
+  unnamed: AgentConfigProblem[];
+};
+
+/**
+ * B18: the ACP agents configured by `SKEIN_ACP_AGENTS` or `<dataDir>/agents.json`, as provider
+ * adapters keyed by their ids, ready to be registered beside the built-in providers.
+ */
+export async function configuredAcpAdapters(input: {
+  env: Record<string, string | undefined>;
+  dataDir: string;
+}): Promise<ConfiguredAcpAdapters> {
+  const { agents, problems } = await loadAcpAgents(input);
+  const adapters: Record<string, ProviderAdapter> = {};
+  for (const spec of agents) adapters[spec.id] = createAcpAdapter(spec);
+  const unnamed: AgentConfigProblem[] = [];
+  for (const problem of problems) {
+    // A problem carries the entry's id only when the id itself was usable (and not a duplicate).
+    if (problem.id in adapters || !/^[a-z][a-z0-9-]{1,31}$/.test(problem.id)) unnamed.push(problem);
+    else adapters[problem.id] = unavailableAdapter(problem.id, problem.message);
+  }
+  return { adapters, unnamed };
+}
