@@ -9,7 +9,7 @@ import {
   type RunId,
   type ThreadId,
 } from "@skein/domain";
-import type { ProviderAdapter, RawEventSink } from "@skein/domain/provider";
+import { PROVIDER_IDS, type ProviderAdapter, type RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
 import { AggregateRepository } from "./commands/aggregate-repository.ts";
 import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./runs/attempt-policy.ts";
@@ -111,6 +111,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const now = options.now ?? (() => new Date());
   const log = options.log ?? silentLogger;
   const repo = new AggregateRepository(options.store, now, ids);
+  // A thread created without a provider gets the first registered one this server runs.
+  const defaultProvider =
+    PROVIDER_IDS.find((provider) => options.adapters[provider]) ?? PROVIDER_IDS[0];
   const sessions = new SessionManager(
     options.adapters,
     repo,
@@ -248,7 +251,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     createThread: (input) =>
       gate.run("thread.create", input, async (command) => {
         await checkModelChoice(catalog, {
-          provider: input.provider ?? "codex",
+          provider: input.provider ?? defaultProvider,
           model: input.model ?? null,
           effort: input.effort ?? null,
         });
@@ -260,7 +263,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
               threadId,
               projectId: input.projectId,
               title: input.title ?? DEFAULT_THREAD_TITLE,
-              defaultProvider: input.provider ?? "codex",
+              defaultProvider: input.provider ?? defaultProvider,
               modelSelection: {
                 model: input.model ?? null,
                 ...(input.effort ? { effort: input.effort } : {}),
@@ -446,7 +449,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       reviewDiff(checkpoints, await requireThread(input.threadId), input),
     async providerStatus() {
       const out = [];
-      for (const provider of ["codex", "claude"] as const) {
+      for (const provider of PROVIDER_IDS) {
         const adapter = sessions.adapter(provider);
         if (!adapter) {
           out.push({

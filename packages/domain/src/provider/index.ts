@@ -19,7 +19,6 @@ export {
   type NativeTurnRecord,
   PROVIDER_ADAPTER_VERSION,
   type ProviderAdapter,
-  type ProviderId,
   type ProviderModel,
   type ProviderSessionHandle,
   type RawEventSink,
@@ -37,6 +36,14 @@ export {
   providerFailureOf,
   unexplainedFailure,
 } from "./provider-failure.ts";
+export {
+  isProviderId,
+  PROVIDER_IDS,
+  PROVIDERS,
+  type ProviderId,
+  type ProviderNames,
+  providerDisplayName,
+} from "./providers.ts";
 export type {
   RuntimeEvent,
   RuntimeEventType,

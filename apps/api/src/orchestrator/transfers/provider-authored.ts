@@ -1,4 +1,4 @@
-import type { ThreadId, ThreadState } from "@skein/domain";
+import type { ProviderKind, ThreadId, ThreadState } from "@skein/domain";
 import type { NativeTurnBoundary } from "@skein/domain/provider";
 import {
   checkProviderSummary,
@@ -14,7 +14,7 @@ import type { SideTurnSource, SummaryWriter } from "./side-turn-summary.ts";
 type Deps = {
   repo: AggregateRepository;
   summaries?: SummaryWriter;
-  capabilities(provider: "codex" | "claude"): { nativeFork: boolean } | null;
+  capabilities(provider: ProviderKind): { nativeFork: boolean } | null;
 };
 
 /** The text and payload a handoff is recorded with, and who wrote it. */
@@ -91,7 +91,7 @@ export async function providerAuthored(
   inputs: TransferInputs,
   build: HandoffBuild,
 ): Promise<Authored> {
-  const fallback = (provider: "codex" | "claude" | null, reason: string): Authored => ({
+  const fallback = (provider: ProviderKind | null, reason: string): Authored => ({
     summaryText: build.summaryText,
     payload: { ...build.payload, authorship: { by: "skein", provider, fallbackReason: reason } },
   });
