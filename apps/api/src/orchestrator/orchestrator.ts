@@ -40,6 +40,7 @@ import { ProviderModels } from "./runs/provider-models.ts";
 import { RuntimeForwarder } from "./runtime/runtime-forwarding.ts";
 import { noRuntimeRemote, type RuntimeRemote } from "./runtime/runtime-remote.ts";
 import type { OrchestratorCommands } from "@skein/contract";
+import { resumeIntent, resumeTable } from "./commands/resume-intents.ts";
 import { SessionManager } from "./runtime/session-manager.ts";
 import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
 import { threadImportCommands } from "./threads/thread-import.ts";
@@ -507,11 +508,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     },
   };
   /** Commands that record an intent (B3), run again under their id to finish after a crash. */
-  const resume = async (procedure: CommandProcedure, input: Record<string, unknown>) => {
-    if (procedure === "thread.rollback") await api.rollback(input as never);
-    else if (procedure === "thread.fork") await api.forkThread(input as never);
-    else if (procedure === "thread.sendMessage") await api.sendMessage(input as never);
-    else throw new Error(`${procedure} records no intent to finish`);
-  };
+  const resumable = resumeTable(api);
+  const resume = (procedure: CommandProcedure, input: Record<string, unknown>) =>
+    resumeIntent(resumable, procedure, input);
   return api;
 }
