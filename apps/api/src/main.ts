@@ -1,11 +1,9 @@
 // `pnpm --filter @skein/api start` (and the root `pnpm start`): the API server on embedded SQLite,
 // or on PostgreSQL shared with other instances when SKEIN_DATABASE_URL is a postgresql:// URL.
-import { createClaudeAdapter } from "@skein/adapters-claude";
-import { createCodexAdapter } from "@skein/adapters-codex";
-import { createGeminiAdapter } from "@skein/adapters-acp";
 import { startSkein } from "./app.ts";
 import { ConfigError, loadEnv, type ServerConfig } from "./env.ts";
 import { createLogger } from "./logger.ts";
+import { createRegisteredAdapters } from "./providers/provider-registry.ts";
 import { startOrphanWatchdog } from "./runtime/orphan-watchdog.ts";
 import { sweepStaleProviderProcesses } from "./runtime/provider-processes.ts";
 import type { SkeinServer } from "./server.ts";
@@ -73,15 +71,8 @@ const swept = sweepStaleProviderProcesses(config.dataDir);
 if (swept.length > 0) log.warn({ pids: swept }, "ended provider processes left by a previous run");
 startOrphanWatchdog();
 try {
-  // The adapters run the user's own Codex / Claude Code setup: provider processes inherit this
-  // process's environment (CODEX_HOME, ANTHROPIC_BASE_URL, ANTHROPIC_API_KEY, CLAUDE_CONFIG_DIR…)
-  // and, with no model chosen, use the provider's default.
-  server = await startSkein(config, log, {
-    codex: createCodexAdapter(),
-    claude: createClaudeAdapter(),
-    // Gemini CLI over ACP: the person's own ~/.gemini settings and GEMINI_API_KEY / sign-in.
-    gemini: createGeminiAdapter(),
-  });
+  // The registered adapters run the user's own provider setup (see providers/provider-registry).
+  server = await startSkein(config, log, createRegisteredAdapters());
 } catch (error) {
   log.fatal({ err: error }, "startup failed");
   say(`skein: failed to start: ${startupFailure(error, config)}`);

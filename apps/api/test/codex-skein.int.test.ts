@@ -198,17 +198,16 @@ describe("Codex through Skein (real binary, fake model)", () => {
       const threadId = await x.createThread();
       const runId = await x.send(threadId, "talk slowly");
       const partial = await waitForStreamedText(x, threadId);
-      const asked = performance.now();
       await x.orchestrator.interrupt({ threadId });
-      await x.waitForRunStatus(threadId, runId, ["interrupted"], 5_000);
-      // The reply streams for 4.8 s (12 deltas, 400 ms apart); the interrupt ends it in half that.
-      expect(performance.now() - asked).toBeLessThan(4_800 / 2);
+      await x.waitForRunStatus(threadId, runId, ["interrupted"]);
       const shown = await items(x, threadId);
       expect(shown.filter((i) => i.status === "running")).toEqual([]);
       // The cut-off reply is closed as interrupted and keeps the text that had streamed.
       const reply = shown.find((i) => i.type === "assistant_message");
       expect(reply?.status).toBe("interrupted");
       expect(reply?.type === "assistant_message" && reply.text.startsWith(partial)).toBe(true);
+      // Bound by events, not the clock: the run ended before the model's reply did.
+      expect(reply?.type === "assistant_message" && reply.text.includes("them now")).toBe(false);
     },
     SLOW,
   );

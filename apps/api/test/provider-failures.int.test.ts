@@ -9,10 +9,11 @@ import {
   responsesSlowTextReply,
   responsesTextReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { OrchestratorOptions } from "../src/orchestrator/index.ts";
 import { attemptsShown, type ShownAttempt } from "./support/attempts-shown.ts";
 import { CLAUDE_NO_CLI_RETRY, createClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
+import { usePerTest } from "./support/cleanups.ts";
 import { createCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 import { eventually } from "./support/orchestrator-harness.ts";
 
@@ -120,8 +121,8 @@ async function claudeRuntime(attempts: Attempts): Promise<Runtime> {
  * the policy's own pause.
  */
 const RUNTIMES = [
-  { name: "Codex", open: codexRuntime, passesWait: false },
-  { name: "Claude Code", open: claudeRuntime, passesWait: true },
+  { name: "Codex", open: usePerTest(codexRuntime), passesWait: false },
+  { name: "Claude Code", open: usePerTest(claudeRuntime), passesWait: true },
 ];
 
 function rateLimit(seconds: number): StatusFault {
@@ -236,18 +237,11 @@ const STATUS_CASES: StatusCase[] = [
 /** Short waits, and a longest rate-limit wait the 429 above asks past. */
 const ATTEMPTS: Attempts = { baseDelayMs: 50, maxRetryAfterMs: 5_000, idleTimeoutMs: 20_000 };
 
-let open: Runtime | null = null;
-afterEach(async () => {
-  await open?.close();
-  open = null;
-});
-
 describe.each(RUNTIMES)("B1/B2: each provider failure kind on the real $name runtime", (rt) => {
   it.each(STATUS_CASES)(
     "B2: a model $fault.status ($kind) → $decision, in words",
     async ({ kind, fault, decision, words }) => {
       const x = await rt.open(ATTEMPTS);
-      open = x;
       // A failure that fails the run keeps failing however often it is sent (the Claude CLI
       // sends some 4xx twice by itself); one that earns a retry fails once.
       if (decision === "fail") x.refuseAlways("hello", fault);
@@ -278,7 +272,6 @@ describe.each(RUNTIMES)("B1/B2: each provider failure kind on the real $name run
 
   it("B2: a rate limit (rate_limited) → a retry after the wait it asked for, in words", async () => {
     const x = await rt.open(ATTEMPTS);
-    open = x;
     x.faults.inject(rateLimit(1));
     x.answer("AFTER-THE-WAIT");
     const threadId = await x.createThread();
@@ -299,7 +292,6 @@ describe.each(RUNTIMES)("B1/B2: each provider failure kind on the real $name run
 
   it("B2: a rate limit asking for a wait past the policy's longest (rate_limited) → fail, saying when", async () => {
     const x = await rt.open(ATTEMPTS);
-    open = x;
     x.faults.inject(rateLimit(120), rateLimit(120));
     x.answer("AFTER-THE-WAIT");
     const threadId = await x.createThread();
@@ -323,7 +315,6 @@ describe.each(RUNTIMES)("B1/B2: each provider failure kind on the real $name run
 
   it("B2: a model on a dead loopback port (network) → retry, then the run fails in words", async () => {
     const x = await rt.open({ ...ATTEMPTS, maxRetries: 1 });
-    open = x;
     // Nothing listens where the runtime sends its model requests any more.
     await x.faults.close();
     const threadId = await x.createThread();
@@ -340,7 +331,6 @@ describe.each(RUNTIMES)("B1/B2: each provider failure kind on the real $name run
 
   it("B2: a runtime killed mid-turn (runtime_crashed) → provider_recovery on a new runtime", async () => {
     const x = await rt.open({ ...ATTEMPTS, maxRetries: 1 });
-    open = x;
     x.answerSlowly();
     x.answer("RECOVERED");
     const threadId = await x.createThread();

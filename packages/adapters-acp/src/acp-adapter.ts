@@ -8,7 +8,7 @@ import {
   type ProviderModel,
 } from "@skein/domain/provider";
 import { AcpProviderSession } from "./acp-provider-session.ts";
-import type { AcpAgentSpec } from "./agent-spec.ts";
+import { type AcpAgentSpec, agentProviderId } from "./agent-spec.ts";
 import { capabilitiesOf } from "./capabilities.ts";
 import { modelsOf } from "./models.ts";
 
@@ -69,7 +69,7 @@ export function createAcpAdapter(
   let recentStatus: { at: number; result: Promise<AdapterStatus> } | null = null;
   return {
     version: PROVIDER_ADAPTER_VERSION,
-    provider: spec.id,
+    provider: agentProviderId(spec),
     get capabilities() {
       return capabilities;
     },

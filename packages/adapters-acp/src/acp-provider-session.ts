@@ -23,7 +23,7 @@ import {
 import { type AcpConnection, connectAgent, stopAgent } from "./acp-connection.ts";
 import { AcpTurn } from "./acp-turn.ts";
 import { modeFor, runtimeModeKey, type SessionModes, sessionModesOf } from "./agent-modes.ts";
-import type { AcpAgentSpec } from "./agent-spec.ts";
+import { type AcpAgentSpec, agentProviderId } from "./agent-spec.ts";
 import { capabilitiesOf, declaresClose, resumeMethodOf } from "./capabilities.ts";
 import { modelsOf } from "./models.ts";
 import { PermissionRequests, responseFor } from "./permissions.ts";
@@ -60,7 +60,7 @@ export class AcpProviderSession implements ProviderSessionHandle {
     private readonly agent: AcpConnection,
     capabilities: ProviderCapabilityFlags | undefined,
   ) {
-    this.provider = spec.id;
+    this.provider = agentProviderId(spec);
     this.runtimeVersion = agent.initialize.agentInfo?.version ?? null;
     this.capabilities =
       capabilities ??
@@ -73,7 +73,7 @@ export class AcpProviderSession implements ProviderSessionHandle {
     input: { providerSessionId: string; cwd: string; model?: string | null; rawLog?: RawEventSink },
     capabilities?: ProviderCapabilityFlags,
   ): Promise<AcpProviderSession> {
-    const log = bindRawLog(input.rawLog, spec.id, input.providerSessionId);
+    const log = bindRawLog(input.rawLog, agentProviderId(spec), input.providerSessionId);
     let self: AcpProviderSession | null = null;
     const app = client()
       .onNotification("session/update", ({ params }) => {

@@ -14,7 +14,7 @@ export type AcpModeMap = {
 /** How to start one ACP agent and what to call it. */
 export type AcpAgentSpec = {
   /** The provider id Skein knows it by (`gemini`, or an id from `SKEIN_ACP_AGENTS`). */
-  id: ProviderId;
+  id: string;
   /** Its name for people. */
   name: string;
   /** The executable, and its arguments (the agent speaks ACP on stdio). */
@@ -29,3 +29,12 @@ export type AcpAgentSpec = {
   /** How long to wait for the agent to answer `initialize` (default 60 s). */
   startTimeoutMs?: number;
 };
+
+/**
+ * The id an agent's adapter reports as its provider. Built-in ids are registered providers; a
+ * configured agent's id (B18) is only known at start-up, and the registry lists built-ins only
+ * (issue 28 item 3 is wired up when it takes start-up registrations), so it stands in the slot.
+ */
+export function agentProviderId(spec: AcpAgentSpec): ProviderId {
+  return spec.id as ProviderId;
+}

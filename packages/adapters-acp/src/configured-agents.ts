@@ -1,4 +1,8 @@
-import { PROVIDER_ADAPTER_VERSION, type ProviderAdapter } from "@skein/domain/provider";
+import {
+  PROVIDER_ADAPTER_VERSION,
+  type ProviderAdapter,
+  type ProviderId,
+} from "@skein/domain/provider";
 import { createAcpAdapter } from "./acp-adapter.ts";
 import { type AgentConfigProblem, loadAcpAgents } from "./agents-config.ts";
 import { capabilitiesOf } from "./capabilities.ts";
@@ -7,10 +11,11 @@ import { capabilitiesOf } from "./capabilities.ts";
  * A configured agent that cannot be used: `provider.status` shows why, in words, and opening a
  * session fails with the same words, so the other providers keep working.
  */
+// A configured id stands in the provider slot until the registry takes start-up registrations.
 export function unavailableAdapter(id: string, words: string): ProviderAdapter {
   return {
     version: PROVIDER_ADAPTER_VERSION,
-    provider: id,
+    provider: id as ProviderId,
     capabilities: capabilitiesOf(
       { protocolVersion: 1, agentCapabilities: {} },
       { planMode: false },

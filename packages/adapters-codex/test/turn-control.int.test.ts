@@ -115,11 +115,15 @@ describe("turn control (real binary)", () => {
     const { turn } = await harness.startTurn(thread.id, "talk slowly");
     await harness.log.waitFor((n) => n.method === "item/agentMessage/delta", { from });
 
-    const asked = Date.now();
     await harness.client.request("turn/interrupt", { threadId: thread.id, turnId: turn.id });
     const result = await harness.waitForTurn(turn.id, from);
     expect(result.turn.status).toBe("interrupted");
-    expect(Date.now() - asked).toBeLessThan(1_000);
+    // Bound by events, not the clock: the turn ended before the model's reply did.
+    const said = result.notifications
+      .filter((n) => n.method === "item/agentMessage/delta")
+      .map((n) => (n.params as { delta: string }).delta)
+      .join("");
+    expect(said).not.toContain("forever");
     // The partial agent message never gets an item/completed: consumers must close it themselves.
     const completedAgent = result.notifications.filter(
       (n) => n.method === "item/completed" && n.params.item.type === "agentMessage",

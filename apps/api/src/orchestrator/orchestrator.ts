@@ -9,7 +9,7 @@ import {
   type RunId,
   type ThreadId,
 } from "@skein/domain";
-import type { ProviderAdapter, RawEventSink } from "@skein/domain/provider";
+import { PROVIDER_IDS, type ProviderAdapter, type RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
 import { AggregateRepository } from "./commands/aggregate-repository.ts";
 import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./runs/attempt-policy.ts";
@@ -43,6 +43,7 @@ import { ProviderModels } from "./runs/provider-models.ts";
 import { RuntimeForwarder } from "./runtime/runtime-forwarding.ts";
 import { noRuntimeRemote, type RuntimeRemote } from "./runtime/runtime-remote.ts";
 import type { OrchestratorCommands } from "@skein/contract";
+import { resumeIntent, resumeTable } from "./commands/resume-intents.ts";
 import { SessionManager } from "./runtime/session-manager.ts";
 import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
 import { threadImportCommands } from "./threads/thread-import.ts";
@@ -116,6 +117,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const now = options.now ?? (() => new Date());
   const log = options.log ?? silentLogger;
   const repo = new AggregateRepository(options.store, now, ids);
+  // A thread created without a provider gets the first registered one this server runs.
+  const defaultProvider =
+    PROVIDER_IDS.find((provider) => options.adapters[provider]) ?? PROVIDER_IDS[0];
   const sessions = new SessionManager(
     options.adapters,
     repo,
@@ -258,7 +262,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     createThread: (input) =>
       gate.run("thread.create", input, async (command) => {
         await checkModelChoice(catalog, {
-          provider: input.provider ?? "codex",
+          provider: input.provider ?? defaultProvider,
           model: input.model ?? null,
           effort: input.effort ?? null,
         });
@@ -270,7 +274,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
               threadId,
               projectId: input.projectId,
               title: input.title ?? DEFAULT_THREAD_TITLE,
-              defaultProvider: input.provider ?? "codex",
+              defaultProvider: input.provider ?? defaultProvider,
               modelSelection: {
                 model: input.model ?? null,
                 ...(input.effort ? { effort: input.effort } : {}),
@@ -518,12 +522,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     },
   };
   /** Commands that record an intent (B3), run again under their id to finish after a crash. */
-  const resume = async (procedure: CommandProcedure, input: Record<string, unknown>) => {
-    if (procedure === "thread.rollback") await api.rollback(input as never);
-    else if (procedure === "thread.fork") await api.forkThread(input as never);
-    else if (procedure === "thread.sendMessage") await api.sendMessage(input as never);
-    else if (procedure === "review.revert") await api.reviewRevert(input as never);
-    else throw new Error(`${procedure} records no intent to finish`);
-  };
+  const resumable = resumeTable(api);
+  const resume = (procedure: CommandProcedure, input: Record<string, unknown>) =>
+    resumeIntent(resumable, procedure, input);
   return api;
 }

@@ -1,3 +1,4 @@
+import { isProviderId } from "@skein/domain/provider";
 import type { ProviderKind, ThreadDetail } from "./types.ts";
 
 export type ComposerChoice = { provider: ProviderKind; model: string };
@@ -33,11 +34,7 @@ export function loadChoice(threadId: string): ComposerChoice | null {
     const raw = globalThis.localStorage?.getItem(KEY(threadId));
     if (!raw) return null;
     const value = JSON.parse(raw) as Partial<ComposerChoice>;
-    if (
-      (value.provider !== "codex" && value.provider !== "claude") ||
-      typeof value.model !== "string"
-    )
-      return null;
+    if (!isProviderId(value.provider) || typeof value.model !== "string") return null;
     return { provider: value.provider, model: value.model.slice(0, 200) };
   } catch {
     return null;

@@ -1,10 +1,10 @@
+import { PROVIDERS } from "@skein/domain/provider";
 import type { ProviderKind, ShellStatus } from "./types.ts";
 
-export const PROVIDER_LABEL: Record<ProviderKind, string> = {
-  codex: "Codex",
-  claude: "Claude",
-  gemini: "Gemini",
-};
+/** Each registered provider's short label (the registry in `@skein/domain/provider`). */
+export const PROVIDER_LABEL = Object.fromEntries(
+  Object.entries(PROVIDERS).map(([id, names]) => [id, names.label]),
+) as Record<ProviderKind, string>;
 
 export const STATUS_LABEL: Record<ShellStatus, string> = {
   idle: "idle",

@@ -1,3 +1,4 @@
+import { PROVIDER_IDS } from "@skein/domain/provider";
 import type { RouterInputs, RouterOutputs } from "@skein/contract";
 
 /**
@@ -28,7 +29,9 @@ export type Checkpoint = ThreadDetail["checkpoints"][number];
 export type PendingRequest = ThreadDetail["pendingRequests"][number];
 
 export type ProviderKind = Run["provider"];
-export const PROVIDERS: readonly ProviderKind[] = ["codex", "claude", "gemini"];
+/** Every registered provider, in registration order (the first is the default choice). */
+export const PROVIDERS: readonly ProviderKind[] = PROVIDER_IDS;
+export const DEFAULT_PROVIDER: ProviderKind = PROVIDER_IDS[0];
 export type RuntimeMode = NonNullable<RouterInputs["thread"]["create"]["runtimeMode"]>;
 export type ForkSourcePoint = NonNullable<RouterInputs["thread"]["fork"]["sourcePoint"]>;
 export type RequestDecision = RouterInputs["request"]["respond"]["decision"];

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { PROVIDER_IDS } from "../provider/providers.ts";
 
-export const ProviderKind = z.enum(["codex", "claude", "gemini"]);
+/** A registered provider's id (see provider/providers.ts). */
+export const ProviderKind = z.enum(PROVIDER_IDS);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** ISO-8601 UTC timestamp as produced by `Date#toISOString()`; supplied through CommandMeta. */

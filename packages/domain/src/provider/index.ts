@@ -21,7 +21,6 @@ export {
   type ProviderAdapter,
   type ProviderAuth,
   type ProviderReadiness,
-  type ProviderId,
   type ProviderModel,
   type ProviderSessionHandle,
   type RawEventSink,
@@ -39,6 +38,14 @@ export {
   providerFailureOf,
   unexplainedFailure,
 } from "./provider-failure.ts";
+export {
+  isProviderId,
+  PROVIDER_IDS,
+  PROVIDERS,
+  type ProviderId,
+  type ProviderNames,
+  providerDisplayName,
+} from "./providers.ts";
 export type {
   RuntimeEvent,
   RuntimeEventType,

@@ -17,7 +17,7 @@ import type {
 describe("ProviderAdapter", () => {
   it("is versioned and names its provider", () => {
     expectTypeOf<ProviderAdapter["version"]>().toEqualTypeOf<1>();
-    expectTypeOf<ProviderAdapter["provider"]>().toEqualTypeOf<string>();
+    expectTypeOf<ProviderAdapter["provider"]>().toEqualTypeOf<"codex" | "claude" | "gemini">();
   });
 
   it("opens a session from an app-assigned id; the raw log and model are optional", () => {

@@ -1,14 +1,11 @@
 import type { ProviderCapabilityFlags } from "./capabilities.ts";
+import type { ProviderId } from "./providers.ts";
 import type { RuntimeEvent, RuntimeRequestAnswer } from "./runtime-events.ts";
 
 /** Version of the adapter contract below; bump on any breaking change to it. */
 export const PROVIDER_ADAPTER_VERSION = 1 as const;
 
-/**
- * A provider's id: the built-ins (`codex`, `claude`, `gemini`) or the id of an ACP agent the
- * person configured (B18), which is only known at start-up.
- */
-export type ProviderId = string;
+export type { ProviderId } from "./providers.ts";
 
 /** Skein's runtime mode (E1), which adapters map to their approval/sandbox settings. */
 export type AdapterRuntimeMode = "approval-required" | "full-access";

@@ -1,10 +1,9 @@
-import type { ProviderFailure, ProviderFailureKind } from "@skein/domain/provider";
+import {
+  type ProviderFailure,
+  type ProviderFailureKind,
+  providerDisplayName,
+} from "@skein/domain/provider";
 import { type AttemptPolicy, attemptDelayMs } from "./attempt-policy.ts";
-
-/** Provider names as a person knows them. */
-export function providerName(provider: string): string {
-  return provider === "codex" ? "Codex" : provider === "claude" ? "Claude Code" : provider;
-}
 
 /** The new attempt a failure earns while attempts are left (B2), or none. */
 export type AttemptKind = "retry" | "provider_recovery";
@@ -90,7 +89,7 @@ export function failureInWords(
   failure: ProviderFailure,
   attempt?: number,
 ): string {
-  const name = providerName(provider);
+  const name = providerDisplayName(provider);
   const what = failure.message.trim().replace(/[.\s]+$/, "") || "no reason given";
   const which = attempt !== undefined && attempt > 1 ? ` (attempt ${attempt})` : "";
   return `The ${name} turn failed: ${what}${which}. ${FAILURE_POLICY[failure.kind].advice(name, failure)}`;

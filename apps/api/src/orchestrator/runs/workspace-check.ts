@@ -1,6 +1,6 @@
 import { inspectFolder } from "../../workspace/folder-check.ts";
+import { providerDisplayName } from "@skein/domain/provider";
 import { swappedFolderProblem } from "../../workspace/held-path.ts";
-import { providerName } from "./failure-policy.ts";
 
 /**
  * Why a run cannot work in `folder`, in words a person can act on, or null when it is usable.
@@ -47,7 +47,7 @@ export async function describeStartFailure(
   if (problem) return problem;
   const text = withStderr(error);
   const code = (error as NodeJS.ErrnoException | null)?.code;
-  const name = providerName(provider);
+  const name = providerDisplayName(provider);
   if (code && CWD_CODES.has(code) && /spawn/i.test(text)) {
     return `The ${name} runtime could not be launched (${text}). Check that ${name} is installed and on the server's PATH, then send the message again.`;
   }

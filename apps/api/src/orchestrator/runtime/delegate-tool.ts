@@ -6,18 +6,24 @@ import {
   type ThreadId,
 } from "@skein/domain";
 import { buildSubagentResult } from "@skein/transfer";
-import type { AppToolDefinition, AppToolHandler } from "@skein/domain/provider";
+import {
+  type AppToolDefinition,
+  type AppToolHandler,
+  isProviderId,
+  PROVIDER_IDS,
+} from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { RunExecutor } from "../runs/run-executor.ts";
 
+const PROVIDER_CHOICES = PROVIDER_IDS.map((id) => `'${id}'`);
+
 export const DELEGATE_TOOL: AppToolDefinition = {
   name: "skein_delegate",
-  description:
-    "Delegate a self-contained task to another coding agent (provider 'codex', 'claude' or 'gemini') in a child thread; returns the child's final answer.",
+  description: `Delegate a self-contained task to another coding agent (provider ${PROVIDER_CHOICES.join(" or ")}) in a child thread; returns the child's final answer.`,
   inputSchema: {
     type: "object",
     properties: {
-      provider: { type: "string", enum: ["codex", "claude", "gemini"] },
+      provider: { type: "string", enum: [...PROVIDER_IDS] },
       model: { type: "string" },
       prompt: { type: "string" },
     },
@@ -37,12 +43,12 @@ function parseInput(input: unknown): DelegateInput {
   ) as Partial<DelegateInput> | null;
   if (
     !value ||
-    (value.provider !== "codex" && value.provider !== "claude") ||
+    !isProviderId(value.provider) ||
     typeof value.prompt !== "string" ||
     !value.prompt
   ) {
     throw new Error(
-      "skein_delegate needs { provider: 'codex' | 'claude', prompt: string, model?: string }",
+      `skein_delegate needs { provider: ${PROVIDER_CHOICES.join(" | ")}, prompt: string, model?: string }`,
     );
   }
   return {

@@ -7,7 +7,7 @@ import { PROVIDER_LABEL, shortId, shortTime, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { useLineage } from "../../lib/use-run-number.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
-import type { Run, Transfer, TransferView } from "../../lib/types.ts";
+import { DEFAULT_PROVIDER, type Run, type Transfer, type TransferView } from "../../lib/types.ts";
 import { CopyId } from "../common/copy-id.tsx";
 import { HandoffPanel } from "./handoff-panel.tsx";
 
@@ -156,7 +156,7 @@ export function TransferCard({ transfer, runs }: { transfer: Transfer; runs: rea
         <HandoffPanel
           transfer={transfer}
           view={view}
-          threadDefault={detail?.thread.defaultProvider ?? "codex"}
+          threadDefault={detail?.thread.defaultProvider ?? DEFAULT_PROVIDER}
           onChanged={() => setNonce((n) => n + 1)}
         />
       )}

@@ -5,7 +5,7 @@ import { useApi } from "../../lib/api-context.tsx";
 import { useShells } from "../../lib/shells-store.tsx";
 import { shortTime } from "../../lib/format.ts";
 import type { RouterOutputs } from "@skein/contract";
-import type { ProviderKind } from "../../lib/types.ts";
+import { DEFAULT_PROVIDER, type ProviderKind } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ActionError } from "../common/action-error.tsx";
 import { ProviderSelect } from "../common/provider-select.tsx";
@@ -23,7 +23,7 @@ export function AdoptSession({ projectId }: { projectId: string }) {
   const { projects, refreshThread } = useShells();
   const project = projects.find((p) => p.id === projectId);
   const [open, setOpen] = useState(false);
-  const [provider, setProvider] = useState<ProviderKind | "">("codex");
+  const [provider, setProvider] = useState<ProviderKind | "">(DEFAULT_PROVIDER);
   const [sessions, setSessions] = useState<Listing[] | null>(null);
   const listing = useAction();
   const adopting = useAction();

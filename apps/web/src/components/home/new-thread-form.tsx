@@ -3,7 +3,7 @@ import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { useShells } from "../../lib/shells-store.tsx";
-import type { ProviderKind, RuntimeMode } from "../../lib/types.ts";
+import { DEFAULT_PROVIDER, type ProviderKind, type RuntimeMode } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -15,7 +15,7 @@ export function NewThreadForm({ projectId }: { projectId: string }) {
   const { projects, refreshThread } = useShells();
   const project = projects.find((p) => p.id === projectId);
   const [title, setTitle] = useState("");
-  const [provider, setProvider] = useState<ProviderKind | "">("codex");
+  const [provider, setProvider] = useState<ProviderKind | "">(DEFAULT_PROVIDER);
   const [model, setModel] = useState("");
   const [runtimeMode, setRuntimeMode] = useState<RuntimeMode>("approval-required");
   const action = useAction();

@@ -3,7 +3,7 @@ import { useContext, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
-import type { ProviderKind, TurnItemOf } from "../../lib/types.ts";
+import { DEFAULT_PROVIDER, type ProviderKind, type TurnItemOf } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ThreadContext } from "../../lib/use-thread-context.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -19,7 +19,7 @@ export function ImplementPlan({ item }: { item: TurnItemOf<"plan"> }) {
   const client = useApi();
   const { refreshThread } = useShells();
   const action = useAction();
-  const [provider, setProvider] = useState<ProviderKind>(item.provider ?? "codex");
+  const [provider, setProvider] = useState<ProviderKind>(item.provider ?? DEFAULT_PROVIDER);
   if (open?.threadId !== item.threadId || item.planStatus !== "active") return null;
   const implement = () =>
     void action.run(async () => {

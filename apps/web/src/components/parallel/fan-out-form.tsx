@@ -1,7 +1,7 @@
 "use client";
 import { type FormEvent, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
-import type { ProviderKind } from "../../lib/types.ts";
+import { DEFAULT_PROVIDER, PROVIDERS, type ProviderKind } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ActionError } from "../common/action-error.tsx";
 import { ProviderSelect } from "../common/provider-select.tsx";
@@ -16,7 +16,7 @@ export function FanOutForm({ threadId, onFannedOut }: { threadId: string; onFann
   const client = useApi();
   const action = useAction();
   const [text, setText] = useState("");
-  const [targets, setTargets] = useState<ProviderKind[]>(["codex", "claude"]);
+  const [targets, setTargets] = useState<ProviderKind[]>(PROVIDERS.slice(0, MAX_TARGETS));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -79,7 +79,7 @@ export function FanOutForm({ threadId, onFannedOut }: { threadId: string; onFann
         <button
           type="button"
           disabled={targets.length >= MAX_TARGETS}
-          onClick={() => setTargets([...targets, "codex"])}
+          onClick={() => setTargets([...targets, DEFAULT_PROVIDER])}
         >
           Add a fork
         </button>

@@ -1,0 +1,54 @@
+import type { OrchestratorCommands } from "@skein/contract";
+import type { CommandProcedure } from "./command-gate.ts";
+
+type Resumable = Pick<OrchestratorCommands, "rollback" | "forkThread" | "sendMessage" | "reviewRevert">;
+
+/** The input each command that records an intent (B3) takes, as its port types it. */
+type ResumeInputs = {
+  "thread.rollback": Parameters<Resumable["rollback"]>[0];
+  "thread.fork": Parameters<Resumable["forkThread"]>[0];
+  "thread.sendMessage": Parameters<Resumable["sendMessage"]>[0];
+  "review.revert": Parameters<Resumable["reviewRevert"]>[0];
+};
+
+export type ResumeTable = {
+  [P in keyof ResumeInputs]: (input: ResumeInputs[P]) => Promise<unknown>;
+};
+
+/** B3: the commands a restart runs again under their id to finish what they recorded. */
+export function resumeTable(api: Resumable): ResumeTable {
+  return {
+    "thread.rollback": (input) => api.rollback(input),
+    "thread.fork": (input) => api.forkThread(input),
+    "thread.sendMessage": (input) => api.sendMessage(input),
+    "review.revert": (input) => api.reviewRevert(input),
+  };
+}
+
+function isResumable(table: ResumeTable, procedure: string): procedure is keyof ResumeInputs {
+  return Object.hasOwn(table, procedure);
+}
+
+/**
+ * Finishes one recorded intent through the table. The input is what the command gate recorded
+ * for that procedure: the port's own input, read back from the store as JSON.
+ */
+export function resumeIntent(
+  table: ResumeTable,
+  procedure: CommandProcedure,
+  input: Record<string, unknown>,
+): Promise<unknown> {
+  if (!isResumable(table, procedure)) {
+    return Promise.reject(new Error(`${procedure} records no intent to finish`));
+  }
+  return dispatch(table, procedure, input as ResumeInputs[typeof procedure]);
+}
+
+function dispatch<P extends keyof ResumeInputs>(
+  table: ResumeTable,
+  procedure: P,
+  input: ResumeInputs[P],
+): Promise<unknown> {
+  const finish: (input: ResumeInputs[P]) => Promise<unknown> = table[procedure];
+  return finish(input);
+}
