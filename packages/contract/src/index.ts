@@ -80,6 +80,19 @@ export type {
   TransferData,
   TransferView,
 } from "./views/reads.ts";
+export type {
+  GitCommitAnswer,
+  GitCommitInput,
+  GitPushAnswer,
+  GitPushInput,
+  PrFeedbackAnswer,
+  PrFeedbackInput,
+  PrMergeAnswer,
+  PrMergeInput,
+  PrOpenAnswer,
+  PrOpenInput,
+  PrSyncAnswer,
+} from "./views/git.ts";
 export type { ReviewDiff, ReviewDiffInput, ReviewFile, ReviewPoint } from "./views/review.ts";
 export type { ProviderSessionListing, ThreadImportResult } from "./views/threads.ts";
 export type {

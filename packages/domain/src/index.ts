@@ -67,6 +67,13 @@ export { AppThread, AppThreadLineage } from "./entities/app-thread.ts";
 export { Checkpoint, CheckpointFileSummary, CheckpointStatus } from "./entities/checkpoint.ts";
 export { CheckpointScope, CheckpointScopeKind } from "./entities/checkpoint-scope.ts";
 export {
+  GitCommitRecord,
+  GitPushRecord,
+  PullRequestCheck,
+  PullRequestFact,
+  ThreadPullRequest,
+} from "./entities/pull-request.ts";
+export {
   Attachment,
   InteractionMode,
   IsoTimestamp,
@@ -149,6 +156,7 @@ export {
   FileSearchItem,
   FORK_ITEM_TITLE,
   ForkItem,
+  GitItem,
   HandoffItem,
   PlanItem,
   ReasoningItem,

@@ -25,7 +25,12 @@ export type CommandProcedure =
   | "thread.adopt"
   | "request.respond"
   | "handoff.regenerate"
-  | "handoff.edit";
+  | "handoff.edit"
+  | "git.commit"
+  | "git.push"
+  | "pr.open"
+  | "pr.sendFeedback"
+  | "pr.merge";
 
 /** What the append that answers a command carries (S4, B3). */
 export type ReceiptOptions = { commandId?: string; binding: ReceiptBinding; receipt: unknown };
