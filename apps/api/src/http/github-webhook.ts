@@ -1,6 +1,6 @@
 import type http from "node:http";
 import { verifyWebhookSignature } from "@skein/git-finish";
-import type { Logger } from "../logger.ts";
+import type { Logger } from "../orchestrator/logger.ts";
 
 export const GITHUB_WEBHOOK_PATH = "/webhooks/github";
 /** GitHub caps deliveries at 25 MB; the events Skein reads are far smaller. */

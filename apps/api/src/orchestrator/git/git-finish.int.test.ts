@@ -1,10 +1,15 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type FakeGitHub, startFakeGitHub } from "@skein/fake-github";
 import type { ThreadId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
+import { serveGitHubWebhook } from "../../http/github-webhook.ts";
+import { silentLogger } from "../logger.ts";
+import { eventually } from "../../../test/support/orchestrator-harness.ts";
 import { createGitWorkspace, git } from "../../../test/support/git-workspace.ts";
 import {
   createHarness,
@@ -237,5 +242,58 @@ describe("B17: from a thread to a merged pull request", () => {
       theirs,
     );
     expect(git(ws, "status", "--porcelain").trim()).toBe("");
+  });
+
+  it("B17: a webhook with a bad signature is refused and changes nothing; a signed one makes the watch poll", async () => {
+    const { h, fake, threadId } = await setup();
+    const { commit } = await commitPushOpen(threadId);
+    const secret = "webhook-secret-0123456789";
+    const server = createServer((req, res) => {
+      void serveGitHubWebhook(req, res, {
+        secret,
+        log: silentLogger,
+        nudge: (repository, numbers) =>
+          h.orchestrator.pullRequests.syncRepository(repository, numbers),
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks/github`;
+    try {
+      fake.addCheckRun("acme/widgets", {
+        headSha: commit.sha,
+        name: "ci",
+        status: "completed",
+        conclusion: "failure",
+      });
+      const payload = {
+        action: "completed",
+        repository: { full_name: "acme/widgets" },
+        check_run: { pull_requests: [{ number: 1 }] },
+      };
+      const polls = () =>
+        fake!.requests.filter((r) => r.path === "/repos/acme/widgets/pulls/1").length;
+      const before = polls();
+      const bad = await fake.deliver({
+        url,
+        secret: "not-the-secret-at-all",
+        event: "check_run",
+        payload,
+      });
+      expect(bad.status).toBe(401);
+      expect(await bad.json()).toMatchObject({
+        message: expect.stringMatching(/signature does not match/),
+      });
+      expect(polls()).toBe(before);
+      expect(await eventsOf("PullRequestFactRecorded")).toHaveLength(0);
+
+      const good = await fake.deliver({ url, secret, event: "check_run", payload });
+      expect(good.status).toBe(202);
+      await eventually(async () =>
+        expect(await eventsOf("PullRequestFactRecorded")).toHaveLength(2),
+      );
+      expect(polls()).toBe(before + 1);
+    } finally {
+      server.close();
+    }
   });
 });

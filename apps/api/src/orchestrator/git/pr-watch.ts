@@ -59,8 +59,8 @@ export class PullRequestWatch {
     }
   }
 
-  /** Watches the thread's pull request, polling first after `firstInMs`. */
-  watch(threadId: ThreadId, pr: ThreadPullRequest, firstInMs = 0): void {
+  /** Watches the thread's pull request, polling first after `firstInMs` (default: the interval). */
+  watch(threadId: ThreadId, pr: ThreadPullRequest, firstInMs = this.interval()): void {
     if (this.stopped || this.watched.has(threadId)) return;
     if (this.watched.size >= MAX_WATCHED_PULL_REQUESTS) {
       this.deps.log.warn(
