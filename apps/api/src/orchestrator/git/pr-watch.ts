@@ -72,7 +72,7 @@ export class PullRequestWatch {
     const repo = parseRepositorySetting(pr.repository);
     if (!repo) return;
     const entry: Watched = {
-      poller: new PullRequestPoller(lazyClient(this.deps.client), repo, pr.number, this.interval()),
+      poller: new PullRequestPoller(this.deps.client, repo, pr.number, this.interval()),
       number: pr.number,
       timer: null,
       running: null,
@@ -185,23 +185,4 @@ export class PullRequestWatch {
       sequence,
     };
   }
-}
-
-/**
- * An Octokit made on first use (the token is read then, so a person signing in with `gh` after
- * Skein started is picked up by the next poll).
- */
-function lazyClient(make: () => Promise<Octokit>): Octokit {
-  let client: Promise<Octokit> | null = null;
-  const get = () => {
-    client ??= make().catch((error: unknown) => {
-      client = null;
-      throw error;
-    });
-    return client;
-  };
-  return {
-    request: async (route: string, params: Record<string, unknown>) =>
-      (await get()).request(route, params),
-  } as unknown as Octokit;
 }
