@@ -85,6 +85,7 @@ export async function startSkein(
       attempts: { maxRetries: config.runRetries, idleTimeoutMs: config.turnIdleTimeoutMs },
       fanOutConcurrency: config.fanOutConcurrency,
       worktreeGraceMs: config.worktreeGraceMs,
+      github: { env: config.github.env, publicUrl: config.github.publicUrl },
     });
     await orchestrator.recover();
     const server = await startServer({
@@ -101,6 +102,15 @@ export async function startSkein(
       log,
       metrics,
       rawLog,
+      ...(config.github.webhookSecret
+        ? {
+            githubWebhook: {
+              secret: config.github.webhookSecret,
+              nudge: (repository: string, numbers: readonly number[] | null) =>
+                orchestrator!.pullRequests.syncRepository(repository, numbers),
+            },
+          }
+        : {}),
     });
     // Other instances forward runtime commands for threads this one runs to this address.
     await orchestrator.advertise(config.advertiseUrl ?? server.url);

@@ -89,6 +89,24 @@ const EnvSchema = z.object({
     (url) => url === undefined || isHttpBaseUrl(url),
     "must be an http:// or https:// URL without query or fragment, e.g. http://127.0.0.1:4318",
   ),
+  /** B17: the person's GitHub token (else `gh auth token`). */
+  GITHUB_TOKEN: optionalText,
+  GH_TOKEN: optionalText,
+  /** B17: GitHub Enterprise's API (`https://host/api/v3`), or a loopback fake in tests. */
+  SKEIN_GITHUB_API_URL: optionalText.refine(
+    (url) => url === undefined || isHttpBaseUrl(url),
+    "must be an http:// or https:// URL, e.g. https://github.example.com/api/v3",
+  ),
+  /** B17: the secret `POST /webhooks/github` deliveries are signed with; unset: not served. */
+  SKEIN_GITHUB_WEBHOOK_SECRET: optionalText.refine(
+    (secret) => secret === undefined || secret.length >= MIN_TOKEN_LENGTH,
+    `must be at least ${MIN_TOKEN_LENGTH} characters`,
+  ),
+  /** Where people open Skein's web UI: pull-request bodies link back to the thread there. */
+  SKEIN_PUBLIC_URL: optionalText.refine(
+    (url) => url === undefined || isHttpBaseUrl(url),
+    "must be an http:// or https:// URL, e.g. http://127.0.0.1:4318",
+  ),
   SKEIN_LOG_LEVEL: z.preprocess(
     (value) => (typeof value === "string" && value.trim() !== "" ? value.trim() : undefined),
     z.enum(LOG_LEVELS).default("info"),
@@ -132,6 +150,12 @@ export type ServerConfig = {
   logLevel: LogLevel;
   /** B11: where OpenTelemetry spans are exported (OTLP/HTTP); null: tracing off. */
   otlpTracesUrl: string | null;
+  /** B17: GitHub's API and token, the webhook secret, and the web UI's URL for links back. */
+  github: {
+    env: { GITHUB_TOKEN?: string; GH_TOKEN?: string; SKEIN_GITHUB_API_URL?: string };
+    webhookSecret: string | null;
+    publicUrl: string | null;
+  };
 };
 
 /** A configuration the server must not start with; the message says what to change. */
@@ -240,6 +264,16 @@ export function parseEnv(source: EnvSource): ServerConfig {
     apiToken,
     logLevel: env.SKEIN_LOG_LEVEL,
     otlpTracesUrl: otlpTracesUrl(env),
+    github: {
+      env: {
+        ...(env.GITHUB_TOKEN ? { GITHUB_TOKEN: env.GITHUB_TOKEN } : {}),
+        ...(env.GH_TOKEN ? { GH_TOKEN: env.GH_TOKEN } : {}),
+        ...(env.SKEIN_GITHUB_API_URL ? { SKEIN_GITHUB_API_URL: env.SKEIN_GITHUB_API_URL } : {}),
+      },
+      webhookSecret: env.SKEIN_GITHUB_WEBHOOK_SECRET ?? null,
+      publicUrl:
+        env.SKEIN_PUBLIC_URL?.trim() ?? `http://${formatHostForUrl(host)}:${env.SKEIN_WEB_PORT}`,
+    },
   };
 }
 

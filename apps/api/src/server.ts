@@ -27,6 +27,11 @@ import { serveMetrics } from "./metrics/serve-metrics.ts";
 import { FORWARDED_HEADER } from "./http/runtime-remote.ts";
 import { agentNameOf } from "./http/agent-header.ts";
 import { MCP_PATH, McpEndpoint } from "./mcp/mcp-http.ts";
+import {
+  GITHUB_WEBHOOK_PATH,
+  type GitHubWebhookOptions,
+  serveGitHubWebhook,
+} from "./http/github-webhook.ts";
 import { FoldCheckpointer } from "./read-models/fold-checkpointer.ts";
 import { PastFolds } from "./read-models/past-folds.ts";
 import { usePastFolds } from "./read-models/past-reads.ts";
@@ -52,6 +57,8 @@ export type SkeinServerOptions = {
   metrics?: SkeinMetrics;
   /** The raw provider log (E18) the adapters write, for `events.raw` (B8); none when left out. */
   rawLog?: RawLogReader;
+  /** B17: `POST /webhooks/github` (signed with `secret`); not served when left out. */
+  githubWebhook?: Omit<GitHubWebhookOptions, "log">;
   /** How long shutdown waits for in-flight calls before cutting them; default 10 s. */
   shutdownGraceMs?: number;
   /**
@@ -186,6 +193,15 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
           );
         },
       );
+      return;
+    }
+    if (pathname === GITHUB_WEBHOOK_PATH && options.githubWebhook) {
+      tracker.track(req, res);
+      serveGitHubWebhook(req, res, { ...options.githubWebhook, log }).catch((error: unknown) => {
+        log.error({ err: error }, "GitHub webhook failed");
+        if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+        res.end();
+      });
       return;
     }
     if (pathname === MCP_PATH) {

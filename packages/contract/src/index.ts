@@ -83,6 +83,19 @@ export type {
   TransferView,
 } from "./views/reads.ts";
 export type {
+  GitCommitAnswer,
+  GitCommitInput,
+  GitPushAnswer,
+  GitPushInput,
+  PrFeedbackAnswer,
+  PrFeedbackInput,
+  PrMergeAnswer,
+  PrMergeInput,
+  PrOpenAnswer,
+  PrOpenInput,
+  PrSyncAnswer,
+} from "./views/git.ts";
+export type {
   RestoredFile,
   ReviewDiff,
   ReviewDiffInput,

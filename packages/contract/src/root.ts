@@ -1,4 +1,5 @@
 import { eventsRouter } from "./router/events.ts";
+import { gitRouter, prRouter } from "./router/git.ts";
 import { handoffRouter } from "./router/handoff.ts";
 import { healthRouter } from "./router/health.ts";
 import { projectRouter } from "./router/project.ts";
@@ -19,6 +20,8 @@ export const appRouter = createTRPCRouter({
   transfer: transferRouter,
   handoff: handoffRouter,
   review: reviewRouter,
+  git: gitRouter,
+  pr: prRouter,
   provider: providerRouter,
   events: eventsRouter,
   runtime: runtimeRouter,

@@ -62,6 +62,14 @@ import {
   SupersedeContextTransfer,
   SupersedeHandoff,
 } from "./commands/transfer-commands.ts";
+import {
+  RecordGitCommit,
+  RecordGitPush,
+  RecordPullRequest,
+  RecordPullRequestFacts,
+  RecordPullRequestFeedback,
+  RecordPullRequestMerged,
+} from "./commands/git-commands.ts";
 import { parseWith, type Result, type ValidationError } from "./errors.ts";
 
 /** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
@@ -110,6 +118,12 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   RecordCheckpoint,
   MarkCheckpointMissing,
   RollbackThread,
+  RecordGitCommit,
+  RecordGitPush,
+  RecordPullRequest,
+  RecordPullRequestFacts,
+  RecordPullRequestFeedback,
+  RecordPullRequestMerged,
 ]);
 export type ThreadCommand = z.infer<typeof ThreadCommand>;
 

@@ -6,6 +6,14 @@ import {
   ThreadRolledBack,
 } from "./events/checkpoint-events.ts";
 import {
+  GitCommitted,
+  GitPushed,
+  PullRequestFactRecorded,
+  PullRequestFeedbackSent,
+  PullRequestMerged,
+  PullRequestOpened,
+} from "./events/git-events.ts";
+import {
   ItemCompleted,
   ItemDeltaAppended,
   ItemStarted,
@@ -105,6 +113,12 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   CheckpointRecorded,
   CheckpointMarkedMissing,
   ThreadRolledBack,
+  GitCommitted,
+  GitPushed,
+  PullRequestOpened,
+  PullRequestFactRecorded,
+  PullRequestFeedbackSent,
+  PullRequestMerged,
 ]);
 export type ThreadEvent = z.infer<typeof ThreadEvent>;
 

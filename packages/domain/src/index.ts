@@ -72,6 +72,13 @@ export {
 } from "./entities/checkpoint.ts";
 export { CheckpointScope, CheckpointScopeKind } from "./entities/checkpoint-scope.ts";
 export {
+  GitCommitRecord,
+  GitPushRecord,
+  PullRequestCheck,
+  PullRequestFact,
+  ThreadPullRequest,
+} from "./entities/pull-request.ts";
+export {
   Attachment,
   InteractionMode,
   IsoTimestamp,
@@ -154,6 +161,7 @@ export {
   FileSearchItem,
   FORK_ITEM_TITLE,
   ForkItem,
+  GitItem,
   HandoffItem,
   PlanItem,
   ReasoningItem,

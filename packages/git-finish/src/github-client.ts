@@ -30,6 +30,8 @@ function ghAuthToken(): Promise<string | null> {
   });
 }
 
+export type GitHubClient = Octokit;
+
 /** An Octokit bound to the API URL, with no retries of its own: Skein's poller paces requests. */
 export async function createGitHubClient(
   env: GitHubEnv,

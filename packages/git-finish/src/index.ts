@@ -8,6 +8,7 @@ export {
 } from "./feedback.ts";
 export {
   createGitHubClient,
+  type GitHubClient,
   type GitHubEnv,
   gitHubFailure,
   resolveGitHubToken,
@@ -28,6 +29,13 @@ export {
   openPullRequest,
   type PullRequestInfo,
 } from "./pull-request.ts";
-export { type PushInput, type PushResult, pushBranch, remoteUrlOf } from "./push.ts";
+export {
+  configuredRemoteUrl,
+  defaultRemote,
+  type PushInput,
+  type PushResult,
+  pushBranch,
+  remoteUrlOf,
+} from "./push.ts";
 export { parseRemoteUrl, parseRepositorySetting, type RepositoryRef } from "./repository.ts";
 export { verifyWebhookSignature } from "./webhook-signature.ts";

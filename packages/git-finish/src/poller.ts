@@ -36,8 +36,12 @@ export class PullRequestPoller {
   private readonly cache = new Map<string, Cached>();
   private failures = 0;
 
+  /**
+   * `client` may be a getter: the token is then read at the first poll (a person who signs in
+   * with `gh` after Skein started is picked up), and a failure to get one is that poll's failure.
+   */
   constructor(
-    private readonly client: Octokit,
+    private readonly client: Octokit | (() => Promise<Octokit>),
     private readonly repo: RepositoryRef,
     private readonly number: number,
     private readonly intervalMs = DEFAULT_POLL_INTERVAL_MS,
@@ -47,11 +51,14 @@ export class PullRequestPoller {
   async poll(): Promise<PollResult> {
     const observations: PrObservation[] = [];
     let notModified = 0;
+    let resolved: Octokit | null = null;
     const get = async <T>(route: string, params: Record<string, unknown>): Promise<T> => {
       const key = `${route} ${JSON.stringify(params)}`;
       const cached = this.cache.get(key);
       try {
-        const response = await this.client.request(route, {
+        // One client per poll: a getter (and `gh auth token`) runs once, not per request.
+        resolved ??= typeof this.client === "function" ? await this.client() : this.client;
+        const response = await resolved.request(route, {
           ...params,
           headers: cached ? { "if-none-match": cached.etag } : {},
         });

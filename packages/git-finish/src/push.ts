@@ -50,6 +50,15 @@ export async function remoteUrlOf(cwd: string, remote: string): Promise<string> 
   );
 }
 
+/**
+ * The remote's URL as the person configured it (before `insteadOf` rewrites): what names the
+ * repository on GitHub, even when git is told to reach it some other way.
+ */
+export async function configuredRemoteUrl(cwd: string, remote: string): Promise<string> {
+  const url = await gitText(["config", "--get", `remote.${remote}.url`], { cwd, okCodes: [0, 1] });
+  return url || remoteUrlOf(cwd, remote);
+}
+
 export async function defaultRemote(cwd: string, branch: string): Promise<string> {
   const configured = await gitText(["config", "--get", `branch.${branch}.remote`], {
     cwd,

@@ -152,6 +152,7 @@ export function historyUpdatesOf(item: TurnItem): SessionUpdate[] {
     case "compaction":
     case "handoff":
     case "fork":
+    case "git":
       return [];
   }
 }

@@ -50,6 +50,8 @@ import { threadImportCommands } from "./threads/thread-import.ts";
 import { adoptCommands } from "./threads/adopt-sessions.ts";
 import { threadSettingsCommands } from "./threads/thread-settings.ts";
 import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./parallel/worktree-hygiene.ts";
+import { type GitHubSettings, gitFinishCommands } from "./git/git-finish-commands.ts";
+import type { PullRequestWatch } from "./git/pr-watch.ts";
 
 const TERMINAL_RUN_STATUSES = new Set([
   "completed",
@@ -92,6 +94,8 @@ export type OrchestratorOptions = {
   worktreeGraceMs?: number;
   /** B15: how long a provider's readiness (authentication included) is reused (default 30 s). */
   readinessTtlMs?: number;
+  /** B17: GitHub's API and token (default: api.github.com, GITHUB_TOKEN/GH_TOKEN, `gh`). */
+  github?: GitHubSettings;
   /** Tests only: a fault between a bring-back's files and its append (crash recovery, B9). */
   afterBringBackFiles?: () => Promise<void> | void;
 };
@@ -109,6 +113,8 @@ export type Orchestrator = OrchestratorCommands & {
   resumeLeaseRenewal(): void;
   /** Records where other instances reach this one's API (known once the server listens). */
   advertise(url: string): Promise<void>;
+  /** B17: the pull-request watch (webhooks ask it to poll). */
+  readonly pullRequests: PullRequestWatch;
 };
 
 /** Wires the repository, session manager and run executor into the command side of Skein. */
@@ -235,8 +241,20 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     (runId) => api.waitForRun(runId),
   );
 
+  const gitFinish = gitFinishCommands({
+    gate,
+    repo,
+    store: options.store,
+    log,
+    requireThread,
+    sendMessage: (input) => api.sendMessage(input),
+    archive: (input) => api.archive(input),
+    github: options.github ?? { env: {} },
+  });
+
   const api: Orchestrator = {
     repository: repo,
+    pullRequests: gitFinish.watch,
     instanceId: leases.owner,
     stopLeaseRenewal: () => {
       leases.stopRenewal();
@@ -416,6 +434,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       ),
     ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
     ...threadImportCommands({ gate, repo, store: options.store }),
+    ...gitFinish.commands,
     ...adoptCommands({
       gate,
       repo,
@@ -506,6 +525,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       );
       for (const threadId of queued) executor.kick(threadId);
       stopSweep = startLeaseSweep(options.store, repo, leases, executor, log);
+      await gitFinish.watch
+        .start()
+        .catch((error: unknown) => log.warn({ err: error }, "pull request watch did not start"));
     },
     async waitForRun(runId) {
       // Register first, then check: a run settling in between still wakes us.
@@ -516,6 +538,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     },
     async shutdown() {
       stopSweep?.();
+      gitFinish.watch.stop();
       await executor.stop();
       await sessions.closeAll();
       await leases.close();

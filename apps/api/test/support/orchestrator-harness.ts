@@ -34,6 +34,8 @@ export async function createHarness(
     sessionIdleMs?: number;
     /** B2: new attempts after provider failures. */
     attempts?: OrchestratorOptions["attempts"];
+    /** B17: where GitHub is (a fake) and its token. */
+    github?: OrchestratorOptions["github"];
   } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "skein-orch-"));
@@ -53,6 +55,7 @@ export async function createHarness(
       dataDir,
       sessionIdleMs: options.sessionIdleMs ?? 0,
       ...(options.attempts ? { attempts: options.attempts } : {}),
+      ...(options.github ? { github: options.github } : {}),
     });
   let orchestrator = await make();
   // Keep the workspace apart from the data dir: checkpoints must never capture Skein's own files.

@@ -4,7 +4,11 @@ import type { ProviderAdapter, ProviderSessionHandle } from "@skein/domain/provi
 import { createSkeinClient, type SkeinClient } from "../../src/client.ts";
 import { createHttpRuntimeRemote } from "../../src/http/runtime-remote.ts";
 import { createLogger, createSilentLogger } from "../../src/logger.ts";
-import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
+import {
+  createOrchestrator,
+  type Orchestrator,
+  type OrchestratorOptions,
+} from "../../src/orchestrator/index.ts";
 import { type SkeinServer, startServer } from "../../src/server.ts";
 import { tempDir, WEB_ORIGIN } from "./test-server.ts";
 
@@ -34,6 +38,8 @@ export async function startPgInstance(options: {
   leaseTtlMs: number;
   /** Wraps the instance's store (e.g. to make an append fail as a database error would). */
   wrapStore?: (store: EventStore) => EventStore;
+  /** B17: where GitHub is (a fake) and its token. */
+  github?: OrchestratorOptions["github"];
 }): Promise<PgInstance> {
   const raw = await openEventStore({ url: options.url, pollIntervalMs: 100 });
   const store = options.wrapStore ? options.wrapStore(raw) : raw;
@@ -58,6 +64,7 @@ export async function startPgInstance(options: {
     instanceId: options.id,
     leaseTtlMs: options.leaseTtlMs,
     remote: createHttpRuntimeRemote({ instanceId: options.id, apiToken: null }),
+    ...(options.github ? { github: options.github } : {}),
   });
   await orchestrator.recover();
   const server = await startServer({

@@ -28,6 +28,19 @@ import type {
   SweepResult,
 } from "../views/parallel.ts";
 import type {
+  GitCommitAnswer,
+  GitCommitInput,
+  GitPushAnswer,
+  GitPushInput,
+  PrFeedbackAnswer,
+  PrFeedbackInput,
+  PrMergeAnswer,
+  PrMergeInput,
+  PrOpenAnswer,
+  PrOpenInput,
+  PrSyncAnswer,
+} from "../views/git.ts";
+import type {
   ReviewDiff,
   ReviewDiffInput,
   ReviewRevertInput,
@@ -163,6 +176,21 @@ export interface OrchestratorCommands {
   reviewDiff(input: ReviewDiffInput): Promise<ReviewDiff>;
   /** B14: takes back one file or hunk of a review diff, keeping a safety checkpoint first. */
   reviewRevert(input: ReviewRevertInput): Promise<RollbackResult>;
+  /**
+   * B17: commits the thread's changes in its worktree with the person's git identity. Nothing to
+   * commit, a detached HEAD or no identity: PRECONDITION_FAILED in words, nothing recorded.
+   */
+  gitCommit(input: GitCommitInput): Promise<GitCommitAnswer>;
+  /** B17: pushes the thread's branch (never forced); no remote, rejected, auth: in words. */
+  gitPush(input: GitPushInput): Promise<GitPushAnswer>;
+  /** B17: opens the pull request for the thread's pushed branch (one per branch). */
+  openPullRequest(input: PrOpenInput): Promise<PrOpenAnswer>;
+  /** B17: polls the thread's pull request now. */
+  syncPullRequest(input: { threadId: ThreadId }): Promise<PrSyncAnswer>;
+  /** B17: review comments and failing checks become messages to the thread's agent. */
+  sendPullRequestFeedback(input: PrFeedbackInput): Promise<PrFeedbackAnswer>;
+  /** B17: merges the thread's pull request by the repository's allowed method. */
+  mergePullRequest(input: PrMergeInput): Promise<PrMergeAnswer>;
   /**
    * B14: undoes the agent's changes since the checkpoint (scope `code`), its runs (`conversation`)
    * or both. Paths the person changed since the agent last wrote them are CONFLICT unless `force`,

@@ -8,6 +8,7 @@ import {
   RuntimeMode,
 } from "./common.ts";
 import { TransferCreatedBy } from "./context-transfer.ts";
+import { ThreadPullRequest } from "./pull-request.ts";
 
 /** E2: light, browsing-only lineage; operational detail lives in ContextTransfer rows (T10). */
 export const AppThreadLineage = z.object({
@@ -43,5 +44,9 @@ export const AppThread = z.object({
   createdBy: TransferCreatedBy.optional(),
   /** The outside agent's own name (its MCP/ACP `clientInfo.name`), with `createdBy: "agent"`. */
   agentName: z.string().min(1).max(200).nullable().optional(),
+  /** B17: the pull request opened from the thread (absent or null: none). */
+  pullRequest: ThreadPullRequest.nullable().optional(),
+  /** B17: review comments and failing checks go to the agent without a click. */
+  autoFeedback: z.boolean().optional(),
 });
 export type AppThread = z.infer<typeof AppThread>;

@@ -164,6 +164,25 @@ export const ForkItem = TurnItemBase.extend({
   title: z.string(),
 });
 export const DynamicToolItem = TurnItemBase.extend(dynamicToolContent);
+/** B17: what happened in git and on the thread's pull request, in the conversation's order. */
+export const GitItem = TurnItemBase.extend({
+  type: z.literal("git"),
+  action: z.enum([
+    "committed",
+    "pushed",
+    "pr_opened",
+    "pr_state",
+    "check",
+    "review_comment",
+    "review",
+    "pr_merged",
+  ]),
+  title: z.string(),
+  detail: z.string().nullable(),
+  url: z.string().nullable(),
+  /** The commit, or the PR fact's key (`comment:<id>`, `check:<id>:…`): what feedback points at. */
+  ref: z.string().nullable(),
+});
 
 /** P6: the backend-ordered display list; the UI never merges entities itself. */
 export const TurnItem = z.discriminatedUnion("type", [
@@ -181,6 +200,7 @@ export const TurnItem = z.discriminatedUnion("type", [
   HandoffItem,
   ForkItem,
   DynamicToolItem,
+  GitItem,
 ]);
 export type TurnItem = z.infer<typeof TurnItem>;
 export type TurnItemType = TurnItem["type"];

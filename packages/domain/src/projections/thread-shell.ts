@@ -42,6 +42,8 @@ export type ThreadShell = {
   updatedAt: string;
   archivedAt: string | null;
   deletedAt: string | null;
+  /** B17: the pull request opened from the thread, as its watch last saw it. */
+  pullRequest?: AppThread["pullRequest"];
 };
 
 /**
@@ -85,5 +87,6 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     updatedAt: t.updatedAt,
     archivedAt: t.archivedAt,
     deletedAt: t.deletedAt,
+    ...(t.pullRequest ? { pullRequest: t.pullRequest } : {}),
   };
 }

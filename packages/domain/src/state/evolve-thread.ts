@@ -7,6 +7,14 @@ import {
   onThreadRolledBack,
 } from "./evolve/checkpoints.ts";
 import {
+  onGitCommitted,
+  onGitPushed,
+  onPullRequestFactRecorded,
+  onPullRequestFeedbackSent,
+  onPullRequestMerged,
+  onPullRequestOpened,
+} from "./evolve/git.ts";
+import {
   onItemCompleted,
   onItemDeltaAppended,
   onItemStarted,
@@ -186,6 +194,24 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "ThreadRolledBack":
       onThreadRolledBack(state, event.data);
+      break;
+    case "GitCommitted":
+      onGitCommitted(state, event.data);
+      break;
+    case "GitPushed":
+      onGitPushed(state, event.data);
+      break;
+    case "PullRequestOpened":
+      onPullRequestOpened(state, event.data);
+      break;
+    case "PullRequestFactRecorded":
+      onPullRequestFactRecorded(state, event.data);
+      break;
+    case "PullRequestFeedbackSent":
+      onPullRequestFeedbackSent(state, event.data);
+      break;
+    case "PullRequestMerged":
+      onPullRequestMerged(state, event.data);
       break;
     default:
       assertNever(event);

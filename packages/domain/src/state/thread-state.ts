@@ -8,6 +8,7 @@ import type { ConversationMessage } from "../entities/conversation-message.ts";
 import type { ExecutionNode } from "../entities/execution-node.ts";
 import type { ForkInheritance } from "../entities/fork-inheritance.ts";
 import type { PlanArtifact } from "../entities/plan-artifact.ts";
+import type { PullRequestFact } from "../entities/pull-request.ts";
 import type { ProviderThread } from "../entities/provider-thread.ts";
 import type { ProviderTurn } from "../entities/provider-turn.ts";
 import type { Run } from "../entities/run.ts";
@@ -102,6 +103,15 @@ export type ThreadState = {
   lastActivityAt: string | null;
   /** Token usage of every run of the thread, summed as turns end (the shell's `usage`). */
   usageTotal: TokenUsage | null;
+  /** B17: keys of the pull-request facts recorded (each is recorded once). */
+  pullRequestKeys: Set<string>;
+  /**
+   * B17: the latest review comment and check facts by subject (`comment:<id>`, `check:<id>`), what
+   * feedback to the agent quotes.
+   */
+  pullRequestFeedback: Map<string, PullRequestFact>;
+  /** Subjects already sent to the agent. */
+  pullRequestSentSubjects: Set<string>;
   /** Rows touched by the last evolved event (id → table); reset by every evolve. */
   changed: Map<string, ProjectionTable>;
 };
@@ -151,6 +161,9 @@ export function initialThreadState(): ThreadState {
     cancelledRunCount: 0,
     lastActivityAt: null,
     usageTotal: null,
+    pullRequestKeys: new Set(),
+    pullRequestFeedback: new Map(),
+    pullRequestSentSubjects: new Set(),
     changed: new Map(),
   };
 }

@@ -13,6 +13,14 @@ import {
 import { bindHandoff, previewHandoff, supersedeHandoff } from "./handoff-previews.ts";
 import { editHandoff, recordHandoff, regenerateHandoff } from "./handoffs.ts";
 import { adoptThread } from "./adopt.ts";
+import {
+  recordGitCommit,
+  recordGitPush,
+  recordPullRequest,
+  recordPullRequestFacts,
+  recordPullRequestFeedback,
+  recordPullRequestMerged,
+} from "./git.ts";
 import { appendItemDelta, completeItem, startItem, updatePlan } from "./items.ts";
 import {
   archiveThread,
@@ -136,6 +144,18 @@ function route(
       return markCheckpointMissing(c.data, s, m);
     case "RollbackThread":
       return rollbackThread(c.data, s, m);
+    case "RecordGitCommit":
+      return recordGitCommit(c.data, s, m);
+    case "RecordGitPush":
+      return recordGitPush(c.data, s, m);
+    case "RecordPullRequest":
+      return recordPullRequest(c.data, s, m);
+    case "RecordPullRequestFacts":
+      return recordPullRequestFacts(c.data, s, m);
+    case "RecordPullRequestFeedback":
+      return recordPullRequestFeedback(c.data, s, m);
+    case "RecordPullRequestMerged":
+      return recordPullRequestMerged(c.data, s, m);
     default:
       return assertNever(c);
   }

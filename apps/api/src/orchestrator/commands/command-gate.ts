@@ -27,7 +27,12 @@ export type CommandProcedure =
   | "request.respond"
   | "handoff.regenerate"
   | "handoff.edit"
-  | "review.revert";
+  | "review.revert"
+  | "git.commit"
+  | "git.push"
+  | "pr.open"
+  | "pr.sendFeedback"
+  | "pr.merge";
 
 /** What the append that answers a command carries (S4, B3). */
 export type ReceiptOptions = { commandId?: string; binding: ReceiptBinding; receipt: unknown };

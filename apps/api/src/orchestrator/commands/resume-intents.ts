@@ -1,7 +1,17 @@
 import type { OrchestratorCommands } from "@skein/contract";
 import type { CommandProcedure } from "./command-gate.ts";
 
-type Resumable = Pick<OrchestratorCommands, "rollback" | "forkThread" | "sendMessage" | "reviewRevert">;
+type Resumable = Pick<
+  OrchestratorCommands,
+  | "rollback"
+  | "forkThread"
+  | "sendMessage"
+  | "reviewRevert"
+  | "gitCommit"
+  | "openPullRequest"
+  | "sendPullRequestFeedback"
+  | "mergePullRequest"
+>;
 
 /** The input each command that records an intent (B3) takes, as its port types it. */
 type ResumeInputs = {
@@ -9,6 +19,10 @@ type ResumeInputs = {
   "thread.fork": Parameters<Resumable["forkThread"]>[0];
   "thread.sendMessage": Parameters<Resumable["sendMessage"]>[0];
   "review.revert": Parameters<Resumable["reviewRevert"]>[0];
+  "git.commit": Parameters<Resumable["gitCommit"]>[0];
+  "pr.open": Parameters<Resumable["openPullRequest"]>[0];
+  "pr.sendFeedback": Parameters<Resumable["sendPullRequestFeedback"]>[0];
+  "pr.merge": Parameters<Resumable["mergePullRequest"]>[0];
 };
 
 export type ResumeTable = {
@@ -22,6 +36,10 @@ export function resumeTable(api: Resumable): ResumeTable {
     "thread.fork": (input) => api.forkThread(input),
     "thread.sendMessage": (input) => api.sendMessage(input),
     "review.revert": (input) => api.reviewRevert(input),
+    "git.commit": (input) => api.gitCommit(input),
+    "pr.open": (input) => api.openPullRequest(input),
+    "pr.sendFeedback": (input) => api.sendPullRequestFeedback(input),
+    "pr.merge": (input) => api.mergePullRequest(input),
   };
 }
 

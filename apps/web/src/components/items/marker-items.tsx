@@ -79,3 +79,26 @@ export function ForkView({ item }: { item: TurnItemOf<"fork"> }) {
     </div>
   );
 }
+
+/** B17: a commit, push or pull-request event, with its details folded. */
+export function GitView({ item }: { item: TurnItemOf<"git"> }) {
+  return (
+    <div className="marker git-marker" data-git-action={item.action} data-git-ref={item.ref ?? ""}>
+      <span className="item-label">{item.title}</span>
+      {item.url && (
+        <>
+          {" "}
+          <a href={item.url} target="_blank" rel="noreferrer">
+            open
+          </a>
+        </>
+      )}
+      {item.detail && (
+        <details>
+          <summary>details</summary>
+          <pre>{item.detail}</pre>
+        </details>
+      )}
+    </div>
+  );
+}

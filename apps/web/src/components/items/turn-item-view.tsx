@@ -1,7 +1,7 @@
 import { words } from "../../lib/format.ts";
 import type { PendingRequest, TurnItem } from "../../lib/types.ts";
 import { ApprovalView } from "./approval-item.tsx";
-import { CheckpointView, CompactionView, ForkView, HandoffView } from "./marker-items.tsx";
+import { CheckpointView, CompactionView, ForkView, GitView, HandoffView } from "./marker-items.tsx";
 import { AssistantMessageView, ReasoningView, UserMessageView } from "./message-items.tsx";
 import { PlanView } from "./plan-item.tsx";
 import { RawFrames } from "./raw-frames.tsx";
@@ -69,6 +69,8 @@ function body(item: TurnItem, pending: ReadonlyMap<string, PendingRequest>) {
       return <ForkView item={item} />;
     case "dynamic_tool":
       return <DynamicToolView item={item} />;
+    case "git":
+      return <GitView item={item} />;
     default: {
       const unknown: never = item;
       return <pre>{JSON.stringify(unknown)}</pre>;

@@ -1,0 +1,31 @@
+import { z } from "zod";
+import {
+  GitCommitRecord,
+  GitPushRecord,
+  PullRequestFact,
+  ThreadPullRequest,
+} from "../entities/pull-request.ts";
+import { GitItem } from "../entities/turn-item.ts";
+import { RunId } from "../ids.ts";
+import { defineEvent } from "./define.ts";
+
+export const GitCommitted = defineEvent("GitCommitted", { commit: GitCommitRecord, item: GitItem });
+export const GitPushed = defineEvent("GitPushed", { push: GitPushRecord, item: GitItem });
+export const PullRequestOpened = defineEvent("PullRequestOpened", {
+  pullRequest: ThreadPullRequest,
+  item: GitItem,
+});
+/** One new fact; `item` is null for facts the timeline does not show (a check still running). */
+export const PullRequestFactRecorded = defineEvent("PullRequestFactRecorded", {
+  fact: PullRequestFact,
+  item: GitItem.nullable(),
+});
+export const PullRequestFeedbackSent = defineEvent("PullRequestFeedbackSent", {
+  subjects: z.array(z.string()),
+  runIds: z.array(RunId),
+});
+export const PullRequestMerged = defineEvent("PullRequestMerged", {
+  method: z.string(),
+  sha: z.string(),
+  item: GitItem,
+});
