@@ -37,6 +37,7 @@ import {
   onRunCancelled,
   onRunFinished,
   onRunInterruptRequested,
+  onRunProgressNoted,
   onRunQueued,
   onRunRecovered,
   onRunRetryQueued,
@@ -96,6 +97,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "RunInterruptRequested":
       onRunInterruptRequested(state, event.data);
+      break;
+    case "RunProgressNoted":
+      onRunProgressNoted(state, event.data);
       break;
     case "RunFinished":
       onRunFinished(state, event.data);

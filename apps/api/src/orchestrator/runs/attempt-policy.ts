@@ -11,6 +11,11 @@ export type AttemptPolicy = {
    * 0 turns the watchdog off.
    */
   idleTimeoutMs: number;
+  /**
+   * B15: a turn whose runtime keeps retrying a model it cannot reach, with no output between,
+   * is stopped this long after its first retry and fails saying so; no new attempt follows.
+   */
+  unreachableMs: number;
 };
 
 export const DEFAULT_ATTEMPT_POLICY: AttemptPolicy = {
@@ -18,6 +23,7 @@ export const DEFAULT_ATTEMPT_POLICY: AttemptPolicy = {
   baseDelayMs: 500,
   maxDelayMs: 5_000,
   idleTimeoutMs: 10 * 60_000,
+  unreachableMs: 60_000,
 };
 
 /** A provider runtime that went away mid-turn (crash, kill, exit). */

@@ -5,6 +5,9 @@ export function providerName(provider: string): string {
 
 /** What to do about a turn that failed, judged from the provider's own error text. */
 function adviceFor(name: string, error: string): string {
+  if (/could not reach the model/i.test(error)) {
+    return `Check that the server can reach ${name}'s model service (network, proxy, or the base URL in ${name}'s configuration), then send the message again.`;
+  }
   if (/\b(401|403)\b|unauthori[sz]ed|forbidden|api[ _-]?key|credential|log ?in/i.test(error)) {
     return `Check ${name}'s credentials on the server (provider status shows its state), then send the message again.`;
   }

@@ -22,6 +22,7 @@ import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import { type AttemptPolicy, attemptDelayMs, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
 import { turnFailureInWords } from "./failure-words.ts";
 import { untilIdle } from "./idle-watchdog.ts";
+import { ModelReachWatch } from "./model-reach.ts";
 import {
   fenceAppends,
   LeaseLostError,
@@ -479,6 +480,16 @@ export class RunExecutor {
         stopReason,
         interruptNative: (ref, turnRef) => session.handle.interruptTurn(ref, turnRef),
       });
+      const reach = new ModelReachWatch({
+        provider: session.provider,
+        boundMs: this.attempts.unreachableMs,
+        note: (progress) =>
+          appends.execute({ type: "NoteRunProgress", data: { threadId, runId, progress } }).then(
+            () => undefined,
+            (error: unknown) => this.log.warn({ runId, error: message(error) }, "notice lost"),
+          ),
+        giveUp: () => this.turns.interruptNative(active),
+      });
       const consumer = new TurnConsumer(
         appends,
         this.ids,
@@ -488,8 +499,18 @@ export class RunExecutor {
         onRequest,
         stopReason,
         {
-          before: (error) =>
-            startNewAttempt(this.recoveryDeps(threadId), threadId, runId, active, recovery, error),
+          // B15: the runtime already retried a model it could not reach; another attempt would too.
+          before: async (error) => {
+            if (reach.unreachable) return;
+            await startNewAttempt(
+              this.recoveryDeps(threadId),
+              threadId,
+              runId,
+              active,
+              recovery,
+              error,
+            );
+          },
           describe: (error) =>
             turnFailureInWords(
               session.provider,
@@ -499,7 +520,7 @@ export class RunExecutor {
         children,
       );
       const events = untilIdle(
-        turn.events,
+        reach.watch(turn.events),
         this.attempts.idleTimeoutMs,
         async () => (await this.repo.thread(threadId)).runs.get(runId)?.status === "waiting",
         () => this.turns.interruptNative(active),
