@@ -16,6 +16,7 @@ import { useAction } from "../../lib/use-action.ts";
 import { useCommand } from "../../lib/commands.tsx";
 import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
 import { BringBackSelect } from "./bring-back-select.tsx";
+import { ProviderReadinessNotice } from "./provider-readiness-notice.tsx";
 import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
 import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -235,6 +236,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
         attach(files);
       }}
     >
+      <ProviderReadinessNotice provider={provider} />
       <textarea
         aria-label="Message"
         placeholder={
