@@ -82,7 +82,11 @@ export async function startSkein(
         instanceId: config.instanceId,
         apiToken: config.apiToken,
       }),
-      attempts: { maxRetries: config.runRetries, idleTimeoutMs: config.turnIdleTimeoutMs },
+      attempts: {
+        maxRetries: config.runRetries,
+        idleTimeoutMs: config.turnIdleTimeoutMs,
+        unreachableMs: config.modelUnreachableMs,
+      },
       fanOutConcurrency: config.fanOutConcurrency,
       worktreeGraceMs: config.worktreeGraceMs,
       github: { env: config.github.env, publicUrl: config.github.publicUrl },

@@ -50,6 +50,11 @@ const EnvSchema = z.object({
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.coerce.number().int().min(0).max(10).default(2),
   ),
+  /** B15: how long a turn may retry a model it cannot reach before Skein stops it (≤ 60 s). */
+  SKEIN_MODEL_UNREACHABLE_MS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().int().min(1_000).max(600_000).default(60_000),
+  ),
   SKEIN_TURN_IDLE_TIMEOUT_MS: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.coerce
@@ -144,6 +149,8 @@ export type ServerConfig = {
   runRetries: number;
   /** B2: a turn silent this long is stopped and retried (0: never). */
   turnIdleTimeoutMs: number;
+  /** B15: a turn retrying a model it cannot reach is stopped this long after its first retry. */
+  modelUnreachableMs: number;
   fanOutConcurrency: number;
   worktreeGraceMs: number;
   apiToken: string | null;
@@ -259,6 +266,7 @@ export function parseEnv(source: EnvSource): ServerConfig {
       (env.SKEIN_API_PORT === 0 ? null : `http://${formatHostForUrl(host)}:${env.SKEIN_API_PORT}`),
     runRetries: env.SKEIN_RUN_RETRIES,
     turnIdleTimeoutMs: env.SKEIN_TURN_IDLE_TIMEOUT_MS,
+    modelUnreachableMs: env.SKEIN_MODEL_UNREACHABLE_MS,
     fanOutConcurrency: env.SKEIN_FANOUT_CONCURRENCY,
     worktreeGraceMs: env.SKEIN_WORKTREE_GRACE_MS,
     apiToken,

@@ -167,6 +167,7 @@ describe("configuration (env.ts)", () => {
       database: { kind: "sqlite" },
       runRetries: 2,
       turnIdleTimeoutMs: 600_000,
+      modelUnreachableMs: 60_000,
     });
     expect(config.dataDir).toMatch(/\.skein$/);
     expect(config.webOrigins).toContain("http://127.0.0.1:4318");
@@ -179,6 +180,10 @@ describe("configuration (env.ts)", () => {
       turnIdleTimeoutMs: 0,
     });
     expect(() => parseEnv({ SKEIN_RUN_RETRIES: "-1" })).toThrow(/SKEIN_RUN_RETRIES/);
+    expect(parseEnv({ SKEIN_MODEL_UNREACHABLE_MS: "20000" }).modelUnreachableMs).toBe(20_000);
+    expect(() => parseEnv({ SKEIN_MODEL_UNREACHABLE_MS: "5" })).toThrow(
+      /SKEIN_MODEL_UNREACHABLE_MS/,
+    );
     expect(() => parseEnv({ SKEIN_TURN_IDLE_TIMEOUT_MS: "5" })).toThrow(
       /SKEIN_TURN_IDLE_TIMEOUT_MS.*0 \(off\) or at least 1000/,
     );

@@ -68,7 +68,7 @@ describe
 
     it("creates a project and a thread; a reply streams in and its run shows Codex", async () => {
       await page.goto(stack.web.url);
-      await expect.poll(() => text(page.locator("tr[data-provider=codex]"))).toContain("ready");
+      await expect.poll(() => text(page.locator("tr[data-provider=codex]"))).toContain("Ready");
       await checkView("home");
       await page.getByLabel("Name", { exact: true }).fill("Demo");
       await page.getByLabel("Workspace root (absolute path)").fill(stack.providers.workspace);

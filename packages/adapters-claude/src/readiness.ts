@@ -4,7 +4,13 @@ import { buildChildEnv, type ClaudeConfig } from "./config.ts";
 import { claudeVersion, resolveClaudeExecutable } from "./executable.ts";
 
 /** `claude auth status` reads local files and the environment; longer means it is not usable. */
-const AUTH_STATUS_TIMEOUT_MS = 10_000;
+const AUTH_STATUS_TIMEOUT_MS = 30_000;
+
+/** Variables Claude Code signs in with as they are (checked: `claude auth status` says so). */
+const CREDENTIAL_VARIABLES = [
+  ["ANTHROPIC_API_KEY", "ANTHROPIC_API_KEY"],
+  ["ANTHROPIC_AUTH_TOKEN", "an auth token (ANTHROPIC_AUTH_TOKEN)"],
+] as const;
 
 /** What `claude auth status --json` prints (the fields Skein reads). */
 type AuthStatus = {
@@ -31,7 +37,10 @@ export async function claudeReadiness(config: ClaudeConfig): Promise<ProviderRea
         "The Claude Code runtime was not found. Reinstall Skein's dependencies (pnpm install), then check again.",
     };
   }
-  const version = await claudeVersion(executable);
+  const [version, auth] = await Promise.all([
+    claudeVersion(executable),
+    readAuth(executable, config),
+  ]);
   if (version === null) {
     return {
       found: true,
@@ -40,15 +49,19 @@ export async function claudeReadiness(config: ClaudeConfig): Promise<ProviderRea
       lastError: `The Claude Code runtime (${executable}) does not run. Reinstall Skein's dependencies (pnpm install), then check again.`,
     };
   }
-  const auth = await readAuth(executable, config);
   const ready = auth.state === "signed-in";
   return { found: true, version, ready, lastError: ready ? null : auth.fix, auth };
 }
 
 async function readAuth(executable: string, config: ClaudeConfig): Promise<ProviderAuth> {
+  // A credential variable needs no process to check (and the first message waits for this).
+  const env = buildChildEnv(config, "default");
+  const variable = CREDENTIAL_VARIABLES.find(([name]) => env[name]?.trim());
+  if (variable) return { state: "signed-in", method: variable[1], fix: null };
   let status: AuthStatus;
   try {
-    status = JSON.parse(await authStatus(executable, config)) as AuthStatus;
+    const out = await authStatus(executable, config);
+    status = JSON.parse(out.slice(out.indexOf("{"))) as AuthStatus;
   } catch (error) {
     return {
       state: "unknown",
@@ -88,8 +101,8 @@ function authStatus(executable: string, config: ClaudeConfig): Promise<string> {
       ["auth", "status", "--json"],
       { timeout: AUTH_STATUS_TIMEOUT_MS, env },
       (error, stdout) => {
-        if (stdout.trim().startsWith("{")) resolve(stdout);
-        else reject(error ?? new Error("no answer"));
+        if (stdout.includes("{")) resolve(stdout);
+        else reject(error ?? new Error(`it printed ${JSON.stringify(stdout.slice(0, 200))}`));
       },
     );
   });

@@ -175,6 +175,19 @@ export class TurnEventMapper {
         this.completeItem(this.compacting, "failed", {}, rawEventId);
         this.compacting = null;
       }
+    } else if (message.subtype === "api_retry") {
+      // B15: the CLI retries a model request that failed (no answer, 5xx, overload…).
+      const cause =
+        message.error_status === null
+          ? "no answer from the model service"
+          : `HTTP ${message.error_status}${message.error === "unknown" ? "" : ` ${message.error}`}`;
+      this.out.emit({
+        type: "model.retrying",
+        attempt: message.attempt,
+        maxAttempts: message.max_retries,
+        cause,
+        rawEventId,
+      });
     } else if (message.subtype === "compact_boundary") {
       const itemRef = this.compacting ?? `compaction:${message.uuid}`;
       this.compacting = null;

@@ -7,7 +7,7 @@ import type { GetAccountResponse } from "./protocol/generated/v2/GetAccountRespo
 import { CodexAppServerClient } from "./rpc/app-server-client.ts";
 
 /** The account check answers from local files; a runtime that takes longer is not usable now. */
-const ACCOUNT_TIMEOUT_MS = 10_000;
+const ACCOUNT_TIMEOUT_MS = 30_000;
 
 /**
  * B15: Codex is ready when its binary runs and `account/read` (a short-lived app-server, no thread,
@@ -27,13 +27,13 @@ export async function codexReadiness(config: CodexConfig): Promise<ProviderReadi
   if (!existsSync(resolved.binaryPath)) {
     return notFound(`The Codex runtime was not found at ${resolved.binaryPath}.`);
   }
-  let version: string;
-  try {
-    version = await binaryVersion(resolved.binaryPath);
-  } catch (error) {
-    return { ...notFound(`The Codex runtime does not run: ${errorText(error)}.`), found: true };
+  const [version, auth] = await Promise.all([
+    binaryVersion(resolved.binaryPath).catch((error: unknown) => new Error(errorText(error))),
+    readAuth(resolved),
+  ]);
+  if (version instanceof Error) {
+    return { ...notFound(`The Codex runtime does not run: ${version.message}.`), found: true };
   }
-  const auth = await readAuth(resolved);
   const ready = auth.state === "signed-in" || auth.state === "not-required";
   return { found: true, version, ready, lastError: ready ? null : auth.fix, auth };
 }

@@ -138,7 +138,7 @@ export {
 } from "./entities/provider-thread.ts";
 export { ProviderTurn, ProviderTurnStatus } from "./entities/provider-turn.ts";
 export { RawProviderEvent } from "./entities/raw-provider-event.ts";
-export { ACTIVE_RUN_STATUSES, Run, RunStatus } from "./entities/run.ts";
+export { ACTIVE_RUN_STATUSES, Run, RunProgress, RunStatus } from "./entities/run.ts";
 export { RunAttempt, RunAttemptReason, RunAttemptStatus } from "./entities/run-attempt.ts";
 export {
   RequestAnswers,

@@ -13,6 +13,8 @@ export type E2eStackOptions = {
   timeoutMs?: number;
   /** Codex `[features]` flags for the stack's CODEX_HOME (e.g. `{ multi_agent_v2: true }`). */
   codexFeatures?: Record<string, boolean>;
+  /** B15: neither runtime signed in; every model URL a dead loopback port. */
+  signedOut?: boolean;
   /** Writes a history into the API's data dir before the API opens it (see seed-history.ts). */
   seed?: (dataDir: string) => Promise<void>;
   /** Time for the build, the seed and the stack to start (vitest's hookTimeout when absent). */
@@ -34,6 +36,7 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     const stack = await startStack("start", {
       ...(options.codexFeatures ? { codexFeatures: options.codexFeatures } : {}),
       ...(options.seed ? { seed: options.seed } : {}),
+      ...(options.signedOut ? { signedOut: true } : {}),
     });
     started = { stack };
     const browser = await launchBrowser();

@@ -5,7 +5,9 @@ import path from "node:path";
 // apps/web does not depend on the fake model servers; the suite reaches them by path.
 import {
   type CodexTestHome,
+  closedLoopbackUrl,
   createCodexTestHome,
+  createOpenAiCodexHome,
   type FakeMessagesServer,
   type FakeResponsesServer,
   startFakeMessagesServer,
@@ -27,15 +29,22 @@ export type FakeProviders = {
  * environment into the provider processes (main.ts), exactly as a user's own setup would be used.
  */
 export async function startFakeProviders(
-  options: { codexFeatures?: Record<string, boolean> } = {},
+  options: {
+    codexFeatures?: Record<string, boolean>;
+    /** B15: neither runtime signed in, and every model URL a dead loopback port. */
+    signedOut?: boolean;
+  } = {},
 ): Promise<FakeProviders> {
   const openai = await startFakeResponsesServer();
   const anthropic = await startFakeMessagesServer();
-  const codexHome: CodexTestHome = await createCodexTestHome({
-    baseUrl: openai.url,
-    model: "gpt-5.5",
-    ...(options.codexFeatures ? { features: options.codexFeatures } : {}),
-  });
+  const dead = options.signedOut ? await closedLoopbackUrl() : null;
+  const codexHome: CodexTestHome = dead
+    ? await createOpenAiCodexHome({ baseUrl: dead })
+    : await createCodexTestHome({
+        baseUrl: openai.url,
+        model: "gpt-5.5",
+        ...(options.codexFeatures ? { features: options.codexFeatures } : {}),
+      });
   const claudeConfig = mkdtempSync(path.join(tmpdir(), "skein-web-claude-"));
   const workspace = mkdtempSync(path.join(tmpdir(), "skein-web-ws-"));
   const git = (...args: string[]) =>
@@ -60,8 +69,8 @@ export async function startFakeProviders(
     env: {
       CODEX_HOME: codexHome.dir,
       RUST_LOG: "error",
-      ANTHROPIC_BASE_URL: anthropic.url,
-      ANTHROPIC_API_KEY: "test-key",
+      ANTHROPIC_BASE_URL: dead ?? anthropic.url,
+      ...(dead ? { OPENAI_BASE_URL: `${dead}/v1` } : { ANTHROPIC_API_KEY: "test-key" }),
       CLAUDE_CONFIG_DIR: claudeConfig,
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
     },

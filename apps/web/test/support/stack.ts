@@ -13,13 +13,16 @@ export async function startStack(
   mode: "start" | "dev" = "start",
   options: {
     codexFeatures?: Record<string, boolean>;
+    /** B15: neither runtime signed in; every model URL a dead loopback port. */
+    signedOut?: boolean;
     /** Writes a history into the API's data dir before the API opens it. */
     seed?: (dataDir: string) => Promise<void>;
   } = {},
 ): Promise<Stack> {
-  const providers = await startFakeProviders(
-    options.codexFeatures ? { codexFeatures: options.codexFeatures } : {},
-  );
+  const providers = await startFakeProviders({
+    ...(options.codexFeatures ? { codexFeatures: options.codexFeatures } : {}),
+    ...(options.signedOut ? { signedOut: true } : {}),
+  });
   const webPort = await freePort();
   let api: Child & { dataDir: string };
   try {

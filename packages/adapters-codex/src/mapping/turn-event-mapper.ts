@@ -99,7 +99,10 @@ export class TurnEventMapper {
         return;
       }
       case "error":
-        if (!n.params.willRetry) this.lastFailure = codexTurnFailure(n.params.error);
+        // B15: "Reconnecting... 2/5" (or "… waiting for network") while Codex retries the model.
+        if (n.params.willRetry)
+          this.out.emit({ type: "model.retrying", ...retryOf(n.params.error), ...raw });
+        else this.lastFailure = codexTurnFailure(n.params.error);
         return;
       case "turn/completed": {
         const turn = n.params.turn;
@@ -187,4 +190,18 @@ export class TurnEventMapper {
   ): void {
     this.out.delta({ type: "item.delta", itemRef, field, delta, ...raw });
   }
+}
+
+/** Codex's retry count ("Reconnecting... 2/5") and its own words for why. */
+export function retryOf(error: { message: string; additionalDetails: string | null }): {
+  attempt: number | null;
+  maxAttempts: number | null;
+  cause: string;
+} {
+  const count = /(\d+)\s*\/\s*(\d+)/.exec(error.message);
+  return {
+    attempt: count ? Number(count[1]) : null,
+    maxAttempts: count ? Number(count[2]) : null,
+    cause: (error.additionalDetails ?? "").trim() || error.message,
+  };
 }

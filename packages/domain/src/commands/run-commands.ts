@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PathText, UserText } from "../inputs/text.ts";
 import { Attachment, InteractionMode, ProviderKind, ReasoningEffort } from "../entities/common.ts";
+import { RunProgress } from "../entities/run.ts";
 import {
   ContextHandoffId,
   MessageId,
@@ -56,6 +57,13 @@ export const CancelQueuedRun = defineCommand("CancelQueuedRun", {
 export const RetryRun = defineCommand("RetryRun", { threadId: ThreadId, runId: RunId });
 
 export const InterruptRun = defineCommand("InterruptRun", { threadId: ThreadId, runId: RunId });
+
+/** B15: sets (or clears, null) the running run's live notice; time comes from the command. */
+export const NoteRunProgress = defineCommand("NoteRunProgress", {
+  threadId: ThreadId,
+  runId: RunId,
+  progress: RunProgress.omit({ since: true }).nullable(),
+});
 
 /** Fail a run that has no provider turn to report for it (e.g. T5 `unsupported`). */
 export const FailRun = defineCommand("FailRun", {

@@ -36,6 +36,22 @@ export type RunStatus = z.infer<typeof RunStatus>;
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ["starting", "running", "waiting"];
 
 /**
+ * B15: a live notice on a running run, such as the runtime retrying a model it cannot reach
+ * ("Codex cannot reach the model: retry 2 of 5"). Cleared when output resumes or the run ends.
+ */
+export const RunProgress = z.object({
+  kind: z.literal("model_unreachable"),
+  text: z.string().min(1),
+  /** The runtime's retry count and its limit, when it says them. */
+  attempt: z.number().int().nonnegative().nullable(),
+  maxAttempts: z.number().int().nonnegative().nullable(),
+  /** The runtime's own words for why. */
+  cause: z.string(),
+  since: IsoTimestamp,
+});
+export type RunProgress = z.infer<typeof RunProgress>;
+
+/**
  * E3: a counted, user-visible turn. Beyond SPEC: `model` (each run picks provider/model, T4),
  * `interactionMode` and `effort` (B5, issue 16), `interruptRequestedAt` (an interrupt is
  * requested, then confirmed by the provider turn), `error` (why a failed/interrupted run ended)
@@ -70,5 +86,7 @@ export const Run = z.object({
   interruptRequestedAt: IsoTimestamp.nullable(),
   error: z.string().nullable(),
   usage: TokenUsage.optional(),
+  /** B15: what the running turn is going through now, in words (absent/null: nothing to say). */
+  progress: RunProgress.nullable().optional(),
 });
 export type Run = z.infer<typeof Run>;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ConversationMessage } from "../entities/conversation-message.ts";
 import { ExecutionNode } from "../entities/execution-node.ts";
-import { Run } from "../entities/run.ts";
+import { Run, RunProgress } from "../entities/run.ts";
 import { RunAttempt } from "../entities/run-attempt.ts";
 import { UserMessageItem } from "../entities/turn-item.ts";
 import { ContextHandoffId, RunAttemptId, RunId } from "../ids.ts";
@@ -25,6 +25,11 @@ export const RunRetryQueued = defineEvent("RunRetryQueued", { runId: RunId });
 export const RunCancelled = defineEvent("RunCancelled", { runId: RunId });
 /** The provider was asked to stop; the run ends when its turn reports the outcome. */
 export const RunInterruptRequested = defineEvent("RunInterruptRequested", { runId: RunId });
+/** B15: the running run's live notice changed (null: cleared). */
+export const RunProgressNoted = defineEvent("RunProgressNoted", {
+  runId: RunId,
+  progress: RunProgress.nullable(),
+});
 /** The run reached its end; the active attempt and root node end with it if still open. */
 export const RunFinished = defineEvent("RunFinished", {
   runId: RunId,

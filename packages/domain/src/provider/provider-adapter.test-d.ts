@@ -84,6 +84,7 @@ describe("RuntimeEvent", () => {
       | "usage"
       | "subagent.started"
       | "subagent.completed"
+      | "model.retrying"
       | "turn.completed"
     >();
   });

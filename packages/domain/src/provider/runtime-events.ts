@@ -152,6 +152,18 @@ export type RuntimeEvent = Correlated &
         error?: string;
       }
     | {
+        /**
+         * B15: the runtime cannot reach its model and retries on its own (Codex "Reconnecting…"
+         * notices, Claude `api_retry` messages). Says nothing about the turn's outcome.
+         */
+        type: "model.retrying";
+        /** The runtime's retry count and its limit, when it says them. */
+        attempt: number | null;
+        maxAttempts: number | null;
+        /** The runtime's own words for why (e.g. "Connection refused (os error 111)"). */
+        cause: string;
+      }
+    | {
         type: "turn.completed";
         nativeTurnRef: string | null;
         status: RuntimeTurnStatus;

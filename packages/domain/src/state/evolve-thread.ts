@@ -45,6 +45,7 @@ import {
   onRunCancelled,
   onRunFinished,
   onRunInterruptRequested,
+  onRunProgressNoted,
   onRunQueued,
   onRunRecovered,
   onRunRetryQueued,
@@ -104,6 +105,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "RunInterruptRequested":
       onRunInterruptRequested(state, event.data);
+      break;
+    case "RunProgressNoted":
+      onRunProgressNoted(state, event.data);
       break;
     case "RunFinished":
       onRunFinished(state, event.data);

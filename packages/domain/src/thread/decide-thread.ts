@@ -39,6 +39,7 @@ import {
 } from "./provider.ts";
 import { openRuntimeRequest, resolveRuntimeRequest, withdrawRuntimeRequest } from "./requests.ts";
 import { cancelQueuedRun, failRun, interruptRun, queueRun, retryRun, startRun } from "./runs.ts";
+import { noteRunProgress } from "./run-progress.ts";
 import { recoverInterruptedRun, restartAttempt, steerRun } from "./steering.ts";
 import {
   consumeContextTransfer,
@@ -80,6 +81,8 @@ function route(
       return retryRun(c.data, s, m);
     case "InterruptRun":
       return interruptRun(c.data, s, m);
+    case "NoteRunProgress":
+      return noteRunProgress(c.data, s, m);
     case "FailRun":
       return failRun(c.data, s, m);
     case "SteerRun":

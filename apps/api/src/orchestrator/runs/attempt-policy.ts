@@ -16,6 +16,11 @@ export type AttemptPolicy = {
    * 0 turns the watchdog off.
    */
   idleTimeoutMs: number;
+  /**
+   * B15: a turn whose runtime keeps retrying a model it cannot reach, with no output between,
+   * is stopped this long after its first retry and fails saying so; no new attempt follows.
+   */
+  unreachableMs: number;
 };
 
 export const DEFAULT_ATTEMPT_POLICY: AttemptPolicy = {
@@ -24,6 +29,7 @@ export const DEFAULT_ATTEMPT_POLICY: AttemptPolicy = {
   maxDelayMs: 5_000,
   maxRetryAfterMs: 60_000,
   idleTimeoutMs: 10 * 60_000,
+  unreachableMs: 60_000,
 };
 
 export function attemptDelayMs(policy: AttemptPolicy, retry: number): number {

@@ -25,6 +25,7 @@ import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
 import { failureInWords } from "./failure-policy.ts";
 import { untilIdle } from "./idle-watchdog.ts";
+import { ModelReachWatch } from "./model-reach.ts";
 import {
   fenceAppends,
   LeaseLostError,
@@ -541,6 +542,16 @@ export class RunExecutor {
         stopReason,
         interruptNative: (ref, turnRef) => session.handle.interruptTurn(ref, turnRef),
       });
+      const reach = new ModelReachWatch({
+        provider: session.provider,
+        boundMs: this.attempts.unreachableMs,
+        note: (progress) =>
+          appends.execute({ type: "NoteRunProgress", data: { threadId, runId, progress } }).then(
+            () => undefined,
+            (error: unknown) => this.log.warn({ runId, error: message(error) }, "notice lost"),
+          ),
+        giveUp: () => this.turns.interruptNative(active),
+      });
       const consumer = new TurnConsumer(
         appends,
         this.ids,
@@ -550,14 +561,24 @@ export class RunExecutor {
         onRequest,
         stopReason,
         {
-          before: (error) =>
-            startNewAttempt(this.recoveryDeps(threadId), threadId, runId, active, recovery, error),
+          // B15: the runtime already retried a model it could not reach; another attempt would too.
+          before: async (failure) => {
+            if (reach.unreachable) return;
+            await startNewAttempt(
+              this.recoveryDeps(threadId),
+              threadId,
+              runId,
+              active,
+              recovery,
+              failure,
+            );
+          },
           describe: (failure) => failureInWords(session.provider, failure, attempt),
         },
         children,
       );
       const events = untilIdle(
-        turn.events,
+        reach.watch(turn.events),
         this.attempts.idleTimeoutMs,
         async () => (await this.repo.thread(threadId)).runs.get(runId)?.status === "waiting",
         () => this.turns.interruptNative(active),

@@ -259,6 +259,7 @@ export class TurnConsumer {
         return null;
       case "subagent.started":
       case "subagent.completed":
+      case "model.retrying": // shown on the run by the executor's reach watch (B15)
         return null;
       case "turn.completed":
         this.endFrame = event.rawEventId;

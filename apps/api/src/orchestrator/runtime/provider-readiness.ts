@@ -33,12 +33,14 @@ export class ProviderReadinessCache {
   /**
    * Refuses a message to a provider that is not ready, before any work, in the status's own words.
    * A cached "not ready" is checked again first: the person may have just signed in.
+   * Only a check that found what is missing refuses; one that could not finish lets it through.
    */
   async requireReady(provider: ProviderKind): Promise<void> {
     if (!this.adapterOf(provider)) return; // an unconfigured provider is refused where it is used
     let readiness = await this.get(provider);
     if (!readiness.ready) readiness = await this.get(provider, { refresh: true });
-    if (!readiness.ready) {
+    // A check that could not finish (a loaded machine) is no proof: the runtime then says more.
+    if (!readiness.ready && readiness.auth?.state !== "unknown") {
       throw new PreconditionFailedError(readiness.lastError ?? `${provider} is not ready.`);
     }
   }

@@ -23,6 +23,7 @@ import {
 } from "../parallel/bring-back-conflict.tsx";
 import { BringBackOptions, type BringBackWhat } from "./bring-back-options.tsx";
 import { BringBackSelect } from "./bring-back-select.tsx";
+import { ProviderReadinessNotice } from "./provider-readiness-notice.tsx";
 import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
 import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -278,6 +279,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
         attach(files);
       }}
     >
+      <ProviderReadinessNotice provider={provider} />
       <textarea
         aria-label="Message"
         placeholder={

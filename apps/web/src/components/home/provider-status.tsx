@@ -1,43 +1,34 @@
 "use client";
-import { useEffect, useState } from "react";
-import { useApi } from "../../lib/api-context.tsx";
-import { errorMessage } from "../../lib/errors.ts";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
-import type { ProviderStatus } from "../../lib/types.ts";
+import { readinessWords, type useProviderStatus } from "../../lib/use-provider-status.ts";
 
-/** Found / version / ready for each provider, with the reason when it is not usable. */
-export function ProviderStatusPanel() {
-  const client = useApi();
-  const [statuses, setStatuses] = useState<ProviderStatus[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [nonce, setNonce] = useState(0);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: nonce re-runs the check on demand
-  useEffect(() => {
-    let cancelled = false;
-    client.provider.status
-      .query()
-      .then((result) => {
-        if (cancelled) return;
-        setStatuses(result);
-        setError(null);
-      })
-      .catch((caught: unknown) => {
-        if (!cancelled) setError(errorMessage(caught));
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [client, nonce]);
-
+/**
+ * B15: each provider's state (found, version, signed in) and, when it is not ready, what to do,
+ * with "Check again" asking the server to check now. The home page shows it first while Skein
+ * is not yet usable (no project, or a provider not ready).
+ */
+export function ProviderStatusPanel({
+  firstRun,
+  readiness,
+}: {
+  firstRun: boolean;
+  readiness: ReturnType<typeof useProviderStatus>;
+}) {
+  const { statuses, error, checking, checkAgain } = readiness;
   return (
     <section className="panel" aria-labelledby="providers-heading">
       <div className="panel-head">
-        <h2 id="providers-heading">Providers</h2>
-        <button type="button" onClick={() => setNonce((n) => n + 1)}>
-          Check again
+        <h2 id="providers-heading">{firstRun ? "Get started: providers" : "Providers"}</h2>
+        <button type="button" onClick={() => void checkAgain()} disabled={checking}>
+          {checking && statuses !== null ? "Checking…" : "Check again"}
         </button>
       </div>
+      {firstRun && (
+        <p className="hint">
+          Skein runs your messages on Codex and Claude Code installed on this server. Each needs to
+          be signed in there before it can take a message.
+        </p>
+      )}
       {error && (
         <p className="error" role="alert">
           {error}
@@ -49,22 +40,18 @@ export function ProviderStatusPanel() {
           <thead>
             <tr>
               <th scope="col">Provider</th>
-              <th scope="col">Found</th>
               <th scope="col">Version</th>
-              <th scope="col">Ready</th>
-              <th scope="col">Last error</th>
+              <th scope="col">State</th>
+              <th scope="col">What to do</th>
             </tr>
           </thead>
           <tbody>
             {statuses.map((status) => (
               <tr key={status.provider} data-provider={status.provider}>
                 <th scope="row">{PROVIDER_LABEL[status.provider]}</th>
-                <td>{status.found ? "yes" : "no"}</td>
                 <td>{status.version ?? "—"}</td>
-                <td className={status.ready ? "ok" : "warn"}>
-                  {status.ready ? "ready" : "not ready"}
-                </td>
-                <td className="wrap">{status.lastError ?? "—"}</td>
+                <td className={status.ready ? "ok" : "warn"}>{readinessWords(status)}</td>
+                <td className="wrap">{status.ready ? "Nothing" : (status.lastError ?? "—")}</td>
               </tr>
             ))}
           </tbody>

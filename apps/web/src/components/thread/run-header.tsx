@@ -69,6 +69,11 @@ export const RunHeader = memo(function RunHeader({
           {usageLabel(run.usage)}
         </span>
       )}
+      {run?.progress && (
+        <span className="warn run-progress" role="status">
+          {run.progress.text}
+        </span>
+      )}
       {run?.error && <span className="error inline-error">{run.error}</span>}
       {run && onFork && run.status === "completed" && (
         <button

@@ -93,6 +93,11 @@ export function onRunInterruptRequested(
   if (run) putRun(s, { ...run, interruptRequestedAt: d.at });
 }
 
+export function onRunProgressNoted(s: ThreadState, d: EventData<"RunProgressNoted">): void {
+  const run = s.runs.get(d.runId);
+  if (run) putRun(s, { ...run, progress: d.progress });
+}
+
 /** Ends the run and everything still open under it (attempt, nodes, pending requests). */
 export function onRunFinished(s: ThreadState, d: EventData<"RunFinished">): void {
   const run = s.runs.get(d.runId);
@@ -109,7 +114,9 @@ export function onRunFinished(s: ThreadState, d: EventData<"RunFinished">): void
     const status = isRoot ? d.status : childStatus;
     finishNode(s, nodeId, status, status, d.at);
   }
-  settleRun(s, { ...run, status: d.status, completedAt: d.at, error: d.error }, d.at);
+  // A live notice (B15) says nothing once the run has ended: its error does.
+  const notice = run.progress ? { progress: null } : {};
+  settleRun(s, { ...run, status: d.status, completedAt: d.at, error: d.error, ...notice }, d.at);
 }
 
 export function onRunSteered(s: ThreadState, d: EventData<"RunSteered">): void {
