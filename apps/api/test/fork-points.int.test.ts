@@ -31,7 +31,7 @@ async function transferOf(x: ClaudeSkeinHarness, threadId: ThreadId, transferId:
 
 describe("E12: forks from a turn item, a node and an idle provider thread (real runtimes, fake models)", () => {
   it(
-    "E12 T3: Codex, forked at a command inside a run: the first fork run resolves portably and its request carries the run up to the command, not the reply after it",
+    "E12 T3 E13: Codex, forked at a command inside a run: the first fork run resolves portably and its request carries the run up to the command, not the reply after it",
     async () => {
       h = await createClaudeSkeinHarness({ codex: "real" });
       const openai = h.openai!;
@@ -67,7 +67,7 @@ describe("E12: forks from a turn item, a node and an idle provider thread (real 
   );
 
   it(
-    "E12 E9 C1: the idle Codex provider thread of a thread that moved to Claude forks natively at its last turn: Codex sees its runs and not Claude's",
+    "E12 E9 C1 E13: the idle Codex provider thread of a thread that moved to Claude forks natively at its last turn: Codex sees its runs and not Claude's",
     async () => {
       h = await createClaudeSkeinHarness({ codex: "real" });
       const openai = h.openai!;
@@ -104,7 +104,7 @@ describe("E12: forks from a turn item, a node and an idle provider thread (real 
   );
 
   it(
-    "E12 T3: Claude, forked at the reply node of run 1 of 2 (a turn's end) forks natively; forked at run 1's user message it resolves portably; neither carries run 2",
+    "E12 T3 E13: Claude, forked at the reply node of run 1 of 2 (a turn's end) forks natively; forked at run 1's user message it resolves portably; neither carries run 2",
     async () => {
       h = await createClaudeSkeinHarness({ codex: "none" });
       h.anthropic.enqueue(anthropicTextReply("CLAUDE-ONE"), anthropicTextReply("CLAUDE-TWO"));
