@@ -14,8 +14,8 @@ const PENDING_REFRESH_MS = 100;
 
 /**
  * P5 across threads, live: `request.watchPending`'s snapshot, then one coalesced re-read of
- * `request.pending` per burst of events that can open, answer or expire a request (no polling,
- * and no guessing from sidebar counts). Grouped by thread, in the sidebar's thread rows.
+ * `request.pending` per burst of events that can open, answer or expire a request (no polling).
+ * Grouped by thread, in the sidebar's thread rows.
  */
 export function usePendingRequests(): { groups: ThreadRequests[]; error: string | null } {
   const client = useApi();
@@ -24,12 +24,21 @@ export function usePendingRequests(): { groups: ThreadRequests[]; error: string 
     (lastEventId, observer) => client.request.watchPending.subscribe({ lastEventId }, observer),
     [client],
   );
-  const { data, watch, error } = useWatchedRead<PendingRequestList>({
+  const { data, watch, error, refresh } = useWatchedRead<PendingRequestList>({
     key: "pending-requests",
     subscribe,
     read: () => client.request.pending.query(),
     delayMs: PENDING_REFRESH_MS,
   });
+  // The sidebar rows are live too: a thread whose pending count, status or time moved is a second
+  // signal to re-read (coalesced with the watch's), should one of the two lag behind the other.
+  const shown = useMemo(() => new Set(data?.requests.map((r) => r.threadId)), [data]);
+  const rowsKey = [...shells.values()]
+    .filter((shell) => shell.pendingRequestCount > 0 || shown.has(shell.id))
+    .map((s) => `${s.id}:${s.pendingRequestCount}:${s.status}:${s.updatedAt}`)
+    .join("|");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `rowsKey` says when to read again
+  useEffect(() => refresh(), [rowsKey]);
   const failure = error ?? (watch.status === "failed" ? watch.error : null);
   useEffect(() => {
     if (failure === null) clearBackgroundFailure("pending-requests");

@@ -4,7 +4,13 @@ import { errorMessage } from "./errors.ts";
 import { RefreshScheduler } from "./refresh-scheduler.ts";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
-export type WatchedRead<T> = { data: T | null; watch: WatchState; error: string | null };
+export type WatchedRead<T> = {
+  data: T | null;
+  watch: WatchState;
+  error: string | null;
+  /** Ask for a re-read (coalesced with the watch's), e.g. when another live source moved. */
+  refresh(): void;
+};
 
 /**
  * A projection kept live by its watch, with no polling: the watch's snapshot is shown at once;
@@ -54,5 +60,10 @@ export function useWatchedRead<T extends { snapshotSequence: number }>(options: 
     onSnapshot: (data) => keepRef.current(data),
     onEvents: () => scheduler.request(),
   });
-  return { data: entry?.key === key ? entry.data : null, watch, error };
+  return {
+    data: entry?.key === key ? entry.data : null,
+    watch,
+    error,
+    refresh: () => scheduler.request(),
+  };
 }
