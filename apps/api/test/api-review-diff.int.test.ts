@@ -85,7 +85,7 @@ describe("review.diff and the first checkpoint's baseline (issue 17)", () => {
     expect(diff.files[0]?.patch).toContain("-print('hi')\n+print('hello')");
   });
 
-  it("per run, whole thread and 'since I last looked' diff the right pair of checkpoints", async () => {
+  it("B10: per run, whole thread and 'since I last looked' diff the right pair of checkpoints", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
     const threadId = (await newThread(ws)) as never;
     t.codex.enqueue([edit("a.txt", "run one\n")]);

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 describe("Codex ⇄ Claude on one thread, real runtimes on fake models", () => {
-  it("T6/T7: Codex runs 1–2, Claude run 3 gets a portable handoff of runs 1–2, Codex run 4 gets a delta of run 3 only", async () => {
+  it("T6/T7/E14: Codex runs 1–2, Claude run 3 gets a portable handoff of runs 1–2, Codex run 4 gets a delta of run 3 only", async () => {
     h = await createClaudeSkeinHarness({ codex: "real" });
     const openai = h.openai!;
     openai.enqueue(

@@ -151,6 +151,15 @@ function contentOf(run: Run, items: readonly TurnItem[]): RunContent {
 }
 
 /** The covered runs with their turn items, in selection order. */
+/** E12: a run's items up to and including `itemId` (a source point inside the run). */
+function itemsThrough(items: readonly TurnItem[], itemId: string, run: Run): TurnItem[] {
+  const at = items.findIndex((item) => item.id === itemId);
+  if (at < 0) {
+    throw new HandoffInputError(`turn item ${itemId} is not an item of run ${run.id}`);
+  }
+  return items.slice(0, at + 1);
+}
+
 export function collectRunContents(
   selection: readonly RunSegment[],
   runs: readonly Run[],
@@ -167,6 +176,7 @@ export function collectRunContents(
   }
   const contents: RunContent[] = [];
   for (const segment of selection) {
+    const last = segment.ordinals.at(-1);
     for (const ordinal of segment.ordinals) {
       const run = runByKey.get(`${segment.threadId}\u0000${ordinal}`);
       if (run === undefined) {
@@ -174,7 +184,9 @@ export function collectRunContents(
           `run ${ordinal} of thread ${segment.threadId} is selected but missing from runs`,
         );
       }
-      contents.push(contentOf(run, itemsByRun.get(run.id) ?? []));
+      const items = itemsByRun.get(run.id) ?? [];
+      const cut = ordinal === last ? segment.throughItemId : undefined;
+      contents.push(contentOf(run, cut === undefined ? items : itemsThrough(items, cut, run)));
     }
   }
   return contents;

@@ -104,6 +104,8 @@ export function resolveSeed(
     at.ordinal,
     lookup,
     input.lineage ?? [],
+    new Set(),
+    point,
   );
   // An explicit checkpoint (not a run's) is a filesystem state first: say which files it holds.
   const byCheckpoint = Boolean(point.checkpointId) && !point.runId;

@@ -7,8 +7,15 @@ import type {
   TurnItem,
 } from "./inputs.ts";
 
-/** Runs of one thread that a handoff covers, by ordinal (ascending). */
-export type RunSegment = { readonly threadId: ThreadId; readonly ordinals: readonly number[] };
+/**
+ * Runs of one thread that a handoff covers, by ordinal (ascending). `throughItemId` cuts the last
+ * run right after that turn item (E12: a source point inside a run); absent, runs are whole.
+ */
+export type RunSegment = {
+  readonly threadId: ThreadId;
+  readonly ordinals: readonly number[];
+  readonly throughItemId?: TurnItem["id"];
+};
 
 /**
  * Whether a run is part of the conversation a provider must know about. Active runs are not
@@ -113,6 +120,8 @@ export function historySegments(
   lookup: PointLookup,
   lineage: readonly ContextTransfer[],
   visited: ReadonlySet<ThreadId> = new Set(),
+  /** The source point `upTo` stands for, when it may sit inside that run (E12). */
+  point?: ContextSourcePoint,
 ): RunSegment[] {
   if (visited.has(threadId)) return [];
   const seen = new Set(visited).add(threadId);
@@ -124,11 +133,35 @@ export function historySegments(
   if (seed !== undefined && seed.sourceThreadId !== threadId) {
     const at = locatePoint(seed.sourcePoint, lookup);
     if (at.ok && at.ordinal !== null) {
-      inherited.push(...historySegments(seed.sourceThreadId, at.ordinal, lookup, lineage, seen));
+      inherited.push(
+        ...historySegments(
+          seed.sourceThreadId,
+          at.ordinal,
+          lookup,
+          lineage,
+          seen,
+          seed.sourcePoint,
+        ),
+      );
     }
   }
   const own = countedRunsOf(lookup.runs, threadId)
     .filter((run) => upTo === null || run.ordinal <= upTo)
     .map((run) => run.ordinal);
-  return own.length > 0 ? [...inherited, { threadId, ordinals: own }] : inherited;
+  if (own.length === 0) return inherited;
+  const cut = itemCut(point, lookup, threadId, own.at(-1));
+  return [...inherited, { threadId, ordinals: own, ...(cut ? { throughItemId: cut } : {}) }];
+}
+
+/** The item a point inside a run (E12) cuts that run after, when it is this segment's last run. */
+function itemCut(
+  point: ContextSourcePoint | undefined,
+  lookup: PointLookup,
+  threadId: ThreadId,
+  lastOrdinal: number | undefined,
+): TurnItem["id"] | null {
+  if (!point?.turnItemId || point.threadId !== threadId) return null;
+  const item = lookup.turnItems.find((i) => i.id === point.turnItemId);
+  const run = item?.runId ? lookup.runs.find((r) => r.id === item.runId) : undefined;
+  return run !== undefined && run.ordinal === lastOrdinal ? point.turnItemId : null;
 }

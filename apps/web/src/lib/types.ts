@@ -7,6 +7,7 @@ import type { RouterInputs, RouterOutputs } from "@skein/contract";
  */
 export type ThreadDetail = RouterOutputs["thread"]["detail"];
 export type ThreadGraph = RouterOutputs["thread"]["graph"];
+export type PendingRequestList = RouterOutputs["request"]["pending"];
 export type ThreadTimeline = RouterOutputs["thread"]["timeline"];
 export type ForkComparison = RouterOutputs["thread"]["compare"];
 export type ForkSummary = ForkComparison["forks"][number];

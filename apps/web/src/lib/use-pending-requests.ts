@@ -1,58 +1,53 @@
 "use client";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useEffect, useMemo } from "react";
 import { useApi } from "./api-context.tsx";
-import { errorMessage } from "./errors.ts";
-import { notifyBackgroundFailure } from "./notify.ts";
+import { clearBackgroundFailure, notifyBackgroundFailure } from "./notify.ts";
 import { useShells } from "./shells-store.tsx";
-import type { PendingRequest, ThreadShell } from "./types.ts";
+import type { PendingRequest, PendingRequestList, ThreadShell } from "./types.ts";
+import type { WatchSubscribe } from "./use-watch.ts";
+import { useWatchedRead } from "./use-watched-read.ts";
 
 export type ThreadRequests = { thread: ThreadShell; requests: PendingRequest[] };
 
+/** Answers and new requests come as events in bursts (a run ending cancels several at once). */
+const PENDING_REFRESH_MS = 100;
+
 /**
- * P5 across threads, in one read (`request.pending`), grouped by thread. The live sidebar rows
- * say when something changed (a thread's pending count, status or update time), which is when
- * the list is read again. Threads whose requests are on screen are watched too: the rows are
- * re-read in batches, so a request answered quickly may never show a count above zero there,
- * and only its thread's next change says the list is stale.
+ * P5 across threads, live: `request.watchPending`'s snapshot, then one coalesced re-read of
+ * `request.pending` per burst of events that can open, answer or expire a request (no polling).
+ * Grouped by thread, in the sidebar's thread rows.
  */
 export function usePendingRequests(): { groups: ThreadRequests[]; error: string | null } {
   const client = useApi();
   const { shells } = useShells();
-  const [requests, setRequests] = useState<PendingRequest[]>([]);
-  const [error, setError] = useState<string | null>(null);
-  const watched = useMemo(() => {
-    const shown = new Set(requests.map((request) => request.threadId));
-    return [...shells.values()].filter(
-      (shell) => shell.pendingRequestCount > 0 || shown.has(shell.id),
-    );
-  }, [shells, requests]);
-  const key = watched
+  const subscribe = useCallback<WatchSubscribe<PendingRequestList>>(
+    (lastEventId, observer) => client.request.watchPending.subscribe({ lastEventId }, observer),
+    [client],
+  );
+  const { data, watch, error, refresh } = useWatchedRead<PendingRequestList>({
+    key: "pending-requests",
+    subscribe,
+    read: () => client.request.pending.query(),
+    delayMs: PENDING_REFRESH_MS,
+  });
+  // The sidebar rows are live too: a thread whose pending count, status or time moved is a second
+  // signal to re-read (coalesced with the watch's), should one of the two lag behind the other.
+  const shown = useMemo(() => new Set(data?.requests.map((r) => r.threadId)), [data]);
+  const rowsKey = [...shells.values()]
+    .filter((shell) => shell.pendingRequestCount > 0 || shown.has(shell.id))
     .map((s) => `${s.id}:${s.pendingRequestCount}:${s.status}:${s.updatedAt}`)
     .join("|");
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `key` says when to read again
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `rowsKey` says when to read again
+  useEffect(() => refresh(), [rowsKey]);
+  const failure = error ?? (watch.status === "failed" ? watch.error : null);
   useEffect(() => {
-    let cancelled = false;
-    client.request.pending
-      .query()
-      .then((list) => {
-        if (cancelled) return;
-        setRequests(list.requests);
-        setError(null);
-      })
-      .catch((caught: unknown) => {
-        if (cancelled) return;
-        setError(errorMessage(caught));
-        notifyBackgroundFailure("pending-requests", "Could not load approvals.", caught);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [client, key]);
+    if (failure === null) clearBackgroundFailure("pending-requests");
+    else notifyBackgroundFailure("pending-requests", "Could not load approvals.", failure);
+  }, [failure]);
 
   const groups = useMemo(() => {
     const byThread = new Map<string, ThreadRequests>();
-    for (const request of requests) {
+    for (const request of data?.requests ?? []) {
       const thread = shells.get(request.threadId);
       if (!thread) continue;
       let group = byThread.get(thread.id);
@@ -63,7 +58,7 @@ export function usePendingRequests(): { groups: ThreadRequests[]; error: string 
       group.requests.push(request);
     }
     return [...byThread.values()];
-  }, [requests, shells]);
+  }, [data, shells]);
 
-  return { groups, error };
+  return { groups, error: failure };
 }

@@ -2,6 +2,7 @@ import type {
   CheckpointId,
   ContextHandoffId,
   ContextTransferId,
+  ForkSourcePointSpec,
   InteractionMode,
   PlanId,
   ProjectId,
@@ -135,10 +136,7 @@ export interface OrchestratorCommands {
   }): Promise<{ runId: RunId; sequence: number }>;
   forkThread(input: {
     threadId: ThreadId;
-    sourcePoint?:
-      | { type: "latest_stable" }
-      | { type: "run"; runId: RunId }
-      | { type: "checkpoint"; checkpointId: CheckpointId };
+    sourcePoint?: ForkSourcePointSpec;
     title?: string;
     isolatedWorkspace?: boolean;
     /** B19: an outside agent makes the fork (recorded as `createdBy: "agent"`). */

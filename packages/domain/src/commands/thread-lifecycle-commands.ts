@@ -8,7 +8,15 @@ import {
   RuntimeMode,
 } from "../entities/common.ts";
 import { TransferCreatedBy } from "../entities/context-transfer.ts";
-import { CheckpointId, ProjectId, ProviderThreadId, RunId, ThreadId } from "../ids.ts";
+import {
+  CheckpointId,
+  NodeId,
+  ProjectId,
+  ProviderThreadId,
+  RunId,
+  ThreadId,
+  TurnItemId,
+} from "../ids.ts";
 import { defineCommand } from "./define.ts";
 
 export const CreateThread = defineCommand("CreateThread", {
@@ -27,11 +35,18 @@ export const CreateThread = defineCommand("CreateThread", {
   agentName: NameText.optional(),
 });
 
-/** Where a fork starts (T2); `latest_stable` never picks a run that is still in progress. */
+/**
+ * Where a fork starts (T2, E12); `latest_stable` never picks a run that is still in progress.
+ * `turn_item` and `node` cut inside a settled run (right after that item or node); a
+ * `provider_thread` point is the end of an idle provider thread's coverage.
+ */
 export const ForkSourcePointSpec = z.discriminatedUnion("type", [
   z.object({ type: z.literal("latest_stable") }),
   z.object({ type: z.literal("run"), runId: RunId }),
   z.object({ type: z.literal("checkpoint"), checkpointId: CheckpointId }),
+  z.object({ type: z.literal("turn_item"), turnItemId: TurnItemId }),
+  z.object({ type: z.literal("node"), nodeId: NodeId }),
+  z.object({ type: z.literal("provider_thread"), providerThreadId: ProviderThreadId }),
 ]);
 export type ForkSourcePointSpec = z.infer<typeof ForkSourcePointSpec>;
 

@@ -1,19 +1,13 @@
 import type { ForkSourcePointSpec } from "../commands/thread-lifecycle-commands.ts";
-import type { ContextSourcePoint } from "../entities/context-source-point.ts";
-import type { Run } from "../entities/run.ts";
 import { PreconditionFailedError } from "../errors.ts";
-import type { RunId } from "../ids.ts";
-import { isSettledRun } from "../state/run-caches.ts";
+import type { CheckpointId } from "../ids.ts";
 import type { ThreadState } from "../state/thread-state.ts";
 import { pointAtRun } from "./builders.ts";
+import { pointAtItem, pointAtNode, pointAtProviderThread } from "./fork-point-inside.ts";
+import { pointAtSettledRun, type ResolvedPoint } from "./settled-point.ts";
 import { requireEntity } from "./guards.ts";
 
-export type ResolvedPoint = {
-  point: ContextSourcePoint;
-  run: Run | null;
-  /** Source turn items with a larger sort key are not part of the point (P7). */
-  cutoffSortKey: number;
-};
+export type { ResolvedPoint };
 
 /**
  * The latest stable point of a thread (T2): the latest completed run with a ready checkpoint,
@@ -29,9 +23,24 @@ export function latestStablePoint(s: ThreadState): ResolvedPoint {
 
 /** T2: never a point inside a run that is still in progress. */
 export function resolveForkPoint(s: ThreadState, spec: ForkSourcePointSpec): ResolvedPoint {
-  if (spec.type === "latest_stable") return latestStablePoint(s);
-  if (spec.type === "run") return pointAtSettledRun(s, spec.runId);
-  const checkpoint = requireEntity(s.checkpoints, spec.checkpointId, "Checkpoint");
+  switch (spec.type) {
+    case "latest_stable":
+      return latestStablePoint(s);
+    case "run":
+      return pointAtSettledRun(s, spec.runId);
+    case "checkpoint":
+      return pointAtCheckpoint(s, spec.checkpointId);
+    case "turn_item":
+      return pointAtItem(s, spec.turnItemId);
+    case "node":
+      return pointAtNode(s, spec.nodeId);
+    case "provider_thread":
+      return pointAtProviderThread(s, spec.providerThreadId);
+  }
+}
+
+function pointAtCheckpoint(s: ThreadState, checkpointId: CheckpointId): ResolvedPoint {
+  const checkpoint = requireEntity(s.checkpoints, checkpointId, "Checkpoint");
   if (checkpoint.status !== "ready") {
     throw new PreconditionFailedError(`checkpoint ${checkpoint.id} is ${checkpoint.status}`);
   }
@@ -42,21 +51,4 @@ export function resolveForkPoint(s: ThreadState, spec: ForkSourcePointSpec): Res
   // The point IS the checkpoint (a file state), not the run's conversation: transfer builds a
   // checkpoint_summary for it when it cannot fork natively (issue 6); native refs stay usable.
   return { ...resolved, point: { ...resolved.point, runId: null, checkpointId: checkpoint.id } };
-}
-
-function pointAtSettledRun(s: ThreadState, runId: RunId): ResolvedPoint {
-  const run = requireEntity(s.runs, runId, "Run");
-  if (!isSettledRun(run)) {
-    const why = run.status === "cancelled" || run.status === "rolled_back" ? "was" : "is still";
-    throw new PreconditionFailedError(
-      `run ${run.id} ${why} ${run.status}; a fork needs a settled source point`,
-    );
-  }
-  const threadId = s.thread?.id;
-  if (!threadId) throw new PreconditionFailedError("source thread does not exist");
-  return {
-    point: pointAtRun(s, threadId, run),
-    run,
-    cutoffSortKey: s.maxItemSortKeyByRun.get(run.id) ?? s.nextItemSortKey - 1,
-  };
 }

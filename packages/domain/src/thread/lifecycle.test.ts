@@ -140,7 +140,7 @@ describe("ForkThread", () => {
     data: { threadId: NEW, sourceThreadId, sourcePoint, createdBy: "user", relationship: "fork" },
   });
 
-  it("T1: fork creates the thread with fork lineage and a pending transfer, and nothing provider-side", () => {
+  it("T1 E2 E11: fork creates the thread with fork lineage and a pending transfer, and nothing provider-side", () => {
     const { s, r1 } = source();
     const { events, after } = given()
       .when(fork(s.threadId), readThreads(s.state))
@@ -334,7 +334,7 @@ describe("ForkThread", () => {
     expect(personal.thread).not.toHaveProperty("agentName");
   });
 
-  it("a fork of a fork keeps the original root", () => {
+  it("E2: a fork of a fork keeps the original root", () => {
     const { s } = source();
     const f1 = new ThreadScenario("f1");
     f1.context = readThreads(s.state);

@@ -1,48 +1,45 @@
 "use client";
-import { useEffect, useMemo, useState } from "react";
+import { useCallback, useMemo } from "react";
 import { useApi } from "../../lib/api-context.tsx";
-import { errorMessage } from "../../lib/errors.ts";
 import { buildGraphModel } from "../../lib/graph-model.ts";
-import { RefreshScheduler } from "../../lib/refresh-scheduler.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import type { ThreadGraph } from "../../lib/types.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
+import type { WatchSubscribe } from "../../lib/use-watch.ts";
+import { useWatchedRead } from "../../lib/use-watched-read.ts";
 import { ProviderThreadsTable } from "./provider-threads-table.tsx";
 import { GraphCanvas } from "./graph-canvas.tsx";
 import { TransferEdges } from "./transfer-edges.tsx";
 
+/** Graph events come in bursts (a turn's start or end is several events): one read per burst. */
+const GRAPH_REFRESH_MS = 150;
+
 /**
  * P3, the developer view: threads, runs, attempts, provider threads and transfers as a
- * node-link graph, then the provider threads' run coverage and the transfers as tables. Re-read (coalesced)
- * whenever the live detail moves.
+ * node-link graph, then the provider threads' run coverage and the transfers as tables. Live
+ * through `thread.watchGraph` (its snapshot, then a coalesced re-read per burst of graph events).
  */
 export function GraphView() {
   const client = useApi();
-  const { detail, threadId } = useThread();
-  const [graph, setGraph] = useState<ThreadGraph | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const { threadId } = useThread();
   const { shells } = useShells();
-  const model = useMemo(() => (graph ? buildGraphModel(graph, shells) : null), [graph, shells]);
-  const scheduler = useMemo(
-    () =>
-      new RefreshScheduler(async () => {
-        try {
-          const next = await client.thread.graph.query({ threadId });
-          setGraph((prev) =>
-            prev !== null && prev.snapshotSequence > next.snapshotSequence ? prev : next,
-          );
-          setError(null);
-        } catch (caught) {
-          setError(errorMessage(caught));
-          throw caught;
-        }
-      }, 300),
+  const subscribe = useCallback<WatchSubscribe<ThreadGraph>>(
+    (lastEventId, observer) =>
+      client.thread.watchGraph.subscribe({ threadId, lastEventId }, observer),
     [client, threadId],
   );
-  useEffect(() => () => scheduler.dispose(), [scheduler]);
-  const sequence = detail?.snapshotSequence;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: each new detail sequence re-reads
-  useEffect(() => scheduler.request(), [scheduler, sequence]);
+  const {
+    data: graph,
+    watch,
+    error: readError,
+  } = useWatchedRead<ThreadGraph>({
+    key: `graph:${threadId}`,
+    subscribe,
+    read: () => client.thread.graph.query({ threadId }),
+    delayMs: GRAPH_REFRESH_MS,
+  });
+  const error = readError ?? (watch.status === "failed" ? watch.error : null);
+  const model = useMemo(() => (graph ? buildGraphModel(graph, shells) : null), [graph, shells]);
 
   if (graph === null || model === null) {
     return (
@@ -58,7 +55,7 @@ export function GraphView() {
     );
   }
   return (
-    <div className="page graph">
+    <div className="page graph" data-graph-sequence={graph.snapshotSequence}>
       <h2>Execution graph</h2>
       {error && (
         <p className="error" role="alert">

@@ -88,6 +88,15 @@ export function ConversationView() {
       { isolatedWorkspace: isolatedForks, runNumber: numberOf(run.threadId, run.ordinal) },
     ),
   );
+  const onForkItem = useStableCallback((item: TurnItem) =>
+    forker.fork(
+      { type: "turn_item", turnItemId: item.id },
+      {
+        isolatedWorkspace: isolatedForks,
+        runNumber: item.runOrdinal === null ? null : numberOf(item.threadId, item.runOrdinal),
+      },
+    ),
+  );
   const onRetry = useStableCallback(retrier.retry);
   const latestForkable = useMemo(
     () =>
@@ -200,6 +209,7 @@ export function ConversationView() {
               scroller={scroller}
               stick={stick}
               onFork={onFork}
+              onForkItem={onForkItem}
               forking={forker.pending}
               retryRunId={retryableRunId(detail)}
               onRetry={onRetry}
@@ -212,6 +222,7 @@ export function ConversationView() {
               pendingRequests={pending}
               inherited={false}
               onFork={onFork}
+              onForkItem={onForkItem}
               forking={forker.pending}
               retryRunId={retryableRunId(detail)}
               onRetry={onRetry}

@@ -3,6 +3,7 @@ import { Fragment } from "react";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
 import { useRunNumber } from "../../lib/use-run-number.ts";
 import { RunHeader } from "./run-header.tsx";
+import { ItemForkButton } from "./item-fork-button.tsx";
 import { StableItem } from "./stable-item.tsx";
 
 /**
@@ -16,6 +17,7 @@ export function ItemStream({
   pendingRequests,
   inherited,
   onFork,
+  onForkItem,
   forking,
   retryRunId,
   onRetry,
@@ -26,6 +28,8 @@ export function ItemStream({
   pendingRequests: ReadonlyMap<string, PendingRequest>;
   inherited: boolean;
   onFork?: (run: Run) => void;
+  /** E12: fork from one item; absent where items cannot be forked from (inherited ones). */
+  onForkItem?: (item: TurnItem) => void;
   forking?: boolean;
   retryRunId?: string | null;
   onRetry?: (run: Run) => void;
@@ -54,6 +58,14 @@ export function ItemStream({
               />
             )}
             <StableItem item={item} pendingRequests={pendingRequests} />
+            {onForkItem && item.runId !== null && (
+              <ItemForkButton
+                item={item}
+                run={runs.get(item.runId)}
+                onForkItem={onForkItem}
+                forking={!!forking}
+              />
+            )}
           </Fragment>
         );
       })}

@@ -4,6 +4,7 @@ import { type RefObject, useLayoutEffect, useMemo, useRef, useState } from "reac
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
 import { useRunNumber } from "../../lib/use-run-number.ts";
 import { RunHeader } from "./run-header.tsx";
+import { ItemForkButton } from "./item-fork-button.tsx";
 import { StableItem } from "./stable-item.tsx";
 
 /** Below this many items the whole stream renders (find-in-page and tests see everything). */
@@ -18,6 +19,8 @@ type Props = {
   /** The reader is at the bottom: keep the newest item in view as the stream grows. */
   stick: RefObject<boolean>;
   onFork?: (run: Run) => void;
+  /** E12: fork from one item; absent where items cannot be forked from (inherited ones). */
+  onForkItem?: (item: TurnItem) => void;
   forking?: boolean;
   retryRunId?: string | null;
   onRetry?: (run: Run) => void;
@@ -36,6 +39,7 @@ export function VirtualItemStream({
   scroller,
   stick,
   onFork,
+  onForkItem,
   forking,
   retryRunId,
   onRetry,
@@ -178,6 +182,14 @@ export function VirtualItemStream({
               />
             )}
             <StableItem item={item} pendingRequests={pendingRequests} />
+            {onForkItem && item.runId !== null && (
+              <ItemForkButton
+                item={item}
+                run={runs.get(item.runId)}
+                onForkItem={onForkItem}
+                forking={!!forking}
+              />
+            )}
           </div>
         );
       })}
