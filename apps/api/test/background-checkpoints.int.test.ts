@@ -8,12 +8,7 @@ import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
 import { HistorySeeder } from "./support/history-seed.ts";
-import {
-  type Capture,
-  readsAsLive,
-  storeLocation,
-  writeHistory,
-} from "./support/past-read-history.ts";
+import { readsAsLive, storeLocation, writeHistory } from "./support/past-read-history.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@ import { threadStreamId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { FOLD_FORMAT } from "../src/read-models/fold-codec.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
-import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
+import { usePastFolds } from "../src/read-models/past-reads.ts";
 import {
   type Capture,
   readsAsLive,
