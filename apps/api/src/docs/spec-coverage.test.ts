@@ -14,11 +14,7 @@ const NOT_YET_CITED: readonly string[] = [
   "P2",
   "C4",
   "B12",
-  "B14",
-  "B15",
   "B16",
-  "B17",
-  "B18",
   "B20",
   "B21",
 ];
