@@ -7,6 +7,8 @@ import { ActionError } from "../common/action-error.tsx";
 import { ProviderSelect } from "../common/provider-select.tsx";
 
 const MAX_TARGETS = 8;
+/** Two forks to start with (rows can be added): a row per provider would grow with every agent. */
+const FIRST_TARGETS = PROVIDERS.slice(0, 2);
 
 /**
  * B9: one task sent to several isolated forks at once, one per row (provider per row), each in
@@ -16,7 +18,7 @@ export function FanOutForm({ threadId, onFannedOut }: { threadId: string; onFann
   const client = useApi();
   const action = useAction();
   const [text, setText] = useState("");
-  const [targets, setTargets] = useState<ProviderKind[]>(PROVIDERS.slice(0, MAX_TARGETS));
+  const [targets, setTargets] = useState<ProviderKind[]>([...FIRST_TARGETS]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
