@@ -1,4 +1,10 @@
-import { createTRPCClient, httpBatchLink, splitLink, type TRPCClient } from "@trpc/client";
+import {
+  createTRPCClient,
+  httpBatchLink,
+  httpLink,
+  splitLink,
+  type TRPCClient,
+} from "@trpc/client";
 import type { AnyRouter } from "@trpc/server";
 import { sseSubscriptionLink } from "./event-source/sse-subscription-link.ts";
 
@@ -66,10 +72,20 @@ export function createSkeinClient<TRouter extends AnyRouter>(
         true: subscriptions,
         // Skein sends plain JSON (no transformer); the batch link's options depend on that, which
         // TypeScript cannot see through an open router type.
-        false: httpBatchLink<AnyRouter>({
-          url,
-          headers: () => authorization,
-          ...(options.fetch ? { fetch: options.fetch } : {}),
+        false: splitLink({
+          // A provider's status or models may start its runtime (seconds, or a timeout): never
+          // batched, so a thread's detail asked in the same tick does not wait for them.
+          condition: (op) => op.path.startsWith("provider."),
+          true: httpLink<AnyRouter>({
+            url,
+            headers: () => authorization,
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+          }),
+          false: httpBatchLink<AnyRouter>({
+            url,
+            headers: () => authorization,
+            ...(options.fetch ? { fetch: options.fetch } : {}),
+          }),
         }),
       }),
     ],
