@@ -56,7 +56,9 @@ function call(
 /** Valid input for each subscription, so a refusal can only come from the token. */
 function subscriptionInput(path: string): string {
   const input =
-    path === "thread.watchDetail"
+    path === "thread.watchDetail" ||
+    path === "thread.watchGraph" ||
+    path === "thread.watchProviderSessions"
       ? { threadId }
       : path === "thread.watchOverlaps"
         ? { threadIds: [threadId] }
@@ -80,8 +82,11 @@ describe("token scope (issue 14 item 6)", () => {
     expect(SUBSCRIPTIONS.map(([path]) => path).sort()).toEqual([
       "events.watch",
       "events.watchRaw",
+      "request.watchPending",
       "thread.watchDetail",
+      "thread.watchGraph",
       "thread.watchOverlaps",
+      "thread.watchProviderSessions",
       "thread.watchShells",
     ]);
   });

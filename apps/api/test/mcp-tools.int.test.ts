@@ -97,7 +97,7 @@ describe("B19: Skein's MCP server", () => {
     expect(create.inputSchema).toMatchObject({
       type: "object",
       required: ["projectId"],
-      properties: { provider: { enum: ["codex", "claude"] }, commandId: { type: "string" } },
+      properties: { provider: { enum: ["codex", "claude", "gemini"] }, commandId: { type: "string" } },
     });
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
   });
@@ -321,7 +321,7 @@ describe("B19: Skein's MCP server", () => {
     const cases: Case[] = [
       [
         "skein_create_thread",
-        { projectId: "not-a-project", provider: "gemini" },
+        { projectId: "not-a-project", provider: "no-such-agent" },
         t.client.thread.create.mutate,
       ],
       ["skein_create_thread", { projectId: "prj_missing" }, t.client.thread.create.mutate],
