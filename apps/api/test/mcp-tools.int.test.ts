@@ -97,7 +97,10 @@ describe("B19: Skein's MCP server", () => {
     expect(create.inputSchema).toMatchObject({
       type: "object",
       required: ["projectId"],
-      properties: { provider: { enum: ["codex", "claude", "gemini"] }, commandId: { type: "string" } },
+      properties: {
+        provider: { enum: ["codex", "claude", "gemini"] },
+        commandId: { type: "string" },
+      },
     });
     for (const tool of tools) expect(tool.inputSchema.type).toBe("object");
   });

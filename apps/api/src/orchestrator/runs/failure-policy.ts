@@ -35,7 +35,11 @@ export const FAILURE_POLICY: Record<ProviderFailureKind, FailureRule> = {
         : "The model service is limiting requests; send the message again in a while.",
   },
   overloaded: { attempt: "retry", advice: () => AGAIN_SOON },
-  network: { attempt: "retry", advice: () => AGAIN_SOON },
+  network: {
+    attempt: "retry",
+    advice: (name) =>
+      `Check that the server can reach ${name}'s model service (network, proxy, or the base URL in ${name}'s configuration), then send the message again.`,
+  },
   internal: {
     attempt: "retry",
     advice: () =>
