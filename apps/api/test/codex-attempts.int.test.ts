@@ -50,7 +50,7 @@ describe("B2: a hung model (real Codex app-server)", () => {
     const { run } = await x.run(threadId, "are you there?");
     expect(run.status).toBe("failed");
     expect(run.error).toMatch(
-      /^The Codex turn failed: no output from the provider for 1 s \(idle timeout\) \(attempt 2\)\. The model service did not answer properly/,
+      /^The Codex turn failed: no output from the provider for 1 s \(idle timeout\) \(attempt 2\)\. Check that the server can reach Codex.s model service/,
     );
     const { runId, run: next } = await x.run(threadId, "and now?");
     expect(next.status).toBe("completed");
