@@ -30,6 +30,7 @@ import {
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
 import type { Logger } from "../logger.ts";
+import { autoFeedback } from "./auto-feedback.ts";
 import { inWords } from "./git-errors.ts";
 import { pullRequestBody } from "./pr-body.ts";
 import { PullRequestWatch } from "./pr-watch.ts";
@@ -72,16 +73,24 @@ type Commands = Pick<
  * replayed command id answers its receipt), and each is safe to repeat: a commit retried under
  * its recorded parent finds itself, a push of what the remote has is a no-op, a PR is looked up
  * before it is opened, a merged PR answers as merged, feedback messages carry derived command
- * ids. This is the one place PR effects live (issue 35's effect claim can take them over).
+ * ids. This is the one place PR effects live; each runs under its command id's effect claim.
  */
 export function gitFinishCommands(deps: Deps): { commands: Commands; watch: PullRequestWatch } {
   const { gate, repo, requireThread, github } = deps;
   const client = () => createGitHubClient(github.env, github.ghToken);
+  const sendAutomatically = autoFeedback({
+    thread: (threadId) => repo.thread(threadId),
+    send: (input) => commands.sendPullRequestFeedback(input),
+    log: deps.log,
+  });
   const watch = new PullRequestWatch({
     repo,
     store: deps.store,
     log: deps.log,
     client,
+    onRecorded: (threadId, fresh) => {
+      void sendAutomatically(threadId, fresh);
+    },
     ...(github.pollIntervalMs !== undefined ? { intervalMs: github.pollIntervalMs } : {}),
   });
 
