@@ -5,6 +5,7 @@ import path from "node:path";
 import type { ThreadId } from "@skein/domain";
 import { type FakeGitHub, startFakeGitHub } from "@skein/fake-github";
 import { afterEach } from "vitest";
+import type { GitHubSettings } from "../../src/orchestrator/git/git-finish-commands.ts";
 import { createGitWorkspace, git } from "./git-workspace.ts";
 import { createHarness, type Harness, runMessage } from "./orchestrator-harness.ts";
 
@@ -25,10 +26,55 @@ export type GitHubThread = {
   }>;
 };
 
+export type GitHubRepo = {
+  fake: FakeGitHub;
+  /** The project's workspace, on branch `feature`. */
+  ws: string;
+  /** The bare repository git pushes to in place of github.com. */
+  bare: string;
+  close(): Promise<void>;
+};
+
 /**
- * For a test file: `setup()` makes a project on branch `feature` whose `origin` says
- * https://github.com/acme/widgets.git while git reaches a local bare repository instead
- * (`insteadOf`), a fake GitHub serving acme/widgets from that bare repository, and a thread whose
+ * A workspace on branch `feature` whose `origin` says https://github.com/acme/widgets.git while
+ * git reaches a local bare repository instead (`insteadOf`), and a fake GitHub serving
+ * acme/widgets from that bare repository: nothing leaves the machine.
+ */
+export async function createGitHubRepo(): Promise<GitHubRepo> {
+  const fake = await startFakeGitHub({ token: GITHUB_TOKEN });
+  const bare = path.join(mkdtempSync(path.join(tmpdir(), "skein-remote-")), "widgets.git");
+  execFileSync("git", ["init", "-q", "--bare", "-b", "main", bare]);
+  fake.addRepo("acme/widgets", { gitDir: bare, allowMergeCommit: false });
+  const ws = createGitWorkspace({ "README.md": "hello\n" });
+  git(ws, "config", "user.name", "Pat Person");
+  git(ws, "config", "user.email", "pat@example.invalid");
+  git(ws, "remote", "add", "origin", "https://github.com/acme/widgets.git");
+  git(ws, "config", `url.${bare}.insteadOf`, "https://github.com/acme/widgets.git");
+  git(ws, "push", "-q", "origin", "main");
+  git(ws, "checkout", "-q", "-b", "feature");
+  return {
+    fake,
+    ws,
+    bare,
+    async close() {
+      await fake.close();
+      rmSync(path.dirname(bare), { recursive: true, force: true });
+    },
+  };
+}
+
+/** How Skein reaches the fake GitHub of `remote` (polling left to the test). */
+export function gitHubSettings(remote: GitHubRepo, token = GITHUB_TOKEN): GitHubSettings {
+  return {
+    env: { GITHUB_TOKEN: token, SKEIN_GITHUB_API_URL: remote.fake.url },
+    ghToken: async () => null,
+    publicUrl: "http://127.0.0.1:4318",
+    pollIntervalMs: 60 * 60_000,
+  };
+}
+
+/**
+ * For a test file: `setup()` makes a project over `createGitHubRepo`'s workspace and a thread whose
  * first (scripted Codex) run added hello.ts. All of it is closed after each test.
  */
 export function useGitHubThread(): (options?: { token?: string }) => Promise<GitHubThread> {
@@ -37,27 +83,12 @@ export function useGitHubThread(): (options?: { token?: string }) => Promise<Git
     for (const close of open.splice(0).reverse()) await close();
   });
   return async (options = {}) => {
-    const fake = await startFakeGitHub({ token: GITHUB_TOKEN });
-    open.push(() => fake.close());
-    const bare = path.join(mkdtempSync(path.join(tmpdir(), "skein-remote-")), "widgets.git");
-    open.push(async () => rmSync(path.dirname(bare), { recursive: true, force: true }));
-    execFileSync("git", ["init", "-q", "--bare", "-b", "main", bare]);
-    fake.addRepo("acme/widgets", { gitDir: bare, allowMergeCommit: false });
-    const ws = createGitWorkspace({ "README.md": "hello\n" });
-    git(ws, "config", "user.name", "Pat Person");
-    git(ws, "config", "user.email", "pat@example.invalid");
-    git(ws, "remote", "add", "origin", "https://github.com/acme/widgets.git");
-    git(ws, "config", `url.${bare}.insteadOf`, "https://github.com/acme/widgets.git");
-    git(ws, "push", "-q", "origin", "main");
-    git(ws, "checkout", "-q", "-b", "feature");
+    const remote = await createGitHubRepo();
+    open.push(() => remote.close());
+    const { fake, ws, bare } = remote;
     const h = await createHarness({
       workspaceRoot: ws,
-      github: {
-        env: { GITHUB_TOKEN: options.token ?? GITHUB_TOKEN, SKEIN_GITHUB_API_URL: fake.url },
-        ghToken: async () => null,
-        publicUrl: "http://127.0.0.1:4318",
-        pollIntervalMs: 60 * 60_000,
-      },
+      github: gitHubSettings(remote, options.token),
     });
     open.push(() => h.close());
     const { threadId } = await h.orchestrator.createThread({
