@@ -33,6 +33,7 @@ import type { Logger } from "../logger.ts";
 import { autoFeedback } from "./auto-feedback.ts";
 import { inWords } from "./git-errors.ts";
 import { pullRequestBody } from "./pr-body.ts";
+import { reviewCommentCommand } from "./review-comment.ts";
 import { PullRequestWatch } from "./pr-watch.ts";
 
 /** B17: how Skein reaches GitHub. */
@@ -65,6 +66,7 @@ type Commands = Pick<
   | "syncPullRequest"
   | "sendPullRequestFeedback"
   | "mergePullRequest"
+  | "sendReviewComment"
 >;
 
 /**
@@ -128,6 +130,7 @@ export function gitFinishCommands(deps: Deps): { commands: Commands; watch: Pull
   };
 
   const commands: Commands = {
+    ...reviewCommentCommand({ requireThread, sendMessage: deps.sendMessage }),
     gitCommit: (input) =>
       gate.run(
         "git.commit",
