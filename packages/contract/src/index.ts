@@ -94,6 +94,8 @@ export type {
   PrOpenAnswer,
   PrOpenInput,
   PrSyncAnswer,
+  ReviewCommentAnswer,
+  ReviewCommentInput,
 } from "./views/git.ts";
 export type {
   RestoredFile,

@@ -40,6 +40,8 @@ import type {
   PrOpenAnswer,
   PrOpenInput,
   PrSyncAnswer,
+  ReviewCommentAnswer,
+  ReviewCommentInput,
 } from "../views/git.ts";
 import type {
   ReviewDiff,
@@ -187,6 +189,8 @@ export interface OrchestratorCommands {
   syncPullRequest(input: { threadId: ThreadId }): Promise<PrSyncAnswer>;
   /** B17: review comments and failing checks become messages to the thread's agent. */
   sendPullRequestFeedback(input: PrFeedbackInput): Promise<PrFeedbackAnswer>;
+  /** B17: a comment on a diff line in Review becomes a message with its file, line and hunk. */
+  sendReviewComment(input: ReviewCommentInput): Promise<ReviewCommentAnswer>;
   /** B17: merges the thread's pull request by the repository's allowed method. */
   mergePullRequest(input: PrMergeInput): Promise<PrMergeAnswer>;
   /**
@@ -224,6 +228,7 @@ export interface OrchestratorCommands {
     effort?: string | null;
     runtimeMode?: RuntimeMode;
     interactionMode?: InteractionMode;
+    autoFeedback?: boolean;
     commandId?: string;
   }): Promise<{ sequence: number }>;
   /** A thread exported elsewhere, appended here stream by stream (see thread-import.ts). */

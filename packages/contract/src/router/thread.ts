@@ -254,6 +254,8 @@ export const threadRouter = {
         effort: ReasoningEffort.nullable().optional(),
         runtimeMode: RuntimeMode.optional(),
         interactionMode: InteractionMode.optional(),
+        /** B17: send the PR's new review comments and failing checks to the agent unasked. */
+        autoFeedback: z.boolean().optional(),
         commandId: OptionalCommandId,
       }),
     )

@@ -71,6 +71,8 @@ export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
   interactionMode: InteractionMode.optional(),
   branch: PathText.nullable().optional(),
   worktreePath: PathText.nullable().optional(),
+  /** B17: review comments and failing checks of the thread's PR go to the agent unasked. */
+  autoFeedback: z.boolean().optional(),
 });
 
 export const ArchiveThread = defineCommand("ArchiveThread", { threadId: ThreadId });
