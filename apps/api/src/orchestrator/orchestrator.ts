@@ -12,7 +12,7 @@ import {
 import { PROVIDER_IDS, type ProviderAdapter, type RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
 import { AggregateRepository } from "./commands/aggregate-repository.ts";
-import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./runs/attempt-policy.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "@skein/domain/run-life";
 import { CheckpointService } from "./checkpoints/checkpoint-service.ts";
 import { CommandGate, type CommandProcedure } from "./commands/command-gate.ts";
 import { ProviderReadinessCache } from "./runtime/provider-readiness.ts";

@@ -22,8 +22,8 @@ import { isStoreFault, type LeaseKeeper } from "@skein/db";
 import { type ActiveTurn, ActiveTurns } from "../runtime/active-turns.ts";
 import type { AggregateRepository, ExecuteOptions } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
-import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
-import { failureInWords } from "./failure-policy.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "@skein/domain/run-life";
+import { failureInWords } from "@skein/domain/run-life";
 import { untilIdle } from "./idle-watchdog.ts";
 import { ModelReachWatch } from "./model-reach.ts";
 import {
