@@ -19,6 +19,8 @@ import type {
 export function decide(input: RunLifeInput, state: RunLifeState, meta: RunLifeMeta): RunLifeOutput {
   const s = evolve(state, input);
   if (!s.run) return abort("a run's life begins with RunBegan");
+  // The lease can be found lost at any point, also while the run's end is being recorded.
+  if (input.type === "LeaseLost") return { type: "Abandon", data: {} };
   if (state.done) return abort(`${input.type} after the run's life ended`);
   switch (input.type) {
     case "RunBegan":
@@ -65,8 +67,6 @@ export function decide(input: RunLifeInput, state: RunLifeState, meta: RunLifeMe
       const message = `${failure.message}; a new runtime could not take the run over (${input.data.reason})`;
       return failRun(s, failureInWords(s.run.provider, { ...failure, message }));
     }
-    case "LeaseLost":
-      return { type: "Abandon", data: {} };
   }
 }
 

@@ -63,7 +63,9 @@ describe("run life: a turn", () => {
 
   it("a fact before the run began, or after it ended, is refused, not acted on", () => {
     given().when(fact.started()).then({ type: "AbortLife" });
-    given(fact.began(), fact.leaseLost()).when(fact.started()).then({ type: "AbortLife" });
+    given(fact.began(), fact.started(), fact.ended())
+      .when(fact.started())
+      .then({ type: "AbortLife" });
   });
 });
 
@@ -236,8 +238,11 @@ describe("run life: steering, stalls, the lease and the end", () => {
       .then({ type: "InterruptTurn", data: { reason: "model_unreachable" } });
   });
 
-  it("R2: a lost lease abandons the run to the instance that took it over", () => {
+  it("R2: a lost lease abandons the run to the instance that took it over, even once it ended", () => {
     given(fact.began(), fact.started()).when(fact.leaseLost()).then({ type: "Abandon" });
+    given(fact.began(), fact.started(), fact.ended())
+      .when(fact.leaseLost())
+      .then({ type: "Abandon" });
   });
 
   it("every decision that records something carries one command (one append per decision)", () => {

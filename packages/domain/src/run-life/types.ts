@@ -77,8 +77,8 @@ export type RunLifeInput =
 // ---------------------------------------------------------------- outputs: decisions
 
 /**
- * Start a provider turn. `text` null: the run's own input (first attempt, or a new attempt
- * after a failure); otherwise the steering text, with no handoff context (R1).
+ * Start a provider turn. `text` null: the same input as the turn before (the run's own, for the
+ * first); otherwise the steering text, with no handoff context (R1).
  */
 export type StartTurn = {
   type: "StartTurn";
