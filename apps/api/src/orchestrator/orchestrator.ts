@@ -12,7 +12,7 @@ import {
 import { PROVIDER_IDS, type ProviderAdapter, type RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
 import { AggregateRepository } from "./commands/aggregate-repository.ts";
-import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./runs/attempt-policy.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "@skein/domain/run-life";
 import { CheckpointService } from "./checkpoints/checkpoint-service.ts";
 import { CommandGate, type CommandProcedure } from "./commands/command-gate.ts";
 import { ProviderReadinessCache } from "./runtime/provider-readiness.ts";
@@ -35,6 +35,7 @@ import { reviewDiff } from "./checkpoints/review-diff.ts";
 import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
 import { planRollback, previewOf } from "./checkpoints/rollback-plan.ts";
 import { reviewRevert } from "./checkpoints/review-revert.ts";
+import { runCommands } from "./runs/run-commands.ts";
 import { RunExecutor } from "./runs/run-executor.ts";
 import { RunSlots } from "./runs/run-slots.ts";
 import { createQueueMessage } from "./runs/send-message.ts";
@@ -337,41 +338,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         },
         { effects: true },
       ),
-    compact: (input) =>
-      gate.run("thread.compact", input, async (command) => {
-        const state = await requireThread(input.threadId);
-        // The context to compact is held by the provider of the latest run.
-        const latestRunId = state.runOrder.at(-1);
-        const latest = latestRunId ? state.runs.get(latestRunId) : undefined;
-        const runId = ids.next("run");
-        const result = await repo.execute(
-          {
-            type: "QueueRun",
-            data: {
-              threadId: input.threadId,
-              runId,
-              messageId: ids.next("message"),
-              text: "/compact",
-              provider: latest?.provider ?? state.thread!.defaultProvider,
-              model: latest?.model ?? null,
-              compact: true,
-            },
-          },
-          command.answer({ runId }),
-        );
-        if (!result.duplicate) executor.kick(input.threadId);
-        return { ...(result.receipt as { runId: typeof runId }), sequence: result.sequence };
-      }),
-    retryRun: (input) =>
-      gate.run("thread.retryRun", input, async (command) => {
-        await requireThread(input.threadId);
-        const result = await repo.execute(
-          { type: "RetryRun", data: { threadId: input.threadId, runId: input.runId } },
-          command.answer({ runId: input.runId }),
-        );
-        if (!result.duplicate) executor.retried(input.threadId);
-        return { runId: input.runId, sequence: result.sequence };
-      }),
+    ...runCommands({ gate, repo, store: options.store, ids, runtime, executor, requireThread }),
     forkThread: (input) =>
       gate.run(
         "thread.fork",
@@ -389,30 +356,6 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     async releaseProviderThread({ nativeThreadRef }) {
       return { outcome: await sessions.releaseThread(nativeThreadRef) };
     },
-    steer: (input, origin) =>
-      gate.run("thread.steer", input, async (command) => {
-        await requireThread(input.threadId);
-        return runtime.run(
-          input.threadId,
-          origin,
-          async () => ({
-            sequence: await executor.steer(input.threadId, input.text, command.answer({})),
-          }),
-          (remote, address, signal) => remote.steer(address, input, signal),
-        );
-      }),
-    interrupt: (input, origin) =>
-      gate.run("thread.interrupt", input, async (command) => {
-        await requireThread(input.threadId);
-        return runtime.run(
-          input.threadId,
-          origin,
-          async () => ({
-            sequence: await executor.interrupt(input.threadId, command.answer({})),
-          }),
-          (remote, address, signal) => remote.interrupt(address, input, signal),
-        );
-      }),
     rollback: (input) =>
       gate.run(
         "thread.rollback",
@@ -442,28 +385,6 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       ids,
       adapterOf: (provider) => sessions.adapter(provider),
     }),
-    respondToRequest: (input, origin) =>
-      gate.run("request.respond", input, async (command) => {
-        const { data } = await options.store.snapshot((q) => q.get("requests", input.requestId));
-        if (!data?.threadId) throw new NotFoundError("request", input.requestId);
-        const threadId = data.threadId as ThreadId;
-        return runtime.run(
-          threadId,
-          origin,
-          async () => ({
-            sequence: await executor.respond(
-              input.requestId,
-              threadId,
-              {
-                decision: input.decision,
-                ...(input.answers ? { answers: input.answers } : {}),
-              },
-              command.answer({}),
-            ),
-          }),
-          (remote, address, signal) => remote.respondToRequest(address, input, signal),
-        );
-      }),
     regenerateHandoff: (input) =>
       gate.run("handoff.regenerate", input, async (command) => {
         const threadId = await threadOfTransfer(input.transferId);

@@ -9,7 +9,7 @@ import {
   STREAM_FOLD_VERSION,
   serializeState,
 } from "@skein/domain";
-import type { Checkpoint } from "./past-folds.ts";
+import type { Checkpoint } from "./fold-checkpoint.ts";
 import type { ThreadOrigin } from "./thread-streams.ts";
 
 /**

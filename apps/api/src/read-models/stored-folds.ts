@@ -1,7 +1,7 @@
 import { type EventStore, type FoldCheckpoint, StoreClosedError } from "@skein/db";
 import type { Logger } from "../orchestrator/logger.ts";
 import { decodeCheckpoint, encodeCheckpoint, FOLD_FORMAT } from "./fold-codec.ts";
-import type { Checkpoint } from "./past-folds.ts";
+import type { Checkpoint } from "./fold-checkpoint.ts";
 
 /** Checkpoints kept in the store per stream (thinned by the store, first and newest kept). */
 export const STORED_PER_STREAM = 8;

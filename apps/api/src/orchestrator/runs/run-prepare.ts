@@ -1,0 +1,50 @@
+import type { Run } from "@skein/domain";
+import type { ThreadSettings } from "@skein/domain/provider";
+import { LeaseLostError } from "../recovery/lease-fence.ts";
+import type { BegunRun } from "./run-life.ts";
+import { message, type ThreadScope } from "./runner-context.ts";
+import { startRun } from "./run-start-runner.ts";
+import { firstTurnInput } from "./turn-input.ts";
+import { describeStartFailure, workspaceProblem } from "./workspace-check.ts";
+
+/** A run ready for its first turn, in its folder; or why it cannot start, in words. */
+export type Prepared = (BegunRun & { cwd: string }) | { refused: string };
+
+/**
+ * Everything before a run's first turn: its folder is looked at (B1), the thread's baseline
+ * captured, its start recorded through the run-start workflow (context, provider thread,
+ * transfer, handoff: one append), and its first turn's input put together.
+ */
+export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared> {
+  const { ctx, threadId } = scope;
+  const state = await ctx.repo.thread(threadId);
+  const thread = state.thread!;
+  const text = state.messages.get(run.userMessageId)?.text ?? "";
+  const project = await ctx.repo.project(thread.projectId);
+  const cwd = thread.worktreePath ?? project.project?.workspaceRoot ?? process.cwd();
+  // Folders get moved and deleted: look before opening a runtime in one (B1).
+  const problem = await workspaceProblem(cwd);
+  if (problem) return { refused: problem };
+  // Before any provider work touches the folder: what the thread's first checkpoint diffs from.
+  await ctx.checkpoints.captureBaseline(threadId, state, cwd);
+  const appTools = ctx.toolsFor(threadId, run.id);
+  const settings: ThreadSettings = {
+    cwd,
+    model: run.model ?? null,
+    runtimeMode: thread.runtimeMode,
+    ...(appTools ? { tools: appTools.tools } : {}),
+  };
+  let prepared: Awaited<ReturnType<typeof startRun>>;
+  try {
+    const deps = { repo: ctx.repo, sessions: ctx.sessions, ids: ctx.ids, appends: scope.appends };
+    prepared = await startRun(deps, threadId, run, text, settings);
+  } catch (error) {
+    if (error instanceof LeaseLostError || scope.lost()) throw error;
+    ctx.log.warn({ threadId, runId: run.id, error: message(error) }, "run could not start");
+    return { refused: await describeStartFailure(error, run.provider, cwd) };
+  }
+  if ("failed" in prepared) return { refused: prepared.failed };
+  const active = ctx.turns.begin(threadId, run.id, prepared.session, prepared.nativeThreadRef);
+  const input = await firstTurnInput(ctx.attachments, state, run, prepared.handoff);
+  return { run, active, input, settings, onAppToolCall: appTools?.handler, cwd };
+}
