@@ -6,17 +6,21 @@
  *   store, the ACP adapter);
  * - directly: `session/prompt` → its answer, as newline-delimited JSON-RPC on the agent's stdio
  *   from a second process of the same CLI with the same environment, nothing of Skein's between.
- * Both sessions grow the same history. A ratio, never a wall-clock bound.
+ * Both sessions grow the same history. The fake model runs in a process of its own, as a real
+ * model service would be: in this one, its answers would wait on Skein's work. A ratio, never a
+ * wall-clock bound.
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
 import { createGeminiAdapter, geminiAgentSpec } from "@skein/adapters-acp";
 import { openSqliteEventStore, type StoredEvent } from "@skein/db";
 import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
-import { createGeminiTestHome, startFakeGeminiServer } from "@skein/fake-models";
+import { createGeminiTestHome } from "@skein/fake-models";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { writeBenchRows } from "./bench-rows.ts";
 
@@ -77,18 +81,41 @@ function finishedRuns(events: AsyncIterable<StoredEvent>) {
   return (runId: RunId) => new Promise<void>((resolve) => waiters.set(runId, resolve));
 }
 
+/** The fake Gemini API in its own process (see fake-gemini-process.ts); resolves with its URL. */
+async function startFakeInItsOwnProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const script = fileURLToPath(new URL("./fake-gemini-process.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const [line] = await once(createInterface({ input: child.stdout! }), "line");
+  return { url: String(line).trim(), child };
+}
+
 async function main() {
-  const server = await startFakeGeminiServer();
+  const server = await startFakeInItsOwnProcess();
   const home = await createGeminiTestHome({ baseUrl: server.url });
   const dataDir = mkdtempSync(join(tmpdir(), "skein-acp-bench-data-"));
   const skeinCwd = mkdtempSync(join(tmpdir(), "skein-acp-bench-skein-"));
   const directCwd = mkdtempSync(join(tmpdir(), "skein-acp-bench-direct-"));
   const store = openSqliteEventStore({ dataDir });
+  // The agent's own share of each Skein turn: its session/prompt out → the answer in.
+  let promptOut = 0;
+  let promptIn = 0;
   const orchestrator = await createOrchestrator({
     store,
     adapters: { gemini: createGeminiAdapter({ env: home.env }) },
     dataDir,
     sessionIdleMs: 0,
+    rawLog: {
+      record(frame) {
+        if (frame.direction === "outgoing" && frame.method === "session/prompt") {
+          promptOut = performance.now();
+        } else if (frame.direction === "incoming" && frame.messageKind === "response") {
+          promptIn = performance.now();
+        }
+        return "bench";
+      },
+    },
   });
   const spec = geminiAgentSpec({ env: home.env });
   const child = spawn(spec.command, [...(spec.args ?? [])], {
@@ -121,6 +148,7 @@ async function main() {
       filter: { streamIds: [threadStreamId(threadId as ThreadId)] },
     });
     const finished = finishedRuns(subscription);
+    const agentShare: number[] = [];
     const skeinTurn = async (text: string) => {
       const started = performance.now();
       const { runId } = await orchestrator.sendMessage({ threadId, text });
@@ -128,6 +156,7 @@ async function main() {
       const settled = orchestrator.waitForRun(runId);
       await finished(runId as RunId);
       const elapsed = performance.now() - started;
+      agentShare.push(promptIn - promptOut);
       await settled;
       await sleep(SETTLE_MS);
       return elapsed;
@@ -137,6 +166,7 @@ async function main() {
       await directTurn(`warm ${i}`);
       await skeinTurn(`warm ${i}`);
     }
+    agentShare.length = 0;
     const skein: number[] = [];
     const native: number[] = [];
     // Which side goes first is shuffled (seeded, so runs are comparable), as in the Codex row.
@@ -156,8 +186,11 @@ async function main() {
     }
     subscription.close();
     const ratio = median(skein) / median(native);
+    const own = skein.map((total, i) => total - (agentShare[i] ?? 0));
     console.log(
-      `skein median ${median(skein).toFixed(1)} ms, direct ACP median ${median(native).toFixed(1)} ms, ratio ${ratio.toFixed(3)}`,
+      `skein median ${median(skein).toFixed(1)} ms, direct ACP median ${median(native).toFixed(1)} ms, ` +
+        `ratio ${ratio.toFixed(3)}; the agent's session/prompt inside the Skein turn median ` +
+        `${median(agentShare).toFixed(1)} ms, Skein's own time around it median ${median(own).toFixed(1)} ms`,
     );
     writeBenchRows("acp.json", [
       {
@@ -173,7 +206,7 @@ async function main() {
     child.kill("SIGTERM");
     await orchestrator.shutdown();
     await store.close();
-    await server.close();
+    server.child.stdin?.end();
     await home.remove();
     for (const dir of [dataDir, skeinCwd, directCwd]) rmSync(dir, { recursive: true, force: true });
   }
