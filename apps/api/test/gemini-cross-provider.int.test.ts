@@ -150,4 +150,45 @@ describe("Codex → Gemini → Claude → Codex on one thread (issue 28 item 5),
     expect(delta).not.toContain("codex answer one");
     expect(userTexts.at(-1)).toBe("message four");
   }, 300_000);
+
+  it("T1/T6: a fork of a Gemini thread at run 1 continues on Gemini from a portable handoff of run 1 only; a fork of the latest goes to Codex with runs 1–2", async () => {
+    gemini.enqueue(
+      geminiTextReply("gemini fork answer one"),
+      geminiTextReply("gemini fork answer two"),
+      geminiTextReply("gemini answer on the fork"),
+    );
+    openai.enqueue(responsesTextReply("codex answer on the fork"));
+    const { threadId } = await orchestrator.createThread({
+      projectId,
+      title: "gemini source",
+      provider: "gemini",
+    });
+    const first = await send(threadId, "fork message one", "gemini");
+    await send(threadId, "fork message two", "gemini");
+
+    // Gemini declares no session/fork: the fork is rebuilt portably, up to its point and no further.
+    const atOne = await orchestrator.forkThread({
+      threadId,
+      sourcePoint: { type: "run", runId: first.run.id },
+    });
+    const onGemini = await send(atOne.threadId, "fork message three", "gemini");
+    expect(onGemini.run.provider).toBe("gemini");
+    expect(onGemini.handoff).toMatchObject({ coveredRunOrdinals: { from: 1, to: 1 } });
+    const geminiAsked = geminiRequestText(gemini.conversationRequests().at(-1)!);
+    expect(geminiAsked).toContain("fork message one");
+    expect(geminiAsked).toContain("gemini fork answer one");
+    expect(geminiAsked).not.toContain("fork message two");
+    expect(geminiAsked).not.toContain("gemini fork answer two");
+
+    // A fork of the latest point, on Codex: everything Gemini said, handed over.
+    const latest = await orchestrator.forkThread({ threadId });
+    const onCodex = await send(latest.threadId, "fork message four", "codex");
+    expect(onCodex.run.provider).toBe("codex");
+    expect(onCodex.handoff).toMatchObject({ coveredRunOrdinals: { from: 1, to: 2 } });
+    const codexTexts = messageTexts(openai.requests.at(-1)!, "user").join("\n");
+    for (const part of ["gemini fork answer one", "fork message two", "gemini fork answer two"]) {
+      expect(codexTexts).toContain(part);
+    }
+    expect(messageTexts(openai.requests.at(-1)!, "user").at(-1)).toBe("fork message four");
+  }, 300_000);
 });
