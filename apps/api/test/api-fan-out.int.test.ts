@@ -88,7 +88,7 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
       for (const targets of [
         [],
         Array.from({ length: 9 }, () => ({ provider: "codex" })),
-        [{ provider: "no-such-agent" }],
+        [{ provider: "Not an id" }],
       ]) {
         expect((await ask(targets)).code).toBe("BAD_REQUEST");
       }

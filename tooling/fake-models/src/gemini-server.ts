@@ -68,7 +68,21 @@ function writeError(res: ServerResponse, error: GeminiErrorReply): void {
   res.writeHead(error.status, { "content-type": "application/json" });
   res.end(
     JSON.stringify({
-      error: { code: error.status, message: error.message, status: error.errorStatus ?? "UNKNOWN" },
+      error: {
+        code: error.status,
+        message: error.message,
+        status: error.errorStatus ?? "UNKNOWN",
+        ...(error.retryDelay === undefined
+          ? {}
+          : {
+              details: [
+                {
+                  "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                  retryDelay: error.retryDelay,
+                },
+              ],
+            }),
+      },
     }),
   );
 }

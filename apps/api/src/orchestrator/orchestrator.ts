@@ -5,7 +5,7 @@ import {
   DEFAULT_THREAD_TITLE,
   type IdSource,
   NotFoundError,
-  ProviderKind,
+  type ProviderKind,
   type RunId,
   type ThreadId,
 } from "@skein/domain";
@@ -280,6 +280,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       }),
     createThread: (input) =>
       gate.run("thread.create", input, async (command) => {
+        if (input.provider) readiness.requireKnown(input.provider);
         await checkModelChoice(catalog, {
           provider: input.provider ?? defaultProvider,
           model: input.model ?? null,
@@ -422,12 +423,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       ),
     async providerStatus(input) {
       return Promise.all(
-        ProviderKind.options.map(async (provider) => {
+        sessions.providerIds().map(async (provider) => {
           const adapter = sessions.adapter(provider);
           const { auth, ...status } = await readiness.get(provider, input ?? {});
           // What the provider supports natively (the README's table comes from the same flags).
           return {
             provider,
+            name: sessions.displayName(provider),
             ...status,
             auth: auth ?? null,
             capabilities: adapter?.capabilities ?? null,

@@ -274,6 +274,8 @@ export interface OrchestratorCommands {
   providerStatus(input?: { refresh?: boolean }): Promise<
     Array<{
       provider: ProviderKind;
+      /** The name a person knows it by (a configured ACP agent's own `name`, B18). */
+      name: string;
       found: boolean;
       version: string | null;
       /** Found and authenticated: a message to it is accepted. */
