@@ -6,7 +6,6 @@ import type { PendingRequest, Run, ThreadDetail, TurnItem } from "../../lib/type
 import { useFork } from "../../lib/use-fork.ts";
 import { retryableRunId } from "../../lib/retryable-run.ts";
 import { useRetry } from "../../lib/use-retry.ts";
-import { useRunNumber } from "../../lib/use-run-number.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import { Composer } from "../composer/composer.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
@@ -37,9 +36,8 @@ export function ConversationView() {
   const { detail, refresh, threadId, isolatedForks, older, hasOlder, loadOlder, travel } =
     useThread();
   const { shells } = useShells();
-  const forker = useFork(threadId, detail?.thread.title ?? null);
+  const forker = useFork(threadId);
   const retrier = useRetry(threadId, refresh);
-  const numberOf = useRunNumber();
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -83,19 +81,10 @@ export function ConversationView() {
   }, [detail]);
 
   const onFork = useStableCallback((run: Run) =>
-    forker.fork(
-      { type: "run", runId: run.id },
-      { isolatedWorkspace: isolatedForks, runNumber: numberOf(run.threadId, run.ordinal) },
-    ),
+    forker.fork({ type: "run", runId: run.id }, { isolatedWorkspace: isolatedForks }),
   );
   const onForkItem = useStableCallback((item: TurnItem) =>
-    forker.fork(
-      { type: "turn_item", turnItemId: item.id },
-      {
-        isolatedWorkspace: isolatedForks,
-        runNumber: item.runOrdinal === null ? null : numberOf(item.threadId, item.runOrdinal),
-      },
-    ),
+    forker.fork({ type: "turn_item", turnItemId: item.id }, { isolatedWorkspace: isolatedForks }),
   );
   const onRetry = useStableCallback(retrier.retry);
   const latestForkable = useMemo(

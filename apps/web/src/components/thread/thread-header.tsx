@@ -11,7 +11,6 @@ import { useAction } from "../../lib/use-action.ts";
 import { currentChoice, sameChoiceInputs } from "../../lib/composer-choice.ts";
 import { useFork } from "../../lib/use-fork.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
-import { useLineage } from "../../lib/use-run-number.ts";
 import { CopyId } from "../common/copy-id.tsx";
 import type { WatchState } from "../../lib/use-watch.ts";
 import { ConnectionBadge } from "../common/connection-badge.tsx";
@@ -41,17 +40,14 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps)
   const client = useApi();
   const { shells, refreshThread } = useShells();
   const { thread } = detail;
-  const forker = useFork(thread.id, thread.title);
+  const forker = useFork(thread.id);
   const archive = useAction();
   const compact = useAction();
   const promote = useAction();
   const parentId = thread.lineage?.parentThreadId ?? null;
   const parent = parentId ? shells.get(parentId) : undefined;
-  const { numberOf } = useLineage();
   const completed = detail.runs.filter((run) => run.status === "completed");
   const hasStableRun = completed.length > 0;
-  // What `latest_stable` resolves to: the latest completed run with a checkpoint, else the latest.
-  const stable = completed.findLast((run) => run.checkpointId !== null) ?? completed.at(-1) ?? null;
   const current = currentChoice(detail);
   const isSubagent = thread.lineage?.relationshipToParent === "subagent";
   const busy = detail.runs.some((run) => run.status === "running" || run.status === "waiting");
@@ -99,15 +95,7 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps)
       <div className="thread-actions">
         <button
           type="button"
-          onClick={() =>
-            forker.fork(
-              { type: "latest_stable" },
-              {
-                isolatedWorkspace: isolated,
-                runNumber: stable ? numberOf(thread.id, stable.ordinal) : null,
-              },
-            )
-          }
+          onClick={() => forker.fork({ type: "latest_stable" }, { isolatedWorkspace: isolated })}
           disabled={forker.pending || !hasStableRun}
           title={hasStableRun ? "Fork from the latest completed run" : "No completed run yet"}
         >
