@@ -7,8 +7,10 @@ import { useFork } from "../../lib/use-fork.ts";
 import { retryableRunId } from "../../lib/retryable-run.ts";
 import { useRetry } from "../../lib/use-retry.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
+import { useDebug } from "../../lib/debug-mode.tsx";
 import { Composer } from "../composer/composer.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
+import { stopLabel } from "./timeline-scrubber.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -35,6 +37,7 @@ const STICK_PX = 96;
 export function ConversationView() {
   const { detail, refresh, threadId, isolatedForks, older, hasOlder, loadOlder, travel } =
     useThread();
+  const { debug } = useDebug();
   const { shells } = useShells();
   const forker = useFork(threadId);
   const retrier = useRetry(threadId, refresh);
@@ -232,7 +235,8 @@ export function ConversationView() {
         <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
       ) : (
         <p className="past-banner" role="status">
-          You are looking at this thread as it was at event #{travel.atSequence}.{" "}
+          You are looking at this thread as it was{" "}
+          {stopLabel(travel, debug).replace(/^As of /, "at ")}.{" "}
           <button type="button" className="link-button" onClick={() => travel.moveTo(null)}>
             Back to live
           </button>{" "}

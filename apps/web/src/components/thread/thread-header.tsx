@@ -24,6 +24,8 @@ type HeaderProps = {
   /** Forks made from here get their own worktree (passed in: the thread context changes per delta). */
   isolated: boolean;
   setIsolated(value: boolean): void;
+  /** Shown as of a past moment (time travel): what it was then, and no actions on it. */
+  past: boolean;
 };
 
 /** Renders again when the shell, runs, watch or fork option change, not for streamed deltas. */
@@ -32,11 +34,12 @@ export const ThreadHeader = memo(
   (a: HeaderProps, b: HeaderProps) =>
     a.watch === b.watch &&
     a.isolated === b.isolated &&
+    a.past === b.past &&
     a.setIsolated === b.setIsolated &&
     sameChoiceInputs(a.detail, b.detail),
 );
 
-function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps) {
+function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: HeaderProps) {
   const client = useApi();
   const { shells, refreshThread } = useShells();
   const { thread } = detail;
@@ -53,13 +56,17 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps)
   const busy = detail.runs.some((run) => run.status === "running" || run.status === "waiting");
 
   return (
-    <header className="thread-header">
+    <header className="thread-header" data-past={past ? "true" : undefined}>
       <div className="thread-title-row">
         <StatusDot status={thread.status} />
         <ThreadTitle threadId={thread.id} title={thread.title} />
         <CopyId id={thread.id} what="thread" />
         <span className="muted">{STATUS_LABEL[thread.status]}</span>
-        <ConnectionBadge watch={watch} label="thread" />
+        {past ? (
+          <span className="badge">as it was then</span>
+        ) : (
+          <ConnectionBadge watch={watch} label="thread" />
+        )}
       </div>
       <div className="thread-meta muted">
         <span
@@ -92,7 +99,7 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps)
         )}
         {thread.archivedAt && <span className="badge">archived</span>}
       </div>
-      <div className="thread-actions">
+      <div className="thread-actions" hidden={past}>
         <button
           type="button"
           onClick={() => forker.fork({ type: "latest_stable" }, { isolatedWorkspace: isolated })}
