@@ -62,9 +62,7 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
 
     const banner = page.locator(".past-banner");
     // Said as a moment and a step, not as the store's event number and name (B16).
-    await expect
-      .poll(() => text(banner), { timeout: 30_000 })
-      .toContain(`(step ${target + 1} of ${timeline.points.length})`);
+    await expect.poll(() => text(banner), { timeout: 30_000 }).toContain(`(step ${target + 1} of `);
     expect(await text(banner)).not.toMatch(/event #|[A-Z][a-z]+[A-Z][a-z]+/);
     await expect.poll(() => assistantTexts(page), { timeout: 30_000 }).toEqual(["FIRST-ANSWER"]);
     expect(await page.getByLabel("Message").count()).toBe(0);
@@ -112,14 +110,11 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
     await expect
       .poll(() => assistantTexts(page), { timeout: 60_000 })
       .toEqual(["FIRST-ANSWER", "SECOND-ANSWER", "FORK-ANSWER"]);
-    const forkTimeline = await client.thread.timeline.query({ threadId: forkId });
     await page.getByRole("button", { name: "Timeline" }).click();
     const forkRange = page.getByLabel("Show the thread as of event");
     await forkRange.focus();
     await forkRange.press("Home");
-    await expect
-      .poll(() => text(banner), { timeout: 30_000 })
-      .toContain(`event #${forkTimeline.points[0]!.sequence}`);
+    await expect.poll(() => text(banner), { timeout: 30_000 }).toContain("(step 1 of ");
     await expect
       .poll(() => assistantTexts(page), { timeout: 30_000 })
       .toEqual(["FIRST-ANSWER", "SECOND-ANSWER"]);
