@@ -19,8 +19,15 @@ const DebugContext = createContext<DebugMode>({ debug: false, setDebug: () => {}
  * B16: plumbing (raw provider frames, ids, event names, empty checkpoint rows) is for a bug
  * report, not for reading a thread: off by default, on for this browser once asked for.
  */
-export function DebugProvider({ children }: { children: ReactNode }) {
-  const [debug, setState] = useState(false);
+export function DebugProvider({
+  children,
+  initial = false,
+}: {
+  children: ReactNode;
+  /** Before the stored choice is read (a server render has none). */
+  initial?: boolean;
+}) {
+  const [debug, setState] = useState(initial);
   // The server cannot know the stored choice: start off, then read it once mounted.
   useEffect(() => {
     setState(window.localStorage.getItem(KEY) === "1");
