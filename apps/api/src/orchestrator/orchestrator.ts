@@ -26,6 +26,7 @@ import { createSideTurnWriter } from "./transfers/side-turn-summary.ts";
 import { HISTORY_TOOL } from "@skein/transfer";
 import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
+import { nextForkSibling } from "./parallel/fork-sibling.ts";
 import { forkThread } from "./parallel/fork-workspace.ts";
 import { editHandoff, regenerateHandoff } from "./transfers/handoff-commands.ts";
 import { draftHandoff } from "./transfers/handoff-draft.ts";
@@ -202,7 +203,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     summaries: createSideTurnWriter(sessions, options.summaryTimeoutMs),
   };
 
-  const forkDeps = { repo, checkpoints, ids, dataDir: options.dataDir };
+  const forkDeps = { repo, store: options.store, checkpoints, ids, dataDir: options.dataDir };
   const hygieneDeps = {
     store: options.store,
     repo,
@@ -331,7 +332,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
               queueMessage,
               dispatch: (threadId, runId) => slots.dispatch(threadId, runId),
               configured: (provider) => sessions.adapter(provider) !== undefined,
-              sourceTitle: source.thread!.title,
+              firstSibling: () => nextForkSibling(options.store, source, { type: "latest_stable" }),
             },
             command,
             input,

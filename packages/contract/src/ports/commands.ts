@@ -140,6 +140,8 @@ export interface OrchestratorCommands {
     threadId: ThreadId;
     sourcePoint?: ForkSourcePointSpec;
     title?: string;
+    /** Untitled forks of one fan-out, numbered apart (B16); counted by the API when absent. */
+    sibling?: number;
     isolatedWorkspace?: boolean;
     /** B19: an outside agent makes the fork (recorded as `createdBy: "agent"`). */
     agentName?: string;

@@ -55,7 +55,10 @@ export const ForkThread = defineCommand("ForkThread", {
   threadId: ThreadId,
   sourceThreadId: ThreadId,
   sourcePoint: ForkSourcePointSpec,
+  /** Absent: "fork of <source> at run N" (B16), numbered `sibling` when that is above 1. */
   title: NameText.optional(),
+  /** Which untitled fork of the source at this point this is (the caller counts those made). */
+  sibling: z.number().int().positive().max(10_000).optional(),
   createdBy: TransferCreatedBy,
   relationship: z.enum(["fork", "subagent"]),
   /** With `createdBy: "agent"` from an outside agent (MCP/ACP client): its name. */

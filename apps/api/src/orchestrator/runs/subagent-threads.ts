@@ -11,6 +11,7 @@ import type {
   ThreadId,
   ThreadState,
 } from "@skein/domain";
+import { subagentTitle } from "@skein/domain";
 import { type RuntimeEvent, unexplainedFailure } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { RunAppender } from "../recovery/lease-fence.ts";
@@ -216,6 +217,7 @@ export class SubagentThreads implements ChildEvents {
     const parent = (await d.repo.thread(d.parentThreadId)).thread;
     if (!parent) throw new Error(`parent thread ${d.parentThreadId} not found`);
     const task = event.description?.trim() || "a task from its parent agent";
+    const title = subagentTitle(event.description);
     const runId = d.ids.next("run");
     const providerTurnId = d.ids.next("providerTurn");
     let providerThreadId = known
@@ -230,7 +232,7 @@ export class SubagentThreads implements ChildEvents {
         data: {
           threadId,
           projectId: parent.projectId,
-          title: `Sub-agent: ${task.slice(0, 80)}`,
+          title,
           defaultProvider: d.provider,
           modelSelection: parent.modelSelection,
           runtimeMode: parent.runtimeMode,
