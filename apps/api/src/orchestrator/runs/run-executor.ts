@@ -48,6 +48,7 @@ import { DEFAULT_START_BREAKER, StartBreaker, type StartBreakerOptions } from ".
 import { SubagentRegistry, SubagentThreads } from "../runtime/subagent-threads.ts";
 import { TurnConsumer } from "./turn-consumer.ts";
 import { turnTextOf } from "./plan-context.ts";
+import { leftQueueHead, textAtStart } from "./queue-head.ts";
 import { describeStartFailure, workspaceProblem } from "./workspace-check.ts";
 
 export type ToolFactory = (
@@ -104,7 +105,11 @@ function startTurnOrThrow<T>(start: () => T): T {
 }
 
 /** How a run's dispatch ended: its provider turn started, or it failed before (with why). */
-type Dispatch = { started: true } | { started: false; failure: string };
+type Dispatch =
+  | { started: true }
+  | { started: false; failure: string }
+  /** B20: withdrawn or moved back while being dispatched; the queue moved on (queue-head.ts). */
+  | { started: false; overtaken: true };
 
 /**
  * Drives queued runs: one runner per thread executes its runs in order, each through lazy
@@ -304,6 +309,10 @@ export class RunExecutor {
         this.settled.delete(run.id);
       }
       if (this.stopping || this.lost.has(threadId)) return;
+      if ("overtaken" in outcome) {
+        dispatched.delete(run.id);
+        continue;
+      }
       if (outcome.started) {
         this.breaker.succeeded(threadId);
         continue;
@@ -413,6 +422,8 @@ export class RunExecutor {
       );
     } catch (error) {
       if (error instanceof LeaseLostError || this.lost.has(threadId)) throw error;
+      if (await leftQueueHead(this.repo, threadId, run.id))
+        return { started: false, overtaken: true };
       this.log.warn({ threadId, runId: run.id, error: message(error) }, "run could not start");
       return this.refuse(threadId, run, await describeStartFailure(error, run.provider, cwd));
     }
@@ -420,7 +431,7 @@ export class RunExecutor {
     const { session, nativeThreadRef } = prepared;
     const active = this.turns.begin(threadId, run.id, session, nativeThreadRef);
     let input: TurnInput = {
-      text: turnTextOf(state, run, text),
+      text: turnTextOf(state, run, await textAtStart(this.repo, threadId, run, text)),
       interactionMode: run.interactionMode ?? "default",
       effort: run.effort ?? null,
       context: prepared.handoff
