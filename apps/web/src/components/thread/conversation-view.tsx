@@ -9,6 +9,7 @@ import { useRetry } from "../../lib/use-retry.ts";
 import { useRunNumber } from "../../lib/use-run-number.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import { Composer } from "../composer/composer.tsx";
+import { QueuedMessages } from "../queue/queued-messages.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
@@ -240,7 +241,10 @@ export function ConversationView() {
         <ActionError error={retrier.failure} prefix="Retry failed." />
       </div>
       {travel.atSequence === null ? (
-        <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+        <>
+          <QueuedMessages detail={detail} onChanged={refresh} />
+          <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+        </>
       ) : (
         <p className="past-banner" role="status">
           You are looking at this thread as it was at event #{travel.atSequence}.{" "}
