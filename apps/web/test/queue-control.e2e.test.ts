@@ -13,7 +13,7 @@ import { sendMessage } from "./support/ui.ts";
 
 function queuedTexts(page: Page): Promise<string[]> {
   return page
-    .getByRole("region", { name: "Queued messages" })
+    .getByRole("region", { name: "Queue", exact: true })
     .locator(".queued-text")
     .allInnerTexts();
 }
@@ -53,19 +53,19 @@ describe.runIf(chromiumAvailable)("A queue you control (Chromium, real API, real
     await sendMessage(page, "UI-FIRST");
     const queue = page.getByRole("button", { name: "Queue message", exact: true });
     for (const text of ["UI-WITHDRAW-ME", "UI-TWO-DRAFT", "UI-THREE"]) {
-      await page.getByLabel("Message").fill(text);
+      await page.getByLabel("Message", { exact: true }).fill(text);
       await queue.click();
-      await expect.poll(() => page.getByLabel("Message").inputValue()).toBe("");
+      await expect.poll(() => page.getByLabel("Message", { exact: true }).inputValue()).toBe("");
     }
     await expect
       .poll(() => queuedTexts(page), { timeout: 30_000 })
       .toEqual(["UI-WITHDRAW-ME", "UI-TWO-DRAFT", "UI-THREE"]);
 
-    const item = (n: number) => page.getByRole("listitem", { name: `Queued message ${n}` });
+    const item = (n: number) => page.getByRole("listitem", { name: `Queued #${n}`, exact: true });
     await item(1).getByRole("button", { name: "Withdraw" }).click();
     await expect.poll(() => queuedTexts(page)).toEqual(["UI-TWO-DRAFT", "UI-THREE"]);
     await item(1).getByRole("button", { name: "Edit" }).click();
-    await page.getByLabel("Queued message text").fill("UI-TWO-EDITED");
+    await page.getByLabel("Queued text").fill("UI-TWO-EDITED");
     await item(1).getByRole("button", { name: "Save" }).click();
     await expect.poll(() => queuedTexts(page)).toEqual(["UI-TWO-EDITED", "UI-THREE"]);
     await item(2).getByRole("button", { name: "Move up" }).click();

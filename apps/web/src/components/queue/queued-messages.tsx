@@ -33,11 +33,11 @@ export function QueuedMessages({ detail, onChanged }: Props) {
       setEditing(null);
     });
   return (
-    <section className="queued-messages" aria-label="Queued messages">
+    <section className="queued-messages" aria-label="Queue">
       <h3>Queued ({waiting.length}) — sent in this order</h3>
       <ol>
         {waiting.map((message, i) => (
-          <li key={message.runId} aria-label={`Queued message ${i + 1}`}>
+          <li key={message.runId} aria-label={`Queued #${i + 1}`}>
             {editing?.runId === message.runId ? (
               <form
                 onSubmit={(event) => {
@@ -46,7 +46,7 @@ export function QueuedMessages({ detail, onChanged }: Props) {
                 }}
               >
                 <textarea
-                  aria-label="Queued message text"
+                  aria-label="Queued text"
                   value={editing.text}
                   rows={2}
                   onChange={(event) => setEditing({ ...editing, text: event.target.value })}
