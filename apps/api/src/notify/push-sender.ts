@@ -13,26 +13,35 @@ const SUBJECT = "mailto:notifications@skein.invalid";
 
 /**
  * One Web Push message, encrypted to the device's keys (RFC 8291, aes128gcm) and signed with the
- * server's VAPID key by `web-push`. A transient failure is `Retryable`; a gone device is
- * `SubscriptionGone`; anything else is final.
+ * server's VAPID key by `web-push`, POSTed to the device's push service. The transport is ours
+ * (`web-push` itself speaks https only, and a self-hosted push service on loopback may not). A
+ * transient failure is `Retryable`; a gone device is `SubscriptionGone`; anything else is final.
  */
 export async function sendPush(
   vapid: VapidKeys,
   subscription: PushSubscriptionInput,
   payload: string,
 ): Promise<void> {
+  const request = webpush.generateRequestDetails(subscription, payload, {
+    vapidDetails: { subject: SUBJECT, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
+    TTL: 3_600,
+    contentEncoding: "aes128gcm",
+  });
+  let response: Response;
   try {
-    await webpush.sendNotification(subscription, payload, {
-      vapidDetails: { subject: SUBJECT, publicKey: vapid.publicKey, privateKey: vapid.privateKey },
-      TTL: 3_600,
-      timeout: 10_000,
-      contentEncoding: "aes128gcm",
+    response = await fetch(request.endpoint, {
+      method: request.method,
+      headers: request.headers as Record<string, string>,
+      body: request.body as Buffer,
+      signal: AbortSignal.timeout(10_000),
     });
   } catch (error) {
-    const status = (error as { statusCode?: number }).statusCode;
-    const why = error instanceof Error ? error.message : String(error);
-    if (status === 404 || status === 410) throw new SubscriptionGone(why);
-    if (status === undefined || status === 429 || status >= 500) throw new Retryable(why);
-    throw error;
+    throw new Retryable(error instanceof Error ? error.message : String(error));
   }
+  await response.body?.cancel();
+  if (response.ok) return;
+  const why = `the push service answered HTTP ${response.status}`;
+  if (response.status === 404 || response.status === 410) throw new SubscriptionGone(why);
+  if (response.status === 429 || response.status >= 500) throw new Retryable(why);
+  throw new Error(why);
 }
