@@ -10,6 +10,7 @@ import {
   SSE_RECONNECT_AFTER_INACTIVITY_MS,
   type OrchestratorCommands,
   type SkeinContext,
+  type SkeinNotifications,
 } from "@skein/contract";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -51,6 +52,8 @@ export type SkeinServerOptions = {
   dataDirs?: readonly string[];
   /** Where uploads are stored (E16); without it, `/attachments` is not served. */
   attachments?: AttachmentStore;
+  /** B20: Web Push subscriptions (`notify.*`); without it those procedures are refused. */
+  notifications?: SkeinNotifications | null;
   log: Logger;
   maxReplayEvents?: number;
   /** Prometheus metrics served at `/metrics` (B11); none when left out. */
@@ -122,6 +125,7 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
   const services = createSkeinServices(
     { orchestrator, store, readModels, watch, rawLog: options.rawLog ?? null },
     options.dataDirs ?? [],
+    options.notifications ?? null,
   );
 
   const contextFor = (

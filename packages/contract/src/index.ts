@@ -122,3 +122,12 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /** The client bound to Skein's router: what `createSkeinClient<AppRouter>(…)` returns. */
 export type SkeinClient = Client<AppRouter>;
+export {
+  DEFAULT_PUSH_SETTINGS,
+  NOTICE_KINDS,
+  type NoticeKind,
+  PushSettings,
+  PushSubscriptionInput,
+  QuietHours,
+  type SkeinNotifications,
+} from "./views/notify.ts";

@@ -50,6 +50,7 @@ import {
   RunStarted,
   RunSteered,
 } from "./events/run-events.ts";
+import { QueuedMessageEdited, QueueReordered } from "./events/queue-events.ts";
 import {
   ThreadArchived,
   ThreadCreated,
@@ -82,6 +83,8 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   RunQueued,
   RunStarted,
   RunCancelled,
+  QueuedMessageEdited,
+  QueueReordered,
   RunRetryQueued,
   RunInterruptRequested,
   RunProgressNoted,

@@ -221,6 +221,7 @@ export type { StoredEvent } from "./events/stored-event.ts";
 export { ProviderThreadPatch } from "./events/provider-events.ts";
 export { ThreadSettingsPatch } from "./events/thread-lifecycle-events.ts";
 export { autoTitle, DEFAULT_THREAD_TITLE } from "./thread/auto-title.ts";
+export { waitingRuns } from "./thread/queue.ts";
 
 // Decider
 export {

@@ -51,6 +51,7 @@ import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
 import { threadImportCommands } from "./threads/thread-import.ts";
 import { adoptCommands } from "./threads/adopt-sessions.ts";
 import { threadSettingsCommands } from "./threads/thread-settings.ts";
+import { queueCommands } from "./threads/queue-commands.ts";
 import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./parallel/worktree-hygiene.ts";
 import { type GitHubSettings, gitFinishCommands } from "./git/git-finish-commands.ts";
 import type { PullRequestWatch } from "./git/pr-watch.ts";
@@ -378,6 +379,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         ),
       ),
     ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
+    ...queueCommands({ gate, repo, requireThread }),
     ...threadImportCommands({ gate, repo, store: options.store }),
     ...gitFinish.commands,
     ...adoptCommands({

@@ -136,6 +136,28 @@ export interface OrchestratorCommands {
     runId: RunId;
     commandId?: string;
   }): Promise<{ runId: RunId; sequence: number }>;
+  /** B20: a waiting message's new text; one whose run started is CONFLICT. */
+  editQueued(input: {
+    threadId: ThreadId;
+    runId: RunId;
+    text: string;
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
+  /**
+   * B20: the waiting messages in the order they should start, every one named once (a queue
+   * that changed meanwhile, or a started run named, is CONFLICT).
+   */
+  reorderQueue(input: {
+    threadId: ThreadId;
+    runIds: RunId[];
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
+  /** B20: a waiting message is withdrawn and never sent; a started one is CONFLICT. */
+  withdrawQueued(input: {
+    threadId: ThreadId;
+    runId: RunId;
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
   forkThread(input: {
     threadId: ThreadId;
     sourcePoint?: ForkSourcePointSpec;

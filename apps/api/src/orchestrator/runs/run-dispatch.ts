@@ -5,7 +5,11 @@ import type { ThreadScope } from "./runner-context.ts";
 import { prepareRun } from "./run-prepare.ts";
 
 /** How a run's dispatch ended: its provider turn started, or it failed before (with why). */
-export type Dispatch = { started: true } | { started: false; failure: string };
+export type Dispatch =
+  | { started: true }
+  | { started: false; failure: string }
+  /** B20: withdrawn or moved back while being dispatched; the queue moved on (queue-head.ts). */
+  | { started: false; overtaken: true };
 
 /**
  * Executes one queued run: prepares it (folder, baseline, its recorded start, the first turn's
@@ -15,6 +19,7 @@ export type Dispatch = { started: true } | { started: false; failure: string };
 export async function dispatchRun(scope: ThreadScope, run: Run): Promise<Dispatch> {
   const { ctx, threadId } = scope;
   const begun = await prepareRun(scope, run);
+  if ("overtaken" in begun) return { started: false, overtaken: true };
   if ("refused" in begun) {
     const failure = begun.refused;
     ctx.log.warn({ threadId, runId: run.id, failure }, "run failed before it started");

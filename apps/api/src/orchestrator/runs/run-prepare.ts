@@ -4,11 +4,15 @@ import { LeaseLostError } from "../recovery/lease-fence.ts";
 import type { BegunRun } from "./run-life.ts";
 import { message, type ThreadScope } from "./runner-context.ts";
 import { startRun } from "./run-start-runner.ts";
+import { leftQueueHead } from "./queue-head.ts";
 import { firstTurnInput } from "./turn-input.ts";
 import { describeStartFailure, workspaceProblem } from "./workspace-check.ts";
 
-/** A run ready for its first turn, in its folder; or why it cannot start, in words. */
-export type Prepared = (BegunRun & { cwd: string }) | { refused: string };
+/**
+ * A run ready for its first turn, in its folder; or why it cannot start, in words; or, B20, no
+ * longer first in the queue (withdrawn or moved back while it was being started).
+ */
+export type Prepared = (BegunRun & { cwd: string }) | { refused: string } | { overtaken: true };
 
 /**
  * Everything before a run's first turn: its folder is looked at (B1), the thread's baseline
@@ -40,11 +44,14 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
     prepared = await startRun(deps, threadId, run, text, settings);
   } catch (error) {
     if (error instanceof LeaseLostError || scope.lost()) throw error;
+    if (await leftQueueHead(ctx.repo, threadId, run.id)) return { overtaken: true };
     ctx.log.warn({ threadId, runId: run.id, error: message(error) }, "run could not start");
     return { refused: await describeStartFailure(error, run.provider, cwd) };
   }
   if ("failed" in prepared) return { refused: prepared.failed };
   const active = ctx.turns.begin(threadId, run.id, prepared.session, prepared.nativeThreadRef);
-  const input = await firstTurnInput(ctx.attachments, state, run, prepared.handoff);
+  // B20: an edit is accepted until the start's append, so read the message as the start sealed it.
+  const sealed = await ctx.repo.thread(threadId);
+  const input = await firstTurnInput(ctx.attachments, sealed, run, prepared.handoff);
   return { run, active, input, settings, onAppToolCall: appTools?.handler, cwd };
 }

@@ -123,6 +123,10 @@ export class ThreadRunner {
         ctx.settle(run.id);
       }
       if (scope.halted()) return;
+      if ("overtaken" in outcome) {
+        dispatched.delete(run.id);
+        continue;
+      }
       if (outcome.started) {
         ctx.breaker.succeeded(threadId);
         continue;

@@ -9,6 +9,7 @@ import { useRetry } from "../../lib/use-retry.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import { useDebug } from "../../lib/debug-mode.tsx";
 import { Composer } from "../composer/composer.tsx";
+import { QueuedMessages } from "../queue/queued-messages.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
 import { stopLabel } from "./timeline-scrubber.tsx";
 import { ItemStream } from "./item-stream.tsx";
@@ -232,7 +233,10 @@ export function ConversationView() {
         <ActionError error={retrier.failure} prefix="Retry failed." />
       </div>
       {travel.atSequence === null ? (
-        <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+        <>
+          <QueuedMessages detail={detail} onChanged={refresh} />
+          <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+        </>
       ) : (
         <p className="past-banner" role="status">
           You are looking at this thread as it was{" "}
