@@ -87,13 +87,20 @@ export class RunExecutor {
       this.rekick.add(threadId);
       return;
     }
-    const runner = new ThreadRunner(threadScope(this.ctx, threadId))
-      .drain()
-      .catch((error) => this.ctx.log.error({ threadId, error: message(error) }, "run loop failed"))
-      .finally(() => {
-        this.runners.delete(threadId);
-        if (this.rekick.delete(threadId)) this.kick(threadId);
-      });
+    const scope = threadScope(this.ctx, threadId);
+    const runner = (async () => {
+      for (;;) {
+        await new ThreadRunner(scope)
+          .drain()
+          .catch((error) =>
+            this.ctx.log.error({ threadId, error: message(error) }, "run loop failed"),
+          );
+        // Kicked while it ran: one more drain, with the lease taken again. The check and the
+        // runner's removal happen in one step, so no kick falls between them.
+        if (this.ctx.stopping || !this.rekick.delete(threadId)) break;
+      }
+      this.runners.delete(threadId);
+    })();
     this.runners.set(threadId, runner);
   }
 
