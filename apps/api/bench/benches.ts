@@ -32,6 +32,7 @@ export const BENCHES: readonly Bench[] = [
   { name: "checkpointer-append", file: "checkpointer-append.bench.ts" },
   { name: "fan-out", file: "fan-out.bench.ts" },
   { name: "time-travel", file: "time-travel.bench.ts" },
+  { name: "storage", file: "storage.bench.ts" },
   { name: "mcp", file: "mcp.bench.ts" },
   { name: "handoff-fidelity", file: "handoff-fidelity.bench.ts" },
 ];
