@@ -33,6 +33,7 @@ export const BENCHES: readonly Bench[] = [
   { name: "fan-out", file: "fan-out.bench.ts" },
   { name: "time-travel", file: "time-travel.bench.ts" },
   { name: "storage", file: "storage.bench.ts" },
+  { name: "detail-wire", file: "detail-wire.bench.ts" },
   { name: "mcp", file: "mcp.bench.ts" },
   { name: "handoff-fidelity", file: "handoff-fidelity.bench.ts" },
 ];

@@ -18,8 +18,9 @@ import { createSilentLogger } from "../src/logger.ts";
 import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
-import { HistorySeeder, type SeedRunContent } from "../test/support/history-seed.ts";
+import { HistorySeeder } from "../test/support/history-seed.ts";
 import { benchSize, writeBenchRows } from "./bench-rows.ts";
+import { scriptedRunContent as content } from "./scripted-run.ts";
 
 const LONG_RUNS = benchSize(1_000, 100);
 const SHORT_THREADS = benchSize(100, 5);
@@ -27,35 +28,6 @@ const SHORT_RUNS = 10;
 /** Past reads spread over the long thread's history. */
 const READ_POINTS = 20;
 const TARGET = 1.5;
-
-/** Characters per reply delta: a model streams its reply a token or so at a time. */
-const REPLY_DELTA_CHARS = 5;
-
-/**
- * One run as the runtimes report it: a test command whose output streams line by line, then a
- * reply of about 700 characters streamed a few characters per delta.
- */
-function content(n: number): SeedRunContent {
-  const reply = Array.from(
-    { length: 12 },
-    (_, i) => `Step ${i} of run ${n}: the change keeps the ${i % 2 ? "reader" : "writer"} apart. `,
-  ).join("");
-  return {
-    tools: [
-      {
-        command: `pnpm vitest run test/case-${n}.test.ts`,
-        output: Array.from(
-          { length: 20 },
-          (_, i) => `src/module-${n}-${i}.ts: ok (${(i * 37) % 1000} ms)\n`,
-        ),
-        exitCode: 0,
-      },
-    ],
-    reply: Array.from({ length: Math.ceil(reply.length / REPLY_DELTA_CHARS) }, (_, i) =>
-      reply.slice(i * REPLY_DELTA_CHARS, (i + 1) * REPLY_DELTA_CHARS),
-    ),
-  };
-}
 
 async function seedRuns(seed: HistorySeeder, threadId: ThreadId, runs: number): Promise<void> {
   for (let i = 1; i <= runs; i += 1) {
