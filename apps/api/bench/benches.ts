@@ -28,6 +28,7 @@ export const BENCHES: readonly Bench[] = [
   { name: "failure", file: "failure.bench.ts" },
   { name: "sse-fanout", file: "sse-fanout.bench.ts" },
   { name: "codex-overhead", file: "codex-overhead.bench.ts" },
+  { name: "codex-first-turn", file: "codex-first-turn.bench.ts" },
   { name: "metrics", file: "metrics.bench.ts" },
   { name: "checkpointer-append", file: "checkpointer-append.bench.ts" },
   { name: "fan-out", file: "fan-out.bench.ts" },

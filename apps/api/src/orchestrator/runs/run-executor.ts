@@ -386,8 +386,11 @@ export class RunExecutor {
     // Folders get moved and deleted: look before opening a runtime in one (B1).
     const problem = await workspaceProblem(cwd);
     if (problem) return this.refuse(threadId, run, problem);
-    // Before any provider work touches the folder: what the thread's first checkpoint diffs from.
-    await this.checkpoints.captureBaseline(threadId, state, cwd);
+    // What the thread's first checkpoint diffs from, taken before the provider's first turn can
+    // touch the folder. Starting a provider thread only reads it, so the capture (git, a few
+    // hundred ms on a new thread) runs alongside that start instead of ahead of it (issue 34).
+    // It never throws: a failed capture is logged and the run goes on without a baseline.
+    const baseline = this.checkpoints.captureBaseline(threadId, state, cwd);
     const appTools = this.toolsFor(threadId, run.id);
     const settings: ThreadSettings = {
       cwd,
@@ -412,10 +415,12 @@ export class RunExecutor {
         settings,
       );
     } catch (error) {
+      await baseline;
       if (error instanceof LeaseLostError || this.lost.has(threadId)) throw error;
       this.log.warn({ threadId, runId: run.id, error: message(error) }, "run could not start");
       return this.refuse(threadId, run, await describeStartFailure(error, run.provider, cwd));
     }
+    await baseline;
     if ("failed" in prepared) return this.refuse(threadId, run, prepared.failed);
     const { session, nativeThreadRef } = prepared;
     const active = this.turns.begin(threadId, run.id, session, nativeThreadRef);
