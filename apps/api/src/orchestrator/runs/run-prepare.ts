@@ -29,8 +29,11 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // Folders get moved and deleted: look before opening a runtime in one (B1).
   const problem = await workspaceProblem(cwd);
   if (problem) return { refused: problem };
-  // Before any provider work touches the folder: what the thread's first checkpoint diffs from.
-  await ctx.checkpoints.captureBaseline(threadId, state, cwd);
+  // What the thread's first checkpoint diffs from, taken before the provider's first turn can
+  // touch the folder. Starting a provider thread only reads it, so the capture (git, a few
+  // hundred ms on a new thread) runs alongside that start instead of ahead of it (issue 34).
+  // It never throws: a failed capture is logged and the run goes on without a baseline.
+  const baseline = ctx.checkpoints.captureBaseline(threadId, state, cwd);
   const appTools = ctx.toolsFor(threadId, run.id);
   const settings: ThreadSettings = {
     cwd,
@@ -43,11 +46,13 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
     const deps = { repo: ctx.repo, sessions: ctx.sessions, ids: ctx.ids, appends: scope.appends };
     prepared = await startRun(deps, threadId, run, text, settings);
   } catch (error) {
+    await baseline;
     if (error instanceof LeaseLostError || scope.lost()) throw error;
     if (await leftQueueHead(ctx.repo, threadId, run.id)) return { overtaken: true };
     ctx.log.warn({ threadId, runId: run.id, error: message(error) }, "run could not start");
     return { refused: await describeStartFailure(error, run.provider, cwd) };
   }
+  await baseline;
   if ("failed" in prepared) return { refused: prepared.failed };
   const active = ctx.turns.begin(threadId, run.id, prepared.session, prepared.nativeThreadRef);
   // B20: an edit is accepted until the start's append, so read the message as the start sealed it.
