@@ -22,6 +22,7 @@ import {
 import {
   ProjectArchived,
   ProjectCreated,
+  ProjectDeleted,
   ProjectRenamed,
   ProviderSessionOpened,
   ProviderSessionStatusChanged,
@@ -53,7 +54,9 @@ import {
 import {
   ThreadArchived,
   ThreadCreated,
+  ThreadDeleted,
   ThreadForked,
+  ThreadPurged,
   ThreadSettingsUpdated,
   ThreadPromoted,
   ThreadUnarchived,
@@ -78,6 +81,8 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ThreadSettingsUpdated,
   ThreadArchived,
   ThreadUnarchived,
+  ThreadDeleted,
+  ThreadPurged,
   ThreadPromoted,
   RunQueued,
   RunStarted,
@@ -129,6 +134,7 @@ export const ProjectEvent = z.discriminatedUnion("type", [
   ProjectCreated,
   ProjectRenamed,
   ProjectArchived,
+  ProjectDeleted,
 ]);
 export type ProjectEvent = z.infer<typeof ProjectEvent>;
 

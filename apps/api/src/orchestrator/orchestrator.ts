@@ -49,6 +49,7 @@ import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
 import { threadImportCommands } from "./threads/thread-import.ts";
 import { adoptCommands } from "./threads/adopt-sessions.ts";
 import { threadSettingsCommands } from "./threads/thread-settings.ts";
+import { threadDeleteCommands } from "./threads/thread-delete.ts";
 import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./parallel/worktree-hygiene.ts";
 import { type GitHubSettings, gitFinishCommands } from "./git/git-finish-commands.ts";
 import type { PullRequestWatch } from "./git/pr-watch.ts";
@@ -92,6 +93,8 @@ export type OrchestratorOptions = {
   fanOutConcurrency?: number;
   /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
   worktreeGraceMs?: number;
+  /** Issue 33: how long a deleted thread keeps its worktree and refs (default 7 days). */
+  purgeGraceMs?: number;
   /** B15: how long a provider's readiness (authentication included) is reused (default 30 s). */
   readinessTtlMs?: number;
   /** B17: GitHub's API and token (default: api.github.com, GITHUB_TOKEN/GH_TOKEN, `gh`). */
@@ -250,6 +253,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     sendMessage: (input) => api.sendMessage(input),
     archive: (input) => api.archive(input),
     github: options.github ?? { env: {} },
+  });
+
+  const deletes = threadDeleteCommands({
+    ...hygieneDeps,
+    gate,
+    requireThread,
+    ...(options.purgeGraceMs === undefined ? {} : { graceMs: options.purgeGraceMs }),
   });
 
   const api: Orchestrator = {
@@ -434,6 +444,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       ),
     ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
     ...threadImportCommands({ gate, repo, store: options.store }),
+    ...deletes,
     ...gitFinish.commands,
     ...adoptCommands({
       gate,
@@ -523,6 +534,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       await sweepWorktrees(hygieneDeps, { graceMs: worktreeGraceMs }).catch((error: unknown) =>
         log.warn({ err: error }, "worktree sweep at startup failed"),
       );
+      await deletes
+        .purgeDeleted()
+        .catch((error: unknown) => log.warn({ err: error }, "purge at startup failed"));
       for (const threadId of queued) executor.kick(threadId);
       stopSweep = startLeaseSweep(options.store, repo, leases, executor, log);
       await gitFinish.watch

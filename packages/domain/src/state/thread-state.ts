@@ -100,6 +100,8 @@ export type ThreadState = {
   /** Ordinals of rolled-back runs, ascending, so forks can exclude them cheaply. */
   rolledBackRunOrdinals: number[];
   cancelledRunCount: number;
+  /** Issue 33: when a deleted thread's worktree and checkpoint refs were removed. */
+  purgedAt: string | null;
   lastActivityAt: string | null;
   /** Token usage of every run of the thread, summed as turns end (the shell's `usage`). */
   usageTotal: TokenUsage | null;
@@ -159,6 +161,7 @@ export function initialThreadState(): ThreadState {
     lastRootCheckpointId: null,
     rolledBackRunOrdinals: [],
     cancelledRunCount: 0,
+    purgedAt: null,
     lastActivityAt: null,
     usageTotal: null,
     pullRequestKeys: new Set(),

@@ -9,6 +9,7 @@ import { EffectClaims } from "./effect-claims.ts";
 /** The mutations that take a `commandId`, named as the API names them. */
 export type CommandProcedure =
   | "project.create"
+  | "project.delete"
   | "thread.create"
   | "thread.sendMessage"
   | "thread.fork"
@@ -20,6 +21,7 @@ export type CommandProcedure =
   | "thread.rollback"
   | "thread.archive"
   | "thread.unarchive"
+  | "thread.delete"
   | "thread.promote"
   | "thread.updateSettings"
   | "thread.import"
