@@ -100,6 +100,8 @@ export type ThreadState = {
   /** Ordinals of rolled-back runs, ascending, so forks can exclude them cheaply. */
   rolledBackRunOrdinals: number[];
   cancelledRunCount: number;
+  /** E3: standing runs that are not turns of the conversation (compaction, imported, system). */
+  asideRunCount: number;
   /** Issue 33: when a deleted thread's worktree and checkpoint refs were removed. */
   purgedAt: string | null;
   lastActivityAt: string | null;
@@ -161,6 +163,7 @@ export function initialThreadState(): ThreadState {
     lastRootCheckpointId: null,
     rolledBackRunOrdinals: [],
     cancelledRunCount: 0,
+    asideRunCount: 0,
     purgedAt: null,
     lastActivityAt: null,
     usageTotal: null,
