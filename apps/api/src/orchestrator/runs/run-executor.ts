@@ -541,6 +541,8 @@ export class RunExecutor {
         onRequest,
         stopReason,
         interruptNative: (ref, turnRef) => session.handle.interruptTurn(ref, turnRef),
+        captureChild: (spawnedBy) =>
+          this.checkpoints.captureChild(threadId, runId, spawnedBy, settings.cwd),
       });
       const reach = new ModelReachWatch({
         provider: session.provider,
