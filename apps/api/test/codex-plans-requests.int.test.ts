@@ -52,7 +52,7 @@ describe("C4 on the real Codex app-server: native callbacks become E15 requests"
   );
 
   it(
-    "C4/E17: request_user_input is a user_input request plus a questions plan; the answer reaches the model",
+    "C4/E17/P2: request_user_input is a user_input request plus a questions plan the thread detail lists; the answer reaches the model",
     async () => {
       const x = await harness({ features: ASK });
       x.server.enqueue(
