@@ -57,6 +57,9 @@ export type {
   KeptWorktree,
   SweepInput,
   SweepResult,
+  PurgeInput,
+  PurgeResult,
+  PurgedThread,
   SweptWorktree,
 } from "./views/parallel.ts";
 export type {

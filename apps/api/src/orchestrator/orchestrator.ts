@@ -52,6 +52,7 @@ import { threadImportCommands } from "./threads/thread-import.ts";
 import { adoptCommands } from "./threads/adopt-sessions.ts";
 import { threadSettingsCommands } from "./threads/thread-settings.ts";
 import { queueCommands } from "./threads/queue-commands.ts";
+import { threadDeleteCommands } from "./threads/thread-delete.ts";
 import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./parallel/worktree-hygiene.ts";
 import { type GitHubSettings, gitFinishCommands } from "./git/git-finish-commands.ts";
 import type { PullRequestWatch } from "./git/pr-watch.ts";
@@ -95,6 +96,8 @@ export type OrchestratorOptions = {
   fanOutConcurrency?: number;
   /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
   worktreeGraceMs?: number;
+  /** Issue 33: how long a deleted thread keeps its worktree and refs (default 7 days). */
+  purgeGraceMs?: number;
   /** B15: how long a provider's readiness (authentication included) is reused (default 30 s). */
   readinessTtlMs?: number;
   /** B17: GitHub's API and token (default: api.github.com, GITHUB_TOKEN/GH_TOKEN, `gh`). */
@@ -255,6 +258,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     github: options.github ?? { env: {} },
   });
 
+  const deletes = threadDeleteCommands({
+    ...hygieneDeps,
+    gate,
+    requireThread,
+    ...(options.purgeGraceMs === undefined ? {} : { graceMs: options.purgeGraceMs }),
+  });
+
   const api: Orchestrator = {
     repository: repo,
     pullRequests: gitFinish.watch,
@@ -381,6 +391,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
     ...queueCommands({ gate, repo, requireThread }),
     ...threadImportCommands({ gate, repo, store: options.store }),
+    ...deletes,
     ...gitFinish.commands,
     ...adoptCommands({
       gate,
@@ -449,6 +460,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       await sweepWorktrees(hygieneDeps, { graceMs: worktreeGraceMs }).catch((error: unknown) =>
         log.warn({ err: error }, "worktree sweep at startup failed"),
       );
+      await deletes
+        .purgeDeleted()
+        .catch((error: unknown) => log.warn({ err: error }, "purge at startup failed"));
       for (const threadId of queued) executor.kick(threadId);
       stopSweep = startLeaseSweep(options.store, repo, leases, executor, log);
       await gitFinish.watch

@@ -27,6 +27,8 @@ import type {
   ForkComparison,
   SweepInput,
   SweepResult,
+  PurgeInput,
+  PurgeResult,
 } from "../views/parallel.ts";
 import type {
   GitCommitAnswer,
@@ -238,6 +240,21 @@ export interface OrchestratorCommands {
   /** Cancels the thread's queued runs and interrupts its active one (issue 13). */
   archive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   unarchive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
+  /**
+   * Issue 33: a soft delete (the thread leaves every list and takes no work; queued runs are
+   * cancelled). CONFLICT while a run is in progress. `purgeDeleted` removes what it left later.
+   */
+  deleteThread(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
+  /** Deletes the project and every thread of it; CONFLICT (nothing deleted) while one runs. */
+  deleteProject(input: {
+    projectId: ProjectId;
+    commandId?: string;
+  }): Promise<{ threadsDeleted: number; sequence: number }>;
+  /**
+   * Removes the worktrees and checkpoint refs of threads deleted longer ago than the grace
+   * period, each exactly once across instances. Also run at startup.
+   */
+  purgeDeleted(input?: PurgeInput): Promise<PurgeResult>;
   /**
    * T9/E9: a sub-agent's child thread becomes a normal thread: listed on its own, no longer
    * following its parent's sub-agent nor stopped with its parent; a message continues it.

@@ -304,6 +304,30 @@ export const threadRouter = {
     .mutation(({ ctx, input }) => ctx.services.commands.unarchive(input)),
 
   /**
+   * Issue 33: a soft delete; CONFLICT while a run is in progress. The thread's worktree and
+   * checkpoint refs go with `purgeDeleted` once the grace period is over.
+   */
+  delete: apiProcedure
+    .input(ThreadRef)
+    .mutation(({ ctx, input }) => ctx.services.commands.deleteThread(input)),
+
+  /** Purges deleted threads past `graceMs` (default 7 days); `dryRun` only reports. */
+  purgeDeleted: apiProcedure
+    .input(
+      z.object({
+        graceMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(365 * 24 * 3_600_000)
+          .optional(),
+        force: z.boolean().optional(),
+        dryRun: z.boolean().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.purgeDeleted(input)),
+
+  /**
    * T9/E9: a sub-agent's child thread becomes a normal thread of its own (CONFLICT for a thread
    * that is not a sub-agent's child or has a run in progress).
    */

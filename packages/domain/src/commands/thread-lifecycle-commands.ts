@@ -81,6 +81,18 @@ export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
 export const ArchiveThread = defineCommand("ArchiveThread", { threadId: ThreadId });
 export const UnarchiveThread = defineCommand("UnarchiveThread", { threadId: ThreadId });
 
+/** Issue 33: a soft delete; what the thread left on disk goes later, with `PurgeThread`. */
+export const DeleteThread = defineCommand("DeleteThread", { threadId: ThreadId });
+/**
+ * Records that a deleted thread's worktree and checkpoint refs are gone (the orchestrator removes
+ * them first, under an effect claim): what was removed, for the audit.
+ */
+export const PurgeThread = defineCommand("PurgeThread", {
+  threadId: ThreadId,
+  worktreePath: z.string().min(1).nullable(),
+  refsDeleted: z.number().int().min(0),
+});
+
 /**
  * T9/E9: a sub-agent's child thread becomes a normal app thread: a top-level row of its own, no
  * longer following its parent's native sub-agent nor stopped with its parent.

@@ -31,7 +31,10 @@ export type ThreadShell = {
   inheritance: ForkInheritance | null;
   status: ThreadShellStatus;
   activeRunId: RunId | null;
-  /** Runs that count for the conversation (not cancelled, not rolled back). */
+  /**
+   * E3: runs that count for the conversation: not cancelled, not rolled back, and not a
+   * compaction, imported or system run (those stay in the graph, not in this count).
+   */
   runCount: number;
   queuedRunCount: number;
   pendingRequestCount: number;
@@ -80,7 +83,8 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     inheritance: s.inheritance,
     status: shellStatusOf(s),
     activeRunId: s.activeRunId,
-    runCount: s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length,
+    runCount:
+      s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length - s.asideRunCount,
     queuedRunCount: s.queuedRunIds.size,
     pendingRequestCount: s.pendingRequestIds.size,
     usage: s.usageTotal,

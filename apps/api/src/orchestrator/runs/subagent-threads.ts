@@ -43,6 +43,8 @@ type ChildTurn = {
   /** False: the provider thread cannot be resumed on its own, so it closes with the turn. */
   resumable: boolean;
   consumer: TurnConsumer;
+  /** The parent's node that spawned the sub-agent: where its child checkpoint is taken (E6). */
+  spawnedBy?: NodeId;
 };
 
 export type SubagentThreadDeps = {
@@ -59,6 +61,8 @@ export type SubagentThreadDeps = {
   stopReason: () => string | null;
   /** Asks the provider to stop a native turn of the runtime the parent runs on. */
   interruptNative: (nativeThreadRef: string, nativeTurnRef: string | null) => Promise<void>;
+  /** E6: a child checkpoint of the parent's run at the node that spawned a sub-agent. */
+  captureChild?: (spawnedBy: NodeId) => Promise<void>;
 };
 
 /**
@@ -81,6 +85,9 @@ export class SubagentThreads implements ChildEvents {
       if (event.type === "subagent.started") {
         const threadId = await this.start(childRef, event);
         await this.link(childRef, threadId, event.parentItemRef, parentNodeOf);
+        const started = this.turns.get(childRef);
+        const spawnedBy = event.parentItemRef ? parentNodeOf(event.parentItemRef) : undefined;
+        if (started && spawnedBy) started.spawnedBy = spawnedBy;
         return;
       }
       const turn = this.turns.get(childRef);
@@ -89,6 +96,7 @@ export class SubagentThreads implements ChildEvents {
         this.turns.delete(childRef);
         this.deps.registry.ended(turn.threadId);
         await this.end(turn, await this.outcomeOf(turn, event));
+        if (turn.spawnedBy) await this.deps.captureChild?.(turn.spawnedBy);
         return;
       }
       const { childThreadRef: _own, ...own } = event;

@@ -76,6 +76,8 @@ export async function runTurn(
       onRequest,
       stopReason,
       interruptNative: (ref, turnRef) => session.handle.interruptTurn(ref, turnRef),
+      captureChild: (spawnedBy) =>
+        ctx.checkpoints.captureChild(threadId, runId, spawnedBy, settings.cwd),
     });
     const reach = new ModelReachWatch({
       provider: session.provider,
