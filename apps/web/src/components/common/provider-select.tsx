@@ -59,7 +59,8 @@ export function ModelInput({
 }) {
   const listId = `${id}-models`;
   const catalog = useProviderModels(provider).map((model) => model.id);
-  const names = catalog.length > 0 ? catalog : provider === "" ? [] : MODEL_SUGGESTIONS[provider];
+  const names =
+    catalog.length > 0 ? catalog : provider === "" ? [] : (MODEL_SUGGESTIONS[provider] ?? []);
   return (
     <>
       <input
