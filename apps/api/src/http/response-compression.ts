@@ -1,3 +1,4 @@
+/// <reference path="./compression.d.ts" />
 import type { IncomingMessage, ServerResponse } from "node:http";
 import compression from "compression";
 
