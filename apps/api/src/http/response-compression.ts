@@ -10,13 +10,23 @@ import compression from "compression";
  */
 const compress = compression();
 
+/**
+ * Left plain: the sidebar's watch, which every open window holds. Its frames are a few hundred
+ * bytes each, and compressing each one for each subscriber (a compressor flush per frame)
+ * tripled the server's CPU at 100 subscribers in sse-fanout.bench.ts (16% → 45% of a core) to
+ * save little. A thread's watch keeps compression: its snapshot is a whole window of runs.
+ */
+const PLAIN_PATHS: ReadonlySet<string> = new Set(["/trpc/thread.watchShells"]);
+
 /** Runs `serve` with `res` compressing what it writes, per the request's Accept-Encoding. */
 export function withCompression(
   req: IncomingMessage,
   res: ServerResponse,
   serve: () => void,
 ): void {
-  compress(req, res, () => serve());
+  const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+  if (PLAIN_PATHS.has(pathname)) serve();
+  else compress(req, res, () => serve());
 }
 
 /** Sends what the compressor holds (a no-op on a response that is not compressed). */
