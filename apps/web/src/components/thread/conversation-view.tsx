@@ -10,6 +10,7 @@ import { useRunNumber } from "../../lib/use-run-number.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import { Composer } from "../composer/composer.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
+import { CurrentPlan } from "./current-plan.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -239,6 +240,7 @@ export function ConversationView() {
         <ActionError error={forker.failure} prefix="Fork failed." />
         <ActionError error={retrier.failure} prefix="Retry failed." />
       </div>
+      <CurrentPlan plans={detail.plans} />
       {travel.atSequence === null ? (
         <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
       ) : (
