@@ -74,6 +74,7 @@ import {
   RecordPullRequestFeedback,
   RecordPullRequestMerged,
 } from "./commands/git-commands.ts";
+import { EditQueuedMessage, ReorderQueue } from "./commands/queue-commands.ts";
 import { parseWith, type Result, type ValidationError } from "./errors.ts";
 
 /** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
@@ -90,6 +91,8 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   QueueRun,
   StartRun,
   CancelQueuedRun,
+  EditQueuedMessage,
+  ReorderQueue,
   RetryRun,
   InterruptRun,
   NoteRunProgress,

@@ -51,6 +51,7 @@ import {
   RunStarted,
   RunSteered,
 } from "./events/run-events.ts";
+import { QueuedMessageEdited, QueueReordered } from "./events/queue-events.ts";
 import {
   ThreadArchived,
   ThreadCreated,
@@ -87,6 +88,8 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   RunQueued,
   RunStarted,
   RunCancelled,
+  QueuedMessageEdited,
+  QueueReordered,
   RunRetryQueued,
   RunInterruptRequested,
   RunProgressNoted,

@@ -42,6 +42,8 @@ import type {
   PrOpenAnswer,
   PrOpenInput,
   PrSyncAnswer,
+  ReviewCommentAnswer,
+  ReviewCommentInput,
 } from "../views/git.ts";
 import type {
   ReviewDiff,
@@ -136,10 +138,34 @@ export interface OrchestratorCommands {
     runId: RunId;
     commandId?: string;
   }): Promise<{ runId: RunId; sequence: number }>;
+  /** B20: a waiting message's new text; one whose run started is CONFLICT. */
+  editQueued(input: {
+    threadId: ThreadId;
+    runId: RunId;
+    text: string;
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
+  /**
+   * B20: the waiting messages in the order they should start, every one named once (a queue
+   * that changed meanwhile, or a started run named, is CONFLICT).
+   */
+  reorderQueue(input: {
+    threadId: ThreadId;
+    runIds: RunId[];
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
+  /** B20: a waiting message is withdrawn and never sent; a started one is CONFLICT. */
+  withdrawQueued(input: {
+    threadId: ThreadId;
+    runId: RunId;
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
   forkThread(input: {
     threadId: ThreadId;
     sourcePoint?: ForkSourcePointSpec;
     title?: string;
+    /** Untitled forks of one fan-out, numbered apart (B16); counted by the API when absent. */
+    sibling?: number;
     isolatedWorkspace?: boolean;
     /** B19: an outside agent makes the fork (recorded as `createdBy: "agent"`). */
     agentName?: string;
@@ -189,6 +215,8 @@ export interface OrchestratorCommands {
   syncPullRequest(input: { threadId: ThreadId }): Promise<PrSyncAnswer>;
   /** B17: review comments and failing checks become messages to the thread's agent. */
   sendPullRequestFeedback(input: PrFeedbackInput): Promise<PrFeedbackAnswer>;
+  /** B17: a comment on a diff line in Review becomes a message with its file, line and hunk. */
+  sendReviewComment(input: ReviewCommentInput): Promise<ReviewCommentAnswer>;
   /** B17: merges the thread's pull request by the repository's allowed method. */
   mergePullRequest(input: PrMergeInput): Promise<PrMergeAnswer>;
   /**
@@ -241,6 +269,7 @@ export interface OrchestratorCommands {
     effort?: string | null;
     runtimeMode?: RuntimeMode;
     interactionMode?: InteractionMode;
+    autoFeedback?: boolean;
     commandId?: string;
   }): Promise<{ sequence: number }>;
   /** A thread exported elsewhere, appended here stream by stream (see thread-import.ts). */
@@ -286,6 +315,8 @@ export interface OrchestratorCommands {
   providerStatus(input?: { refresh?: boolean }): Promise<
     Array<{
       provider: ProviderKind;
+      /** The name a person knows it by (a configured ACP agent's own `name`, B18). */
+      name: string;
       found: boolean;
       version: string | null;
       /** Found and authenticated: a message to it is accepted. */

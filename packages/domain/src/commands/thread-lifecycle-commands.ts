@@ -55,7 +55,10 @@ export const ForkThread = defineCommand("ForkThread", {
   threadId: ThreadId,
   sourceThreadId: ThreadId,
   sourcePoint: ForkSourcePointSpec,
+  /** Absent: "fork of <source> at run N" (B16), numbered `sibling` when that is above 1. */
   title: NameText.optional(),
+  /** Which untitled fork of the source at this point this is (the caller counts those made). */
+  sibling: z.number().int().positive().max(10_000).optional(),
   createdBy: TransferCreatedBy,
   relationship: z.enum(["fork", "subagent"]),
   /** With `createdBy: "agent"` from an outside agent (MCP/ACP client): its name. */
@@ -71,6 +74,8 @@ export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
   interactionMode: InteractionMode.optional(),
   branch: PathText.nullable().optional(),
   worktreePath: PathText.nullable().optional(),
+  /** B17: review comments and failing checks of the thread's PR go to the agent unasked. */
+  autoFeedback: z.boolean().optional(),
 });
 
 export const ArchiveThread = defineCommand("ArchiveThread", { threadId: ThreadId });

@@ -14,6 +14,7 @@ export const ThreadSettingsPatch = z.object({
   interactionMode: InteractionMode.optional(),
   branch: z.string().min(1).nullable().optional(),
   worktreePath: z.string().min(1).nullable().optional(),
+  autoFeedback: z.boolean().optional(),
 });
 export type ThreadSettingsPatch = z.infer<typeof ThreadSettingsPatch>;
 

@@ -47,6 +47,8 @@ export type ThreadShell = {
   deletedAt: string | null;
   /** B17: the pull request opened from the thread, as its watch last saw it. */
   pullRequest?: AppThread["pullRequest"];
+  /** B17: the PR's new review comments and failing checks go to the agent unasked (absent: no). */
+  autoFeedback?: boolean;
 };
 
 /**
@@ -92,5 +94,6 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     archivedAt: t.archivedAt,
     deletedAt: t.deletedAt,
     ...(t.pullRequest ? { pullRequest: t.pullRequest } : {}),
+    ...(t.autoFeedback ? { autoFeedback: true } : {}),
   };
 }

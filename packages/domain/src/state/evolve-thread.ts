@@ -42,6 +42,7 @@ import {
   onRuntimeRequestResolved,
   onRuntimeRequestWithdrawn,
 } from "./evolve/requests.ts";
+import { onQueuedMessageEdited, onQueueReordered } from "./evolve/queue.ts";
 import {
   onAttemptRestarted,
   onRunCancelled,
@@ -107,6 +108,12 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "RunCancelled":
       onRunCancelled(state, event.data);
+      break;
+    case "QueuedMessageEdited":
+      onQueuedMessageEdited(state, event.data);
+      break;
+    case "QueueReordered":
+      onQueueReordered(state, event.data);
       break;
     case "RunRetryQueued":
       onRunRetryQueued(state, event.data);

@@ -39,7 +39,8 @@ import {
   updateProviderThread,
 } from "./provider.ts";
 import { openRuntimeRequest, resolveRuntimeRequest, withdrawRuntimeRequest } from "./requests.ts";
-import { cancelQueuedRun, failRun, interruptRun, queueRun, retryRun, startRun } from "./runs.ts";
+import { cancelQueuedRun, editQueuedMessage, reorderQueue } from "./queue.ts";
+import { failRun, interruptRun, queueRun, retryRun, startRun } from "./runs.ts";
 import { noteRunProgress } from "./run-progress.ts";
 import { recoverInterruptedRun, restartAttempt, steerRun } from "./steering.ts";
 import {
@@ -82,6 +83,10 @@ function route(
       return startRun(c.data, s, m);
     case "CancelQueuedRun":
       return cancelQueuedRun(c.data, s, m);
+    case "EditQueuedMessage":
+      return editQueuedMessage(c.data, s, m);
+    case "ReorderQueue":
+      return reorderQueue(c.data, s, m);
     case "RetryRun":
       return retryRun(c.data, s, m);
     case "InterruptRun":
