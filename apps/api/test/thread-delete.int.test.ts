@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
+import type { ThreadId } from "@skein/domain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { refusal } from "./support/errors.ts";
 import { createGitWorkspace, git } from "./support/git-workspace.ts";
@@ -151,6 +152,32 @@ describe("thread.delete and the purge (issue 33 item 8)", () => {
     expect(refsOf(threadId)).toEqual([]);
     expect(git(ws, "rev-parse", "HEAD")).toBe(before);
     expect(existsSync(path.join(ws, "f.txt"))).toBe(true);
+  });
+
+  it("a sub-agent's child thread goes with its parent; a fork of it stays", async () => {
+    const { projectId, threadId } = await projectWithThread();
+    // The record a sub-agent's start writes (subagent-threads.ts): lineage `subagent`.
+    const child = "thr_subagent_child" as ThreadId;
+    await t.orchestrator.repository.execute({
+      type: "CreateThread",
+      data: {
+        threadId: child,
+        projectId,
+        title: "Sub-agent: helper",
+        defaultProvider: "codex",
+        parentThreadId: threadId,
+      },
+    });
+    const { threadId: fork } = await t.client.thread.fork.mutate({
+      threadId,
+      isolatedWorkspace: false,
+    });
+    await t.client.thread.delete.mutate({ threadId });
+    const deletedAt = async (id: string) =>
+      (await t.client.thread.detail.query({ threadId: id })).thread.deletedAt;
+    expect(await deletedAt(threadId)).not.toBe(null);
+    expect(await deletedAt(child)).not.toBe(null);
+    expect(await deletedAt(fork)).toBe(null);
   });
 
   it("an unknown thread is NOT_FOUND and changes nothing", async () => {

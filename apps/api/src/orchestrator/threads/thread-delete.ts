@@ -89,9 +89,24 @@ export function threadDeleteCommands(deps: Deps): Commands {
     });
 
   return {
+    // A sub-agent's child thread belongs to its parent's work and goes with it; a fork or a
+    // promoted thread is the person's own and stays.
     deleteThread: (input) =>
       gate.run("thread.delete", input, async (command) => {
         await deps.requireThread(input.threadId);
+        const children = await subagentChildrenOf(store, input.threadId);
+        for (const threadId of [input.threadId, ...children]) {
+          const state = await repo.thread(threadId);
+          if (state.activeRunId && !state.thread?.deletedAt) {
+            throw new ConflictError(
+              `thread "${state.thread?.title ?? threadId}" has a run in progress: interrupt it (or wait for it to end), then delete the thread`,
+            );
+          }
+        }
+        // Children first: a crash before the thread's own delete leaves a retry all of it to do.
+        for (const childId of children) {
+          await repo.execute({ type: "DeleteThread", data: { threadId: childId } });
+        }
         const result = await repo.execute(
           { type: "DeleteThread", data: { threadId: input.threadId } },
           command.answer({}),
@@ -186,6 +201,26 @@ async function threadsOf(store: EventStore, projectId: ProjectId): Promise<Threa
     .filter((shell) => shell?.projectId === projectId)
     .map((shell) => shell!.id);
 }
+
+/** Live sub-agent child threads of a thread (their lineage names it; not deleted yet). */
+async function subagentChildrenOf(store: EventStore, threadId: ThreadId): Promise<ThreadId[]> {
+  const { data: rows } = await store.snapshot((q) => q.list("threads"));
+  return rows
+    .map((row) => row.data as ThreadShellLike | null)
+    .filter(
+      (shell) =>
+        shell?.lineage?.parentThreadId === threadId &&
+        shell.lineage.relationshipToParent === "subagent" &&
+        !shell.deletedAt,
+    )
+    .map((shell) => shell!.id);
+}
+
+type ThreadShellLike = {
+  id: ThreadId;
+  deletedAt?: string | null;
+  lineage?: { parentThreadId: string | null; relationshipToParent: string | null } | null;
+};
 
 function reasonOf(error: unknown): string {
   return `the purge failed: ${error instanceof Error ? error.message : String(error)}`;

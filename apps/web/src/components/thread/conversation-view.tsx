@@ -11,6 +11,7 @@ import { useDebug } from "../../lib/debug-mode.tsx";
 import { Composer } from "../composer/composer.tsx";
 import { QueuedMessages } from "../queue/queued-messages.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
+import { CurrentPlan } from "./current-plan.tsx";
 import { stopLabel } from "./timeline-scrubber.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
@@ -232,6 +233,7 @@ export function ConversationView() {
         <ActionError error={forker.failure} prefix="Fork failed." />
         <ActionError error={retrier.failure} prefix="Retry failed." />
       </div>
+      <CurrentPlan plans={detail.plans} />
       {travel.atSequence === null ? (
         <>
           <QueuedMessages detail={detail} onChanged={refresh} />
