@@ -109,7 +109,7 @@ describe("pnpm start: the API as built JavaScript under plain node", () => {
 });
 
 describe("a separate process with only the built client", () => {
-  it("examples/watch-thread runs under plain node: it watches a run, drops mid-run and resumes with Last-Event-ID", async () => {
+  it("B12: examples/watch-thread runs under plain node (the built client, no TypeScript loader): it watches a run, drops mid-run and resumes with Last-Event-ID", async () => {
     const dir = dataDir();
     const server = spawn("test/fixtures/scripted-skein.ts", {
       SKEIN_API_PORT: "0",

@@ -18,6 +18,7 @@ import {
   ArchiveProject,
   ChangeProviderSessionStatus,
   CreateProject,
+  DeleteProject,
   OpenProviderSession,
   RenameProject,
 } from "./commands/project-commands.ts";
@@ -44,8 +45,10 @@ import {
   AdoptThread,
   ArchiveThread,
   CreateThread,
+  DeleteThread,
   ForkThread,
   PromoteThread,
+  PurgeThread,
   UnarchiveThread,
   UpdateThreadSettings,
 } from "./commands/thread-lifecycle-commands.ts";
@@ -71,6 +74,7 @@ import {
   RecordPullRequestFeedback,
   RecordPullRequestMerged,
 } from "./commands/git-commands.ts";
+import { EditQueuedMessage, ReorderQueue } from "./commands/queue-commands.ts";
 import { parseWith, type Result, type ValidationError } from "./errors.ts";
 
 /** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
@@ -81,10 +85,14 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   UpdateThreadSettings,
   ArchiveThread,
   UnarchiveThread,
+  DeleteThread,
+  PurgeThread,
   PromoteThread,
   QueueRun,
   StartRun,
   CancelQueuedRun,
+  EditQueuedMessage,
+  ReorderQueue,
   RetryRun,
   InterruptRun,
   NoteRunProgress,
@@ -133,6 +141,7 @@ export const ProjectCommand = z.discriminatedUnion("type", [
   CreateProject,
   RenameProject,
   ArchiveProject,
+  DeleteProject,
 ]);
 export type ProjectCommand = z.infer<typeof ProjectCommand>;
 

@@ -22,6 +22,7 @@ import {
 import {
   ProjectArchived,
   ProjectCreated,
+  ProjectDeleted,
   ProjectRenamed,
   ProviderSessionOpened,
   ProviderSessionStatusChanged,
@@ -50,10 +51,13 @@ import {
   RunStarted,
   RunSteered,
 } from "./events/run-events.ts";
+import { QueuedMessageEdited, QueueReordered } from "./events/queue-events.ts";
 import {
   ThreadArchived,
   ThreadCreated,
+  ThreadDeleted,
   ThreadForked,
+  ThreadPurged,
   ThreadSettingsUpdated,
   ThreadPromoted,
   ThreadUnarchived,
@@ -78,10 +82,14 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ThreadSettingsUpdated,
   ThreadArchived,
   ThreadUnarchived,
+  ThreadDeleted,
+  ThreadPurged,
   ThreadPromoted,
   RunQueued,
   RunStarted,
   RunCancelled,
+  QueuedMessageEdited,
+  QueueReordered,
   RunRetryQueued,
   RunInterruptRequested,
   RunProgressNoted,
@@ -129,6 +137,7 @@ export const ProjectEvent = z.discriminatedUnion("type", [
   ProjectCreated,
   ProjectRenamed,
   ProjectArchived,
+  ProjectDeleted,
 ]);
 export type ProjectEvent = z.infer<typeof ProjectEvent>;
 
