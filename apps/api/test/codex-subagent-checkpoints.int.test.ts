@@ -3,22 +3,11 @@ import { join } from "node:path";
 import { execCommandReply, responsesTextReply, spawnAgentReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
 import { useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
-import { helperAgent } from "./support/subagent-children.ts";
+import { helperAgent, waitForHelper } from "./support/subagent-children.ts";
 
 const SLOW = 120_000;
 const { parent, child } = helperAgent;
-const waitAgent = {
-  kind: "response" as const,
-  items: [
-    {
-      type: "function_call" as const,
-      name: "wait_agent",
-      namespace: "collaboration",
-      arguments: { timeout_ms: 60_000 },
-    },
-  ],
-  when: parent,
-};
+const waitAgent = waitForHelper;
 
 describe("child checkpoint scopes (issue 33 item 4, real Codex app-server, multi_agent_v2)", () => {
   const harness = useCodexSkeinHarness();

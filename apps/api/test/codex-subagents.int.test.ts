@@ -14,23 +14,13 @@ import {
   firstChild,
   helperAgent,
   itemSummaries,
+  waitForHelper,
   pendingRequestOf,
 } from "./support/subagent-children.ts";
 
 const SLOW = 120_000;
 const { parent, child } = helperAgent;
-const waitAgent = {
-  kind: "response" as const,
-  items: [
-    {
-      type: "function_call" as const,
-      name: "wait_agent",
-      namespace: "collaboration",
-      arguments: { timeout_ms: 60_000 },
-    },
-  ],
-  when: parent,
-};
+const waitAgent = waitForHelper;
 
 describe("Codex sub-agents become child threads (real app-server, multi_agent_v2)", () => {
   const harness = useCodexSkeinHarness();

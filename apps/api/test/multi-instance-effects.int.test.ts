@@ -1,12 +1,12 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ThreadId } from "@skein/domain";
-import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ScriptedProvider } from "@skein/scripted-provider";
+import { describe, expect, it } from "vitest";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { createGitWorkspace, git } from "./support/git-workspace.ts";
-import { type PgInstance, startPgInstance } from "./support/pg-instances.ts";
-import { scratchSchema } from "./support/postgres.ts";
+import type { PgInstance } from "./support/pg-instances.ts";
+import { usePgPair } from "./support/pg-pair.ts";
 
 // Issue 35 (S4, B3) on the real PostgreSQL: two API instances on one schema and one git
 // workspace are each sent the same command id ten times at once. A command with outside effects
@@ -17,20 +17,8 @@ let codex: ScriptedProvider;
 let a: PgInstance;
 let b: PgInstance;
 let ws: string;
-const cleanups: (() => unknown)[] = [];
-
-beforeEach(async () => {
-  const database = await scratchSchema();
-  codex = createScriptedProvider({ provider: "codex" });
-  a = await startPgInstance({ id: "A", url: database.url, codex, leaseTtlMs: 5_000 });
-  b = await startPgInstance({ id: "B", url: database.url, codex, leaseTtlMs: 5_000 });
-  ws = createGitWorkspace({ "f.txt": "zero\n" });
-  cleanups.push(() => database.drop());
-});
-
-afterEach(async () => {
-  await Promise.allSettled([a?.close(), b?.close()]);
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+usePgPair((pair) => {
+  ({ a, b, codex, ws } = pair);
 });
 
 const edit = (file: string, content: string) => [

@@ -1,10 +1,10 @@
 import { existsSync } from "node:fs";
-import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ScriptedProvider } from "@skein/scripted-provider";
+import { describe, expect, it } from "vitest";
 import { eventually } from "./support/orchestrator-harness.ts";
 import { createGitWorkspace, git } from "./support/git-workspace.ts";
-import { type PgInstance, startPgInstance } from "./support/pg-instances.ts";
-import { scratchSchema } from "./support/postgres.ts";
+import type { PgInstance } from "./support/pg-instances.ts";
+import { usePgPair } from "./support/pg-pair.ts";
 
 // Issue 33 item 8 on the real PostgreSQL: two instances on one schema and one git workspace
 // purge the same deleted fork at once, ten times each. The purge runs under an effect claim, so
@@ -14,20 +14,8 @@ let codex: ScriptedProvider;
 let a: PgInstance;
 let b: PgInstance;
 let ws: string;
-const cleanups: (() => unknown)[] = [];
-
-beforeEach(async () => {
-  const database = await scratchSchema();
-  codex = createScriptedProvider({ provider: "codex" });
-  a = await startPgInstance({ id: "A", url: database.url, codex, leaseTtlMs: 5_000 });
-  b = await startPgInstance({ id: "B", url: database.url, codex, leaseTtlMs: 5_000 });
-  ws = createGitWorkspace({ "f.txt": "zero\n" });
-  cleanups.push(() => database.drop());
-});
-
-afterEach(async () => {
-  await Promise.allSettled([a?.close(), b?.close()]);
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+usePgPair((pair) => {
+  ({ a, b, codex, ws } = pair);
 });
 
 async function settledRun(threadId: string, file: string) {

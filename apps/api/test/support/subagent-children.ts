@@ -52,3 +52,17 @@ export function itemSummaries(state: ThreadState): string[] {
  * parent thread, `child` those of the helper, so each reply goes to the right conversation.
  */
 export const helperAgent = { parent: notForAgent("helper"), child: forAgent("helper") };
+
+/** The parent's model waits for its helper (Codex's `wait_agent`, up to a minute). */
+export const waitForHelper = {
+  kind: "response" as const,
+  items: [
+    {
+      type: "function_call" as const,
+      name: "wait_agent",
+      namespace: "collaboration",
+      arguments: { timeout_ms: 60_000 },
+    },
+  ],
+  when: helperAgent.parent,
+};
