@@ -23,7 +23,7 @@ export function DebugProvider({
   children,
   initial = false,
 }: {
-  children: ReactNode;
+  children?: ReactNode;
   /** Before the stored choice is read (a server render has none). */
   initial?: boolean;
 }) {

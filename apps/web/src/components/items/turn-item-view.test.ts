@@ -127,7 +127,7 @@ function render(
   debug = false,
 ): string {
   const view = createElement(TurnItemView, { item, pendingRequests: pending });
-  const withDebug = createElement(DebugProvider, { initial: debug, children: view });
+  const withDebug = createElement(DebugProvider, { initial: debug }, view);
   const shells = createElement(ShellsProvider, null, withDebug);
   return renderToStaticMarkup(createElement(ApiProvider, { apiUrl: "http://127.0.0.1:1" }, shells));
 }
