@@ -6,6 +6,7 @@ import type {
   RuntimeRequestKind,
 } from "@skein/domain/provider";
 import { appToolNameOf } from "./app-tool-server.ts";
+import { plannedDiff } from "./planned-diff.ts";
 
 /** Claude Code's subagent tool: `Agent` today, `Task` in older builds and in `system/init`. */
 export const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
@@ -51,14 +52,14 @@ function record(value: unknown): Record<string, unknown> {
     : {};
 }
 
-/** The file a file tool targets, as a pending change (no diff until the tool has run). */
+/** The file a file tool targets, as a pending change with the diff its input plans (B16). */
 export function plannedChanges(
   toolName: string,
   input: Record<string, unknown>,
 ): RuntimeFileChange[] {
   const path = str(input, "file_path") ?? str(input, "notebook_path");
   if (!path) return [];
-  return [{ path, kind: toolName === "Write" ? "add" : "update" }];
+  return [{ path, kind: toolName === "Write" ? "add" : "update", ...plannedDiff(toolName, input) }];
 }
 
 /** Item fields known when the model has issued the call. */
