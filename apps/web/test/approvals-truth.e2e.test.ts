@@ -58,7 +58,7 @@ describe.runIf(chromiumAvailable)(
       await card.getByRole("button", { name: /^Accept: / }).waitFor({ timeout: 60_000 });
       expect(await card.getAttribute("data-waiting")).toBe("true");
       const shown = await text(card);
-      expect(shown).toContain("Waiting for you");
+      expect(await text(card.locator(".badge-waiting"))).toMatch(/waiting for you/i);
       expect(shown).toContain("@@ ./notes.txt @@");
       expect(shown).toMatch(/\+alpha\s+\+beta/);
       expect(shown).not.toContain(workspace);
