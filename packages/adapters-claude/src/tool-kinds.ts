@@ -73,6 +73,11 @@ export function startFields(
       return { command: str(input, "command") ?? "", cwd };
     case "file_change":
       return { changes: plannedChanges(toolName, input) };
+    case "file_search":
+      return {
+        query: str(input, "file_path") ?? str(input, "pattern") ?? str(input, "path") ?? toolName,
+        toolName,
+      };
     case "web_search":
       return { query: str(input, "query") ?? str(input, "url") ?? "" };
     case "subagent":
@@ -108,15 +113,19 @@ export function completionFields(
   start: RuntimeItemFields,
   structured: unknown,
   text: string,
+  /** The tool result was an error (Claude Code's `is_error`). */
+  isError = false,
 ): RuntimeItemFields {
   const output = record(structured);
   switch (itemKindForTool(toolName)) {
     case "command_execution": {
       const stdout = typeof output.stdout === "string" ? output.stdout : null;
       const stderr = typeof output.stderr === "string" ? output.stderr : "";
+      const exitCode = bashExitCode(isError, output, text);
       return {
         ...start,
         output: stdout === null ? text : [stdout, stderr].filter(Boolean).join("\n"),
+        ...(exitCode === null ? {} : { exitCode }),
       };
     }
     case "file_change": {
@@ -143,6 +152,21 @@ export function completionFields(
       if (appToolNameOf(toolName) !== null) return { ...start, output: text, result: text };
       return { ...start, output: text, result: structured ?? text };
   }
+}
+
+/**
+ * B16: how a Bash call ended. Claude Code reports a non-zero exit as an error result saying
+ * "Exit code N"; a result that is no error and was not interrupted exited 0. Null when unknown.
+ */
+export function bashExitCode(
+  isError: boolean,
+  output: Record<string, unknown>,
+  text: string,
+): number | null {
+  if (output.interrupted === true) return null;
+  if (!isError) return 0;
+  const said = /Exit code (\d+)/i.exec(text);
+  return said ? Number(said[1]) : null;
 }
 
 /**
