@@ -373,7 +373,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         if (!result.duplicate) executor.retried(input.threadId);
         return { runId: input.runId, sequence: result.sequence };
       }),
-    forkThread: (input) =>
+    // A fan-out's sibling number is counted when it runs, not part of what the command asks: a
+    // retry under the same id (counting the forks it made itself) is still the same command.
+    forkThread: ({ sibling, ...input }) =>
       gate.run(
         "thread.fork",
         input,
@@ -383,7 +385,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
             await checkpoints.settleLatestRun(await requireThread(input.threadId));
           }
           const source = await requireThread(input.threadId);
-          return forkThread(forkDeps, command, source, { ...input, sourcePoint: spec });
+          return forkThread(forkDeps, command, source, {
+            ...input,
+            ...(sibling !== undefined ? { sibling } : {}),
+            sourcePoint: spec,
+          });
         },
         { effects: input.isolatedWorkspace !== false },
       ),
