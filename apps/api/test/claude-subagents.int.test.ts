@@ -134,7 +134,8 @@ describe("Claude Task sub-agents become child threads (real Agent SDK)", () => {
     async () => {
       const { h, threadId, runId, childId, request } = await childAsksToWrite();
       expect(request.kind).toBe("command");
-      expect(request.detail).toContain("echo from-child");
+      // The command shows once, in the title or under it (B16).
+      expect(`${request.title}\n${request.detail ?? ""}`).toContain("echo from-child");
       expect([...(await h.thread(threadId)).requests.values()]).toEqual([]);
       expect((await createReadModels(h.store).pendingRequests()).requests).toEqual([
         expect.objectContaining({ id: request.id, threadId: childId, answerable: true }),

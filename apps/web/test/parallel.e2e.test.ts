@@ -82,9 +82,12 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
     await expect
       .poll(() => rows.locator("li[data-path='README.md']").count(), { timeout: 30_000 })
       .toBe(2);
-    // Rows follow the forks' creation, which runs side by side: find each by its title.
-    const codexRow = rows.filter({ hasText: "Parallel main · codex #1" });
-    const claudeRow = rows.filter({ hasText: "Parallel main · claude #2" });
+    // Rows follow the forks' creation, which runs side by side: find each by its title, which
+    // the domain gives in target order (B16: numbered apart).
+    const CODEX = "fork of Parallel main at run 1";
+    const CLAUDE = "fork of Parallel main at run 1 (2)";
+    const claudeRow = rows.filter({ hasText: CLAUDE });
+    const codexRow = rows.filter({ hasText: CODEX }).filter({ hasNotText: CLAUDE });
     expect(await codexRow.locator("li[data-path='codex.txt']").count()).toBe(1);
     expect(await claudeRow.locator("li[data-path='codex.txt']").count()).toBe(0);
     await expect
@@ -94,16 +97,16 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
 
     // Codex's fork comes back: its files land here and its conversation is sent in one step.
     stack.providers.openai.enqueue(responsesTextReply("merged and checked"));
-    await page.getByRole("button", { name: "Bring back Parallel main · codex #1" }).click();
+    await page.getByRole("button", { name: `Bring back ${CODEX}`, exact: true }).click();
     await expect
       .poll(() => text(page.locator(".notice")), { timeout: 60_000 })
-      .toContain("Brought back Parallel main · codex #1: 2 files applied");
+      .toContain(`Brought back ${CODEX}: 2 files applied`);
     expect(readFileSync(path.join(workspace, "README.md"), "utf8")).toBe("# codex\n");
     expect(existsSync(path.join(workspace, "codex.txt"))).toBe(true);
     await settled(threadId);
 
     // Claude's fork changed README.md too: refused file by file, nothing touched here.
-    await page.getByRole("button", { name: "Bring back Parallel main · claude #2" }).click();
+    await page.getByRole("button", { name: `Bring back ${CLAUDE}`, exact: true }).click();
     const conflict = page.locator(".merge-conflict");
     await expect.poll(() => text(conflict), { timeout: 60_000 }).toContain("README.md");
     expect(readFileSync(path.join(workspace, "README.md"), "utf8")).toBe("# codex\n");

@@ -6,6 +6,7 @@ import type {
   RuntimeRequestKind,
 } from "@skein/domain/provider";
 import { appToolNameOf } from "./app-tool-server.ts";
+import { plannedDiff } from "./planned-diff.ts";
 
 /** Claude Code's subagent tool: `Agent` today, `Task` in older builds and in `system/init`. */
 export const SUBAGENT_TOOLS = new Set(["Agent", "Task"]);
@@ -51,14 +52,14 @@ function record(value: unknown): Record<string, unknown> {
     : {};
 }
 
-/** The file a file tool targets, as a pending change (no diff until the tool has run). */
+/** The file a file tool targets, as a pending change with the diff its input plans (B16). */
 export function plannedChanges(
   toolName: string,
   input: Record<string, unknown>,
 ): RuntimeFileChange[] {
   const path = str(input, "file_path") ?? str(input, "notebook_path");
   if (!path) return [];
-  return [{ path, kind: toolName === "Write" ? "add" : "update" }];
+  return [{ path, kind: toolName === "Write" ? "add" : "update", ...plannedDiff(toolName, input) }];
 }
 
 /** Item fields known when the model has issued the call. */
@@ -72,6 +73,11 @@ export function startFields(
       return { command: str(input, "command") ?? "", cwd };
     case "file_change":
       return { changes: plannedChanges(toolName, input) };
+    case "file_search":
+      return {
+        query: str(input, "file_path") ?? str(input, "pattern") ?? str(input, "path") ?? toolName,
+        toolName,
+      };
     case "web_search":
       return { query: str(input, "query") ?? str(input, "url") ?? "" };
     case "subagent":
@@ -107,15 +113,19 @@ export function completionFields(
   start: RuntimeItemFields,
   structured: unknown,
   text: string,
+  /** The tool result was an error (Claude Code's `is_error`). */
+  isError = false,
 ): RuntimeItemFields {
   const output = record(structured);
   switch (itemKindForTool(toolName)) {
     case "command_execution": {
       const stdout = typeof output.stdout === "string" ? output.stdout : null;
       const stderr = typeof output.stderr === "string" ? output.stderr : "";
+      const exitCode = bashExitCode(isError, output, text);
       return {
         ...start,
         output: stdout === null ? text : [stdout, stderr].filter(Boolean).join("\n"),
+        ...(exitCode === null ? {} : { exitCode }),
       };
     }
     case "file_change": {
@@ -142,6 +152,21 @@ export function completionFields(
       if (appToolNameOf(toolName) !== null) return { ...start, output: text, result: text };
       return { ...start, output: text, result: structured ?? text };
   }
+}
+
+/**
+ * B16: how a Bash call ended. Claude Code reports a non-zero exit as an error result saying
+ * "Exit code N"; a result that is no error and was not interrupted exited 0. Null when unknown.
+ */
+export function bashExitCode(
+  isError: boolean,
+  output: Record<string, unknown>,
+  text: string,
+): number | null {
+  if (output.interrupted === true) return null;
+  if (!isError) return 0;
+  const said = /Exit code (\d+)/i.exec(text);
+  return said ? Number(said[1]) : null;
 }
 
 /**

@@ -552,6 +552,7 @@ export class TurnEventMapper {
         item.fields,
         message.tool_use_result,
         text,
+        block.is_error === true,
       );
       this.completeItem(block.tool_use_id, status, fields, rawEventId);
     }

@@ -352,7 +352,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         { effects: true },
       ),
     ...runCommands({ gate, repo, store: options.store, ids, runtime, executor, requireThread }),
-    forkThread: (input) =>
+    // A fan-out's sibling number is counted when it runs, not part of what the command asks: a
+    // retry under the same id (counting the forks it made itself) is still the same command.
+    forkThread: ({ sibling, ...input }) =>
       gate.run(
         "thread.fork",
         input,
@@ -362,7 +364,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
             await checkpoints.settleLatestRun(await requireThread(input.threadId));
           }
           const source = await requireThread(input.threadId);
-          return forkThread(forkDeps, command, source, { ...input, sourcePoint: spec });
+          return forkThread(forkDeps, command, source, {
+            ...input,
+            ...(sibling !== undefined ? { sibling } : {}),
+            sourcePoint: spec,
+          });
         },
         { effects: input.isolatedWorkspace !== false },
       ),

@@ -76,6 +76,8 @@ const commandExecutionContent = {
 const fileSearchContent = {
   type: z.literal("file_search"),
   query: z.string(),
+  /** B16: what the tool did: read one file, search for a pattern, or list a folder. */
+  action: z.enum(["read", "search", "list"]).optional(),
   matches: z.array(z.string()).optional(),
 };
 const webSearchContent = {

@@ -58,8 +58,10 @@ export function contentOf(
         ...(deletions !== undefined ? { deletions } : {}),
       };
     }
-    case "file_search":
-      return { type: "file_search", query: fields.query ?? "" };
+    case "file_search": {
+      const action = fileActionOf(fields.toolName);
+      return { type: "file_search", query: fields.query ?? "", ...(action ? { action } : {}) };
+    }
     case "web_search":
       return { type: "web_search", query: fields.query ?? "" };
     case "dynamic_tool":
@@ -98,4 +100,12 @@ export function completionContentOf(
     return completed.text === undefined ? null : contentOf(kind, completed);
   }
   return contentOf(kind, { ...started, ...completed });
+}
+
+/** B16: a read is a read, not a search with no matches (Claude's Read, Grep/Glob, LS). */
+function fileActionOf(toolName: string | undefined): "read" | "search" | "list" | undefined {
+  if (toolName === "Read") return "read";
+  if (toolName === "Grep" || toolName === "Glob") return "search";
+  if (toolName === "LS") return "list";
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import { requestDetail } from "./request-detail.ts";
 import type {
   IdSource,
   NodeId,
@@ -194,9 +195,7 @@ export class TurnConsumer {
       case "request.opened": {
         const requestId = this.ids.next("request");
         const parentNodeId = event.itemRef ? this.nodes.get(event.itemRef) : undefined;
-        const detail = [event.command, event.cwd ? `in ${event.cwd}` : null, event.toolName]
-          .filter(Boolean)
-          .join(" ");
+        const detail = requestDetail(event);
         await this.run({
           type: "OpenRuntimeRequest",
           data: {
@@ -209,7 +208,7 @@ export class TurnConsumer {
             kind: event.kind,
             providerSessionId: this.providerSessionId,
             title: event.summary || `${event.kind} request`,
-            detail: detail || null,
+            detail,
             ...(event.questions
               ? {
                   questions: event.questions.map((q) => ({

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { shortTime, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { usePendingRequests } from "../../lib/use-pending-requests.ts";
+import { ApprovalDetail } from "./approval-detail.tsx";
 import { RequestActions } from "./request-actions.tsx";
 
 /** Every request waiting on a person, across threads, oldest first within each thread. */
@@ -33,7 +34,7 @@ export function ApprovalsPanel() {
                   {words(request.kind)} · {shortTime(request.createdAt)}
                 </div>
                 <div className="approval-title">{request.title}</div>
-                {request.detail && <pre className="approval-detail">{request.detail}</pre>}
+                <ApprovalDetail threadId={thread.id} detail={request.detail} />
                 <RequestActions request={request} onAnswered={() => refreshThread(thread.id)} />
               </li>
             ))}

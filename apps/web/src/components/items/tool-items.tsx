@@ -1,5 +1,8 @@
-import { FilePen, Globe, Search, Terminal, Wrench } from "lucide-react";
+import { FilePen, FileText, FolderOpen, Globe, Search, Terminal, Wrench } from "lucide-react";
+import { unwrapShell } from "../../lib/shell-command.ts";
 import type { TurnItemOf } from "../../lib/types.ts";
+import { workspaceRelative, relativizeText } from "../../lib/workspace-path.ts";
+import { useWorkspaceOf } from "../approvals/approval-detail.tsx";
 import { DiffView } from "../common/diff-view.tsx";
 import { JsonView } from "../common/json-view.tsx";
 import { AnsiText, ansiPlain } from "../render/ansi-text.tsx";
@@ -19,6 +22,8 @@ export function CommandExecutionView({ item }: { item: TurnItemOf<"command_execu
   const failed = (exit !== undefined && exit !== 0) || item.status === "failed";
   const took = tookOf(item);
   const output = item.output ?? "";
+  // B16: the command as meant, not the runtime's shell wrapper; the exact one is in the card.
+  const shown = unwrapShell(item.input);
   return (
     <ToolCard
       kind="command"
@@ -28,7 +33,7 @@ export function CommandExecutionView({ item }: { item: TurnItemOf<"command_execu
         <>
           <span className="tool-kind">Command</span>
           <code className="command-input clip" title={item.input}>
-            $ {item.input}
+            $ {shown}
           </code>
           {exit !== undefined && (
             <span className={`badge ${exit === 0 ? "badge-ok" : "badge-failed"}`}>exit {exit}</span>
@@ -38,8 +43,16 @@ export function CommandExecutionView({ item }: { item: TurnItemOf<"command_execu
         </>
       }
     >
+      {shown !== item.input && (
+        <p className="muted exact-command">
+          Exact command: <code>{item.input}</code>
+        </p>
+      )}
       <div className="tool-card-tools">
-        <span className="muted">Output{output === "" ? ": none" : ""}</span>
+        <span className="muted">
+          {running ? "Output so far" : "Output"}
+          {output === "" ? ": none" : ""}
+        </span>
         {output !== "" && <CopyButton text={ansiPlain(output)} label="Copy output" />}
       </div>
       {output !== "" && (
@@ -50,6 +63,8 @@ export function CommandExecutionView({ item }: { item: TurnItemOf<"command_execu
 }
 
 export function FileChangeView({ item }: { item: TurnItemOf<"file_change"> }) {
+  const workspace = useWorkspaceOf(item.threadId);
+  const fileName = relativizeText(item.fileName, workspace);
   const small = (item.diffStr ?? `${item.oldStr ?? ""}${item.newStr ?? ""}`).length < 4_000;
   return (
     <ToolCard
@@ -59,7 +74,9 @@ export function FileChangeView({ item }: { item: TurnItemOf<"file_change"> }) {
       summary={
         <>
           <span className="tool-kind">Edit</span>
-          <code className="file-name clip">{item.fileName}</code>
+          <code className="file-name clip" title={item.fileName}>
+            {fileName}
+          </code>
           {item.additions !== undefined && <span className="add">+{item.additions}</span>}
           {item.deletions !== undefined && <span className="del">−{item.deletions}</span>}
         </>
@@ -69,14 +86,39 @@ export function FileChangeView({ item }: { item: TurnItemOf<"file_change"> }) {
         diff={item.diffStr}
         oldText={item.oldStr}
         newText={item.newStr}
-        label={`Diff of ${item.fileName}`}
+        label={`Diff of ${fileName}`}
       />
     </ToolCard>
   );
 }
 
 export function FileSearchView({ item }: { item: TurnItemOf<"file_search"> }) {
+  const workspace = useWorkspaceOf(item.threadId);
   const matches = item.matches ?? [];
+  // B16: a read is a read of one file, not a search that found nothing.
+  if (item.action === "read" || item.action === "list") {
+    const reading = item.action === "read";
+    return (
+      <ToolCard
+        kind="search"
+        icon={reading ? FileText : FolderOpen}
+        autoOpen={false}
+        summary={
+          <>
+            <span className="tool-kind">{reading ? "Read" : "List"}</span>{" "}
+            <code className="clip" title={item.query}>
+              {workspaceRelative(item.query, workspace)}
+            </code>
+          </>
+        }
+      >
+        <p className="muted">
+          {reading ? "Read the file" : "Listed the folder"}
+          {item.status === "failed" ? ", which failed." : "."}
+        </p>
+      </ToolCard>
+    );
+  }
   return (
     <ToolCard
       kind="search"
@@ -84,10 +126,13 @@ export function FileSearchView({ item }: { item: TurnItemOf<"file_search"> }) {
       autoOpen={false}
       summary={
         <>
-          <span className="tool-kind">File search</span> <code className="clip">{item.query}</code>
-          <span className="muted">
-            {matches.length} match{matches.length === 1 ? "" : "es"}
-          </span>
+          <span className="tool-kind">File search</span>{" "}
+          <code className="clip">{relativizeText(item.query, workspace)}</code>
+          {item.matches !== undefined && (
+            <span className="muted">
+              {matches.length} match{matches.length === 1 ? "" : "es"}
+            </span>
+          )}
         </>
       }
     >
@@ -100,7 +145,9 @@ export function FileSearchView({ item }: { item: TurnItemOf<"file_search"> }) {
           ))}
         </ul>
       ) : (
-        <p className="muted">No matches.</p>
+        <p className="muted">
+          {item.matches === undefined ? "Matches not reported." : "No matches."}
+        </p>
       )}
     </ToolCard>
   );

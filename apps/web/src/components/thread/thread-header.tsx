@@ -1,6 +1,7 @@
 "use client";
 import Link from "next/link";
-import { memo } from "react";
+import { Ellipsis } from "lucide-react";
+import { memo, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { providerModel, STATUS_LABEL, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
@@ -54,9 +55,14 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
   const current = currentChoice(detail);
   const isSubagent = thread.lineage?.relationshipToParent === "subagent";
   const busy = detail.runs.some((run) => run.status === "running" || run.status === "waiting");
+  // On a phone the details and actions fold into a menu, so the conversation keeps the screen.
+  const [menuOpen, setMenuOpen] = useState(false);
 
   return (
-    <header className="thread-header" data-past={past ? "true" : undefined}>
+    <header
+      className={`thread-header${menuOpen ? " menu-open" : ""}`}
+      data-past={past ? "true" : undefined}
+    >
       <div className="thread-title-row">
         <StatusDot status={thread.status} />
         <ThreadTitle threadId={thread.id} title={thread.title} />
@@ -67,8 +73,18 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
         ) : (
           <ConnectionBadge watch={watch} label="thread" />
         )}
+        <button
+          type="button"
+          className="icon-button header-menu-toggle"
+          aria-expanded={menuOpen}
+          aria-controls={`thread-menu-${thread.id}`}
+          aria-label={menuOpen ? "Hide thread details and actions" : "Thread details and actions"}
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
+          <Ellipsis size={16} aria-hidden />
+        </button>
       </div>
-      <div className="thread-meta muted">
+      <div className="thread-meta muted" id={`thread-menu-${thread.id}`}>
         <span
           title={`Thread default: ${providerModel(thread.defaultProvider, thread.modelSelection.model)}`}
         >

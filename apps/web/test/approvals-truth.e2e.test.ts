@@ -1,0 +1,104 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter } from "@skein/contract";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import {
+  anthropicBashReply,
+  anthropicTextReply,
+  anthropicWriteReply,
+} from "../../../tooling/fake-models/src/index.ts";
+import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
+import { useE2eStack } from "./support/e2e-stack.ts";
+import type { Stack } from "./support/stack.ts";
+import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+
+const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+/**
+ * B16 in the browser (issue 29 item 1), real Claude: a Write waiting for approval shows the
+ * diff it plans (relative path, added lines) on its card, marked as waiting for you, and the
+ * same on the Approvals page; a command's approval shows the command once and where it runs,
+ * relative to the workspace.
+ */
+describe.runIf(chromiumAvailable)(
+  "approvals show what they approve (Chromium, real Claude)",
+  () => {
+    let stack: Stack;
+    let page: Page;
+
+    useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
+      ({ stack, page } = started);
+    });
+
+    it("B16: a Claude Write approval shows its diff, waiting for you, in the thread and on the Approvals page; a command shows once", async () => {
+      const workspace = stack.providers.workspace;
+      const client = createSkeinClient<AppRouter>({ url: stack.api.url });
+      const { projectId } = await client.project.create.mutate({
+        name: "Approvals",
+        workspaceRoot: workspace,
+      });
+      const { threadId } = await client.thread.create.mutate({
+        projectId,
+        title: "Careful thread",
+        provider: "claude",
+        runtimeMode: "approval-required",
+      });
+      const file = join(workspace, "notes.txt");
+      stack.providers.anthropic.enqueue(
+        anthropicWriteReply(file, "alpha\nbeta\n"),
+        anthropicTextReply("WROTE-NOTES"),
+      );
+      await page.goto(`${stack.web.url}/threads/${threadId}`);
+      await page.locator(".conversation").waitFor();
+      await sendMessage(page, "write the notes");
+
+      const card = page.locator(".conversation .approval").last();
+      await card.getByRole("button", { name: /^Accept: / }).waitFor({ timeout: 60_000 });
+      expect(await card.getAttribute("data-waiting")).toBe("true");
+      const shown = await text(card);
+      expect(await text(card.locator(".badge-waiting"))).toMatch(/waiting for you/i);
+      expect(shown).toContain("@@ ./notes.txt @@");
+      expect(shown).toMatch(/\+alpha\s+\+beta/);
+      expect(shown).not.toContain(workspace);
+      expect(await card.locator(".diff-line.diff-add").count()).toBe(2);
+      expect(existsSync(file)).toBe(false);
+      await saveScreenshot(page, "approval-write-diff");
+
+      // The Approvals page shows the same, and is where it is answered.
+      await page.goto(`${stack.web.url}/approvals`);
+      const request = page.locator(".request-card").first();
+      await request.waitFor();
+      await expect.poll(() => text(request)).toContain("@@ ./notes.txt @@");
+      expect(await request.locator(".diff-line.diff-add").count()).toBe(2);
+      await saveScreenshot(page, "approvals-page-diff");
+      await request.getByRole("button", { name: /^Accept: / }).click();
+      await expect
+        .poll(() => (existsSync(file) ? readFileSync(file, "utf8") : null), { timeout: 60_000 })
+        .toBe("alpha\nbeta\n");
+
+      // A command: said once, and where it runs, relative to the workspace.
+      await page.goto(`${stack.web.url}/threads/${threadId}`);
+      await expect.poll(() => assistantTexts(page), { timeout: 60_000 }).toEqual(["WROTE-NOTES"]);
+      stack.providers.anthropic.enqueue(
+        anthropicBashReply("echo once-only > out.txt"),
+        anthropicTextReply("RAN-IT"),
+      );
+      await sendMessage(page, "run it");
+      const commandCard = page.locator(".conversation .approval").last();
+      await commandCard.getByRole("button", { name: /^Accept: / }).waitFor({ timeout: 60_000 });
+      await expect.poll(() => commandCard.getAttribute("data-waiting")).toBe("true");
+      const said = await text(commandCard);
+      expect(count(said, "echo once-only > out.txt")).toBe(1);
+      expect(said).toContain("in the workspace");
+      expect(said).not.toContain(workspace);
+      await saveScreenshot(page, "approval-command-once");
+      await commandCard.getByRole("button", { name: /^Accept: / }).click();
+      await expect
+        .poll(() => assistantTexts(page), { timeout: 60_000 })
+        .toEqual(["WROTE-NOTES", "RAN-IT"]);
+      expect(await commandCard.getAttribute("data-waiting")).toBeNull();
+    });
+  },
+);

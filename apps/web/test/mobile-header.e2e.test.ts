@@ -1,0 +1,58 @@
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter } from "@skein/contract";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
+import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
+import { useE2eStack } from "./support/e2e-stack.ts";
+import type { Stack } from "./support/stack.ts";
+import { assistantTexts, sendMessage } from "./support/ui.ts";
+
+const PHONE = { width: 390, height: 844 };
+
+/**
+ * Issue 29 item 9 in the browser (real Codex): on a 390×844 phone the thread's details and
+ * actions fold into a menu, and the conversation gets at least 65% of the screen's height.
+ */
+describe.runIf(chromiumAvailable)("mobile thread header (Chromium, real API, real Codex)", () => {
+  let stack: Stack;
+  let page: Page;
+
+  useE2eStack({ viewport: PHONE }, (started) => {
+    ({ stack, page } = started);
+  });
+
+  it("the header's actions are in a menu and the conversation keeps ≥ 65% of an 844 px screen", async () => {
+    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
+    const { projectId } = await client.project.create.mutate({
+      name: "Phone",
+      workspaceRoot: stack.providers.workspace,
+    });
+    const { threadId } = await client.thread.create.mutate({
+      projectId,
+      title: "On the go",
+      provider: "codex",
+    });
+    stack.providers.openai.enqueue(responsesTextReply("PHONE-ANSWER"));
+    await page.goto(`${stack.web.url}/threads/${threadId}`);
+    await page.locator(".conversation").waitFor();
+    await sendMessage(page, "hello from a phone");
+    await expect.poll(() => assistantTexts(page), { timeout: 60_000 }).toEqual(["PHONE-ANSWER"]);
+
+    const fork = page.getByRole("button", { name: "Fork latest" });
+    expect(await fork.isVisible()).toBe(false);
+    const height = await page
+      .locator(".conversation-scroll")
+      .evaluate((node) => node.getBoundingClientRect().height);
+    expect(height).toBeGreaterThanOrEqual(0.65 * PHONE.height);
+    await saveScreenshot(page, "mobile-thread");
+
+    const menu = page.getByRole("button", { name: "Thread details and actions" });
+    await menu.click();
+    await fork.waitFor({ state: "visible" });
+    expect(await menu.getAttribute("aria-expanded")).toBe("true");
+    await saveScreenshot(page, "mobile-thread-menu");
+    await page.getByRole("button", { name: "Hide thread details and actions" }).click();
+    await fork.waitFor({ state: "hidden" });
+  });
+});
