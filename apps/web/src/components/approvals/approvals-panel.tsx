@@ -15,12 +15,13 @@ export function ApprovalsPanel() {
   // B20: a notification opens `?request=<id>`: that request is brought into view and marked.
   const [focused, setFocused] = useState<string | null>(null);
   useEffect(() => setFocused(new URLSearchParams(window.location.search).get("request")), []);
+  const focusedShown = groups.some((group) => group.requests.some((r) => r.id === focused));
   useEffect(() => {
-    if (focused === null) return;
+    if (focused === null || !focusedShown) return;
     document
       .querySelector(`[data-request-id="${CSS.escape(focused)}"]`)
       ?.scrollIntoView({ block: "center" });
-  }, [focused, total]);
+  }, [focused, focusedShown]);
   return (
     <div className="page approvals">
       <h1>Approvals</h1>
