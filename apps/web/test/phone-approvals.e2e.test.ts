@@ -1,5 +1,8 @@
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -9,7 +12,7 @@ import {
   execCommandReply,
   responsesTextReply,
 } from "../../../tooling/fake-models/src/index.ts";
-import { chromiumAvailable } from "./support/browser.ts";
+import { chromiumAvailable, launchPersistentBrowser } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 
@@ -26,6 +29,29 @@ async function reachable(page: Page, name: RegExp): Promise<void> {
   expect(box!.height).toBeGreaterThanOrEqual(44);
 }
 
+/** Chromium's own verdict (CDP) on the app's install criteria, once its worker controls it. */
+async function installable(phone: Page, webUrl: string): Promise<void> {
+  await phone.goto(`${webUrl}/approvals`);
+  await phone.getByText("Nothing is waiting for you.").waitFor({ timeout: 60_000 });
+  const scope = await phone.evaluate(async () => (await navigator.serviceWorker.ready).scope);
+  expect(scope).toBe(`${webUrl}/`);
+  const manifest = await phone.evaluate(async () => {
+    const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
+    return link ? ((await (await fetch(link.href)).json()) as Record<string, unknown>) : null;
+  });
+  expect(manifest).toMatchObject({ display: "standalone", start_url: "/approvals" });
+  const cdp = await phone.context().newCDPSession(phone);
+  await expect
+    .poll(
+      async () => {
+        const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
+        return installabilityErrors.map((e) => e.errorId);
+      },
+      { timeout: 30_000 },
+    )
+    .toEqual([]);
+}
+
 /**
  * B20 on a phone (390×844): the app is installable (manifest + service worker, as Chromium judges
  * it), and the approvals screen approves a command (real Codex) and answers a question (real
@@ -40,25 +66,18 @@ describe.runIf(chromiumAvailable)("Approvals on a phone (Chromium 390×844, real
   });
 
   it("B20: Chromium finds the app installable: a manifest with icons and a service worker controlling the page", async () => {
-    await page.goto(`${stack.web.url}/approvals`);
-    await page.getByText("Nothing is waiting for you.").waitFor({ timeout: 60_000 });
-    const scope = await page.evaluate(async () => (await navigator.serviceWorker.ready).scope);
-    expect(scope).toBe(`${stack.web.url}/`);
-    const manifest = await page.evaluate(async () => {
-      const link = document.querySelector<HTMLLinkElement>('link[rel="manifest"]');
-      return link ? ((await (await fetch(link.href)).json()) as Record<string, unknown>) : null;
-    });
-    expect(manifest).toMatchObject({ display: "standalone", start_url: "/approvals" });
-    const cdp = await page.context().newCDPSession(page);
-    await expect
-      .poll(
-        async () => {
-          const { installabilityErrors } = await cdp.send("Page.getInstallabilityErrors");
-          return installabilityErrors.map((e) => e.errorId);
-        },
-        { timeout: 30_000 },
-      )
-      .toEqual([]);
+    // The shared page's context is off the record, where Chromium offers no install at all;
+    // this check uses a profile on disk, as a person's browser has.
+    const profile = mkdtempSync(path.join(tmpdir(), "skein-pwa-"));
+    const browser = await launchPersistentBrowser(profile);
+    try {
+      const phone = await browser.newPage();
+      await phone.setViewportSize(PHONE);
+      await installable(phone, stack.web.url);
+    } finally {
+      await browser.close();
+      rmSync(profile, { recursive: true, force: true });
+    }
   });
 
   it("B20: approve a command and answer a question from the phone; both runs complete", async () => {
