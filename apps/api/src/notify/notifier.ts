@@ -55,6 +55,13 @@ export class Notifier implements SkeinNotifications {
 
   /** Starts following the log; resolves once the subscription is attached. */
   async start(): Promise<void> {
+    // Records of deliveries twice the look-back old can no longer stop a send: dropped.
+    const lookBack = this.lookBackMs();
+    if (Number.isFinite(lookBack)) {
+      await this.records.pruneDeliveries(
+        new Date(this.now().getTime() - 2 * lookBack).toISOString(),
+      );
+    }
     const head = await this.options.store.headSequence();
     const subscription = this.options.store.subscribe({
       afterSequence: Math.max(0, head - CATCH_UP_EVENTS),
@@ -103,7 +110,7 @@ export class Notifier implements SkeinNotifications {
     if (!notice) return;
     const now = this.now();
     const age = now.getTime() - Date.parse(event.recordedAt);
-    if (age > (this.options.catchUpMs ?? 10 * 60_000)) return;
+    if (age > this.lookBackMs()) return;
     const thread = await this.threadInfo(notice.threadId);
     const text = noticeText(notice.kind, thread.title);
     const payload = JSON.stringify({
@@ -144,6 +151,10 @@ export class Notifier implements SkeinNotifications {
     } catch (error) {
       log.warn({ notice: notice.key, target, err: error }, "notification not delivered");
     }
+  }
+
+  private lookBackMs(): number {
+    return this.options.catchUpMs ?? 10 * 60_000;
   }
 
   private async push(subscriber: Subscriber, payload: string): Promise<void> {
