@@ -66,7 +66,9 @@ export async function startSkein(
   );
   const metrics = createSkeinMetrics({ store, instanceId: config.instanceId });
   const timed = Object.fromEntries(
-    Object.entries(adapters).map(([kind, adapter]) => [kind, metrics.instrument(adapter)]),
+    Object.entries(adapters).flatMap(([kind, adapter]) =>
+      adapter ? [[kind, metrics.instrument(adapter)]] : [],
+    ),
   ) as typeof adapters;
   const rawLog = createRotatingLog({ dir: path.join(config.dataDir, "raw"), ...RAW_LOG });
   let orchestrator: Awaited<ReturnType<typeof createOrchestrator>> | null = null;

@@ -21,6 +21,7 @@ import { ConnectionTracker } from "./http/connection-tracker.ts";
 import { applyOriginPolicy } from "./http/origin-policy.ts";
 import { ATTACHMENTS_PATH, serveAttachmentUpload } from "./http/attachment-upload.ts";
 import { type LeanSseOptions, serveLeanSse } from "./http/lean-sse.ts";
+import { withCompression } from "./http/response-compression.ts";
 import { refuseUnauthenticatedSubscription, subscriptionPaths } from "./http/subscription-auth.ts";
 import type { Logger } from "./logger.ts";
 import type { SkeinMetrics } from "./metrics/skein-metrics.ts";
@@ -221,16 +222,18 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
       const refusal = { paths: subscriptions, apiToken: options.apiToken };
       if (refuseUnauthenticatedSubscription(req, res, refusal)) return;
       tracker.track(req, res);
-      serveLeanSse(req, res, leanSse).then(
-        (served) => {
-          if (served) return;
-          if (pathname === "/trpc/thread.import") void trpcImport(req, res);
-          else void trpc(req, res);
-        },
-        (error: unknown) => {
-          log.error({ err: error }, "subscription stream failed");
-          res.destroy();
-        },
+      withCompression(req, res, () =>
+        serveLeanSse(req, res, leanSse).then(
+          (served) => {
+            if (served) return;
+            if (pathname === "/trpc/thread.import") void trpcImport(req, res);
+            else void trpc(req, res);
+          },
+          (error: unknown) => {
+            log.error({ err: error }, "subscription stream failed");
+            res.destroy();
+          },
+        ),
       );
       return;
     }

@@ -57,6 +57,9 @@ export type {
   KeptWorktree,
   SweepInput,
   SweepResult,
+  PurgeInput,
+  PurgeResult,
+  PurgedThread,
   SweptWorktree,
 } from "./views/parallel.ts";
 export type {
@@ -94,6 +97,8 @@ export type {
   PrOpenAnswer,
   PrOpenInput,
   PrSyncAnswer,
+  ReviewCommentAnswer,
+  ReviewCommentInput,
 } from "./views/git.ts";
 export type {
   RestoredFile,

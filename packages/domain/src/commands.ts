@@ -18,6 +18,7 @@ import {
   ArchiveProject,
   ChangeProviderSessionStatus,
   CreateProject,
+  DeleteProject,
   OpenProviderSession,
   RenameProject,
 } from "./commands/project-commands.ts";
@@ -44,8 +45,10 @@ import {
   AdoptThread,
   ArchiveThread,
   CreateThread,
+  DeleteThread,
   ForkThread,
   PromoteThread,
+  PurgeThread,
   UnarchiveThread,
   UpdateThreadSettings,
 } from "./commands/thread-lifecycle-commands.ts";
@@ -82,6 +85,8 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   UpdateThreadSettings,
   ArchiveThread,
   UnarchiveThread,
+  DeleteThread,
+  PurgeThread,
   PromoteThread,
   QueueRun,
   StartRun,
@@ -136,6 +141,7 @@ export const ProjectCommand = z.discriminatedUnion("type", [
   CreateProject,
   RenameProject,
   ArchiveProject,
+  DeleteProject,
 ]);
 export type ProjectCommand = z.infer<typeof ProjectCommand>;
 

@@ -22,6 +22,7 @@ import {
 import {
   ProjectArchived,
   ProjectCreated,
+  ProjectDeleted,
   ProjectRenamed,
   ProviderSessionOpened,
   ProviderSessionStatusChanged,
@@ -54,7 +55,9 @@ import { QueuedMessageEdited, QueueReordered } from "./events/queue-events.ts";
 import {
   ThreadArchived,
   ThreadCreated,
+  ThreadDeleted,
   ThreadForked,
+  ThreadPurged,
   ThreadSettingsUpdated,
   ThreadPromoted,
   ThreadUnarchived,
@@ -79,6 +82,8 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ThreadSettingsUpdated,
   ThreadArchived,
   ThreadUnarchived,
+  ThreadDeleted,
+  ThreadPurged,
   ThreadPromoted,
   RunQueued,
   RunStarted,
@@ -132,6 +137,7 @@ export const ProjectEvent = z.discriminatedUnion("type", [
   ProjectCreated,
   ProjectRenamed,
   ProjectArchived,
+  ProjectDeleted,
 ]);
 export type ProjectEvent = z.infer<typeof ProjectEvent>;
 

@@ -255,6 +255,7 @@ export {
 } from "./state/thread-state.ts";
 export { decideThread } from "./thread/decide-thread.ts";
 export { adoptedThreadTitle } from "./thread/adopt.ts";
+export { displayRunNumber, forkTitle, runOffsetOf, subagentTitle } from "./thread/fork-title.ts";
 export { latestStablePoint, type ResolvedPoint, resolveForkPoint } from "./thread/fork-point.ts";
 export {
   FanOutTarget,

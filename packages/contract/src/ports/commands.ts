@@ -27,6 +27,8 @@ import type {
   ForkComparison,
   SweepInput,
   SweepResult,
+  PurgeInput,
+  PurgeResult,
 } from "../views/parallel.ts";
 import type {
   GitCommitAnswer,
@@ -40,6 +42,8 @@ import type {
   PrOpenAnswer,
   PrOpenInput,
   PrSyncAnswer,
+  ReviewCommentAnswer,
+  ReviewCommentInput,
 } from "../views/git.ts";
 import type {
   ReviewDiff,
@@ -160,6 +164,8 @@ export interface OrchestratorCommands {
     threadId: ThreadId;
     sourcePoint?: ForkSourcePointSpec;
     title?: string;
+    /** Untitled forks of one fan-out, numbered apart (B16); counted by the API when absent. */
+    sibling?: number;
     isolatedWorkspace?: boolean;
     /** B19: an outside agent makes the fork (recorded as `createdBy: "agent"`). */
     agentName?: string;
@@ -209,6 +215,8 @@ export interface OrchestratorCommands {
   syncPullRequest(input: { threadId: ThreadId }): Promise<PrSyncAnswer>;
   /** B17: review comments and failing checks become messages to the thread's agent. */
   sendPullRequestFeedback(input: PrFeedbackInput): Promise<PrFeedbackAnswer>;
+  /** B17: a comment on a diff line in Review becomes a message with its file, line and hunk. */
+  sendReviewComment(input: ReviewCommentInput): Promise<ReviewCommentAnswer>;
   /** B17: merges the thread's pull request by the repository's allowed method. */
   mergePullRequest(input: PrMergeInput): Promise<PrMergeAnswer>;
   /**
@@ -233,6 +241,21 @@ export interface OrchestratorCommands {
   archive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   unarchive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   /**
+   * Issue 33: a soft delete (the thread leaves every list and takes no work; queued runs are
+   * cancelled). CONFLICT while a run is in progress. `purgeDeleted` removes what it left later.
+   */
+  deleteThread(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
+  /** Deletes the project and every thread of it; CONFLICT (nothing deleted) while one runs. */
+  deleteProject(input: {
+    projectId: ProjectId;
+    commandId?: string;
+  }): Promise<{ threadsDeleted: number; sequence: number }>;
+  /**
+   * Removes the worktrees and checkpoint refs of threads deleted longer ago than the grace
+   * period, each exactly once across instances. Also run at startup.
+   */
+  purgeDeleted(input?: PurgeInput): Promise<PurgeResult>;
+  /**
    * T9/E9: a sub-agent's child thread becomes a normal thread: listed on its own, no longer
    * following its parent's sub-agent nor stopped with its parent; a message continues it.
    */
@@ -246,6 +269,7 @@ export interface OrchestratorCommands {
     effort?: string | null;
     runtimeMode?: RuntimeMode;
     interactionMode?: InteractionMode;
+    autoFeedback?: boolean;
     commandId?: string;
   }): Promise<{ sequence: number }>;
   /** A thread exported elsewhere, appended here stream by stream (see thread-import.ts). */
@@ -291,6 +315,8 @@ export interface OrchestratorCommands {
   providerStatus(input?: { refresh?: boolean }): Promise<
     Array<{
       provider: ProviderKind;
+      /** The name a person knows it by (a configured ACP agent's own `name`, B18). */
+      name: string;
       found: boolean;
       version: string | null;
       /** Found and authenticated: a message to it is accepted. */

@@ -1,4 +1,4 @@
-import { WorkspacePath } from "@skein/domain";
+import { ProjectId, WorkspacePath } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
@@ -16,6 +16,11 @@ export const projectRouter = {
       const real = await ctx.services.workspaces.assertUsable(input.workspaceRoot);
       return ctx.services.commands.createProject(real ? { ...input, workspaceRoot: real } : input);
     }),
+
+  /** Issue 33: the project and all its threads, soft; CONFLICT (nothing deleted) while one runs. */
+  delete: apiProcedure
+    .input(z.object({ projectId: ProjectId, commandId: OptionalCommandId }))
+    .mutation(({ ctx, input }) => ctx.services.commands.deleteProject(input)),
 
   list: apiProcedure.query(({ ctx }) => ctx.services.reads.projects()),
 } satisfies TRPCRouterRecord;

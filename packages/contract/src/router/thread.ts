@@ -287,6 +287,8 @@ export const threadRouter = {
         effort: ReasoningEffort.nullable().optional(),
         runtimeMode: RuntimeMode.optional(),
         interactionMode: InteractionMode.optional(),
+        /** B17: send the PR's new review comments and failing checks to the agent unasked. */
+        autoFeedback: z.boolean().optional(),
         commandId: OptionalCommandId,
       }),
     )
@@ -300,6 +302,30 @@ export const threadRouter = {
   unarchive: apiProcedure
     .input(ThreadRef)
     .mutation(({ ctx, input }) => ctx.services.commands.unarchive(input)),
+
+  /**
+   * Issue 33: a soft delete; CONFLICT while a run is in progress. The thread's worktree and
+   * checkpoint refs go with `purgeDeleted` once the grace period is over.
+   */
+  delete: apiProcedure
+    .input(ThreadRef)
+    .mutation(({ ctx, input }) => ctx.services.commands.deleteThread(input)),
+
+  /** Purges deleted threads past `graceMs` (default 7 days); `dryRun` only reports. */
+  purgeDeleted: apiProcedure
+    .input(
+      z.object({
+        graceMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(365 * 24 * 3_600_000)
+          .optional(),
+        force: z.boolean().optional(),
+        dryRun: z.boolean().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.purgeDeleted(input)),
 
   /**
    * T9/E9: a sub-agent's child thread becomes a normal thread of its own (CONFLICT for a thread

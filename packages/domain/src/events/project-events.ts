@@ -10,6 +10,7 @@ export const ProjectRenamed = defineEvent("ProjectRenamed", {
   title: z.string().min(1).max(200),
 });
 export const ProjectArchived = defineEvent("ProjectArchived", { projectId: ProjectId });
+export const ProjectDeleted = defineEvent("ProjectDeleted", { projectId: ProjectId });
 
 export const ProviderSessionOpened = defineEvent("ProviderSessionOpened", {
   session: ProviderSession,

@@ -31,7 +31,10 @@ export type ThreadShell = {
   inheritance: ForkInheritance | null;
   status: ThreadShellStatus;
   activeRunId: RunId | null;
-  /** Runs that count for the conversation (not cancelled, not rolled back). */
+  /**
+   * E3: runs that count for the conversation: not cancelled, not rolled back, and not a
+   * compaction, imported or system run (those stay in the graph, not in this count).
+   */
   runCount: number;
   queuedRunCount: number;
   pendingRequestCount: number;
@@ -44,6 +47,8 @@ export type ThreadShell = {
   deletedAt: string | null;
   /** B17: the pull request opened from the thread, as its watch last saw it. */
   pullRequest?: AppThread["pullRequest"];
+  /** B17: the PR's new review comments and failing checks go to the agent unasked (absent: no). */
+  autoFeedback?: boolean;
 };
 
 /**
@@ -78,7 +83,8 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     inheritance: s.inheritance,
     status: shellStatusOf(s),
     activeRunId: s.activeRunId,
-    runCount: s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length,
+    runCount:
+      s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length - s.asideRunCount,
     queuedRunCount: s.queuedRunIds.size,
     pendingRequestCount: s.pendingRequestIds.size,
     usage: s.usageTotal,
@@ -88,5 +94,6 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     archivedAt: t.archivedAt,
     deletedAt: t.deletedAt,
     ...(t.pullRequest ? { pullRequest: t.pullRequest } : {}),
+    ...(t.autoFeedback ? { autoFeedback: true } : {}),
   };
 }

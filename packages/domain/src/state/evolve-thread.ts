@@ -22,6 +22,8 @@ import {
 } from "./evolve/items.ts";
 import {
   onThreadArchived,
+  onThreadDeleted,
+  onThreadPurged,
   onThreadCreated,
   onThreadForked,
   onThreadSettingsUpdated,
@@ -85,6 +87,12 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "ThreadArchived":
       onThreadArchived(state, event.data);
+      break;
+    case "ThreadDeleted":
+      onThreadDeleted(state, event.data);
+      break;
+    case "ThreadPurged":
+      onThreadPurged(state, event.data);
       break;
     case "ThreadUnarchived":
       onThreadUnarchived(state, event.data);

@@ -13,6 +13,7 @@ import {
 import { bindHandoff, previewHandoff, supersedeHandoff } from "./handoff-previews.ts";
 import { editHandoff, recordHandoff, regenerateHandoff } from "./handoffs.ts";
 import { adoptThread } from "./adopt.ts";
+import { deleteThread, purgeThread } from "./delete.ts";
 import {
   recordGitCommit,
   recordGitPush,
@@ -70,6 +71,10 @@ function route(
       return archiveThread(c.data, s, m);
     case "UnarchiveThread":
       return unarchiveThread(c.data, s, m);
+    case "DeleteThread":
+      return deleteThread(c.data, s, m);
+    case "PurgeThread":
+      return purgeThread(c.data, s, m);
     case "PromoteThread":
       return promoteThread(c.data, s, m);
     case "QueueRun":

@@ -10,6 +10,7 @@ import { NOTIFY_RECORD_PREFIX } from "../../notify/push-subscriptions.ts";
 /** The mutations that take a `commandId`, named as the API names them. */
 export type CommandProcedure =
   | "project.create"
+  | "project.delete"
   | "thread.create"
   | "thread.sendMessage"
   | "thread.fork"
@@ -24,6 +25,7 @@ export type CommandProcedure =
   | "thread.rollback"
   | "thread.archive"
   | "thread.unarchive"
+  | "thread.delete"
   | "thread.promote"
   | "thread.updateSettings"
   | "thread.import"

@@ -11,6 +11,8 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
+import type { EventStore } from "@skein/db";
+import { nextForkSibling } from "./fork-sibling.ts";
 import type { AggregateRepository, ExecuteOptions } from "../commands/aggregate-repository.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { CommandContext } from "../commands/command-gate.ts";
@@ -54,6 +56,7 @@ export async function planForkWorkspace(
 
 type ForkDeps = {
   repo: AggregateRepository;
+  store: EventStore;
   checkpoints: CheckpointService;
   ids: IdSource;
   dataDir: string;
@@ -63,6 +66,8 @@ type ForkInput = {
   threadId: ThreadId;
   sourcePoint: ForkSourcePointSpec;
   title?: string;
+  /** Untitled: which fork at this point it is (a fan-out numbers its own); counted when absent. */
+  sibling?: number;
   isolatedWorkspace?: boolean;
   /** B19: the outside agent making the fork. */
   agentName?: string;
@@ -82,6 +87,9 @@ export async function forkThread(
   source: ThreadState,
   input: ForkInput,
 ): Promise<ForkAnswer> {
+  const sibling = input.title
+    ? undefined
+    : (input.sibling ?? (await nextForkSibling(deps.store, source, input.sourcePoint)));
   const forkCommand = (threadId: ThreadId) => ({
     type: "ForkThread" as const,
     data: {
@@ -89,6 +97,7 @@ export async function forkThread(
       sourceThreadId: input.threadId,
       sourcePoint: input.sourcePoint,
       ...(input.title ? { title: input.title } : {}),
+      ...(sibling !== undefined ? { sibling } : {}),
       ...(input.agentName
         ? { createdBy: "agent" as const, agentName: input.agentName }
         : { createdBy: "user" as const }),
