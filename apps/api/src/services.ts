@@ -6,6 +6,7 @@ import { pastReads } from "./read-models/past-reads.ts";
 import { readRawFrames } from "./read-models/raw-frames.ts";
 import { exportThread } from "./read-models/thread-export.ts";
 import { readThreadTimeline } from "./read-models/timeline.ts";
+import { readUsageSummary } from "./read-models/usage-summary.ts";
 import { watchForkOverlaps } from "./subscriptions/fork-overlaps.ts";
 import { watchRaw } from "./subscriptions/raw-stream.ts";
 import {
@@ -46,6 +47,8 @@ export function createSkeinServices(
       timeline: (threadId) => readThreadTimeline(store, threadId),
       exportThread: (threadId) => exportThread(store, threadId),
       rawFrames: (range) => readRawFrames(store, rawLog, range),
+      usage: async (days) =>
+        (await store.snapshot((q) => readUsageSummary(q, days, new Date()))).data,
     },
     pastReads: {
       shells: (atSequence, page) => pastReads.shells(store, atSequence, page),

@@ -176,6 +176,15 @@ describe("B20: notifications through Web Push and a webhook", () => {
     expect(hook.received).toHaveLength(3);
     const tags = to("phone").map((r) => decrypt(phone, r.body).tag);
     expect(new Set(tags).size).toBe(3);
+
+    // Records of deliveries past twice the look-back are dropped at a start; devices stay.
+    const deliveries = async () =>
+      (await t.store.listIntents()).filter((i) => i.procedure === "notify.delivery").length;
+    expect(await deliveries()).toBe(6);
+    await again.close();
+    const hourLater = await startNotifier({ now: () => new Date(Date.now() + 3_600_000) });
+    expect(await deliveries()).toBe(0);
+    expect((await hourLater.records.subscribers()).map((s) => s.id)).toHaveLength(1);
   });
 
   it("B20: quiet hours, muted threads and unchosen kinds hold a notice back; the webhook's retries are bounded", async () => {

@@ -2,6 +2,7 @@ import type { ThreadId } from "@skein/domain";
 import { anthropicTextReply, responsesTextReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
+import { readUsageSummary } from "../src/read-models/usage-summary.ts";
 import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 import { type CodexSkeinHarness, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 
@@ -74,6 +75,52 @@ describe("usage through Skein: thread.detail runs and the thread total", () => {
       expect(second?.costUsd).toBeCloseTo((first?.costUsd ?? 0) * 2, 10);
       expect(thread.usage).toMatchObject({ inputTokens: 3000, outputTokens: 300 });
       expect(thread.usage?.costUsd).toBeCloseTo((first?.costUsd ?? 0) * 3, 10);
+    },
+    SLOW,
+  );
+
+  it(
+    "B20: the usage view sums each provider's recorded tokens per thread and day; other days stay out",
+    async () => {
+      const x = await openCodex();
+      x.server.enqueue(
+        responsesTextReply("one", { usage: { inputTokens: 100, outputTokens: 20 } }),
+        responsesTextReply("two", { usage: { inputTokens: 5, outputTokens: 1 } }),
+        responsesTextReply("three", { usage: { inputTokens: 40, outputTokens: 2 } }),
+      );
+      const a = await x.createThread();
+      const b = await x.createThread();
+      await x.run(a, "first");
+      await x.run(a, "second");
+      await x.run(b, "third");
+      const now = new Date();
+      const { data } = await x.store.snapshot((q) => readUsageSummary(q, 1, now));
+      const day = now.toISOString().slice(0, 10);
+      const rows = data.rows.map((r) => [
+        r.provider,
+        r.day,
+        r.threadId,
+        r.runs,
+        r.usage.inputTokens,
+      ]);
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          ["codex", day, a, 2, 105],
+          ["codex", day, b, 1, 40],
+        ]),
+      );
+      expect(rows).toHaveLength(2);
+      expect(data.totals).toEqual([
+        {
+          provider: "codex",
+          runs: 3,
+          usage: expect.objectContaining({ inputTokens: 145, outputTokens: 23 }),
+        },
+      ]);
+      // Tomorrow's one-day view no longer holds today's runs.
+      const tomorrow = new Date(now.getTime() + 86_400_000);
+      const later = await x.store.snapshot((q) => readUsageSummary(q, 1, tomorrow));
+      expect(later.data.rows).toEqual([]);
     },
     SLOW,
   );

@@ -134,3 +134,4 @@ export {
   QuietHours,
   type SkeinNotifications,
 } from "./views/notify.ts";
+export type { UsageRow, UsageSummary } from "./views/usage.ts";

@@ -10,6 +10,7 @@ import { reviewRouter } from "./router/review.ts";
 import { runtimeRouter } from "./router/runtime.ts";
 import { threadRouter } from "./router/thread.ts";
 import { transferRouter } from "./router/transfer.ts";
+import { usageRouter } from "./router/usage.ts";
 import { createTRPCRouter } from "./trpc.ts";
 
 /** Every Skein procedure, written against the ports in `ports/` (the host provides them). */
@@ -27,6 +28,7 @@ export const appRouter = createTRPCRouter({
   events: eventsRouter,
   runtime: runtimeRouter,
   notify: notifyRouter,
+  usage: usageRouter,
 });
 
 export type AppRouter = typeof appRouter;

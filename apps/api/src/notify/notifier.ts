@@ -26,6 +26,7 @@ export type NotifierOptions = {
 };
 
 const CATCH_UP_EVENTS = 2_000;
+const MAX_CUT_OFFS = 5;
 const DEFAULT_RETRY_DELAYS_MS = [250, 1_000, 4_000];
 
 type ThreadInfo = { title: string; projectId: string | null };
@@ -44,6 +45,7 @@ export class Notifier implements SkeinNotifications {
   private readonly budget: MinuteBudget;
   private subscription: EventSubscription | null = null;
   private loop: Promise<void> | null = null;
+  private closed = false;
   private readonly now: () => Date;
 
   constructor(private readonly options: NotifierOptions) {
@@ -55,22 +57,49 @@ export class Notifier implements SkeinNotifications {
 
   /** Starts following the log; resolves once the subscription is attached. */
   async start(): Promise<void> {
+    // Records of deliveries twice the look-back old can no longer stop a send: dropped.
+    const lookBack = this.lookBackMs();
+    if (Number.isFinite(lookBack)) {
+      await this.records.pruneDeliveries(
+        new Date(this.now().getTime() - 2 * lookBack).toISOString(),
+      );
+    }
     const head = await this.options.store.headSequence();
-    const subscription = this.options.store.subscribe({
-      afterSequence: Math.max(0, head - CATCH_UP_EVENTS),
-      filter: { streamPrefix: "thread-" },
-    });
-    this.subscription = subscription;
+    let after = Math.max(0, head - CATCH_UP_EVENTS);
+    const follow = () => {
+      const subscription = this.options.store.subscribe({
+        afterSequence: after,
+        filter: { streamPrefix: "thread-" },
+      });
+      this.subscription = subscription;
+      return subscription;
+    };
+    let subscription = follow();
     this.loop = (async () => {
-      try {
-        for await (const event of subscription) await this.handle(event);
-      } catch (error) {
-        this.options.log.warn({ err: error }, "notifications stopped following the log");
+      // A subscriber that fell too far behind (slow sends) is cut off by the store: it follows
+      // again from the last event it handled, a bounded number of times in a row.
+      for (let cutOffs = 0; ; ) {
+        try {
+          for await (const event of subscription) {
+            await this.handle(event);
+            after = event.sequence;
+            cutOffs = 0;
+          }
+          return;
+        } catch (error) {
+          cutOffs += 1;
+          if (this.closed || cutOffs > MAX_CUT_OFFS) {
+            this.options.log.warn({ err: error }, "notifications stopped following the log");
+            return;
+          }
+          subscription = follow();
+        }
       }
     })();
   }
 
   async close(): Promise<void> {
+    this.closed = true;
     this.subscription?.close();
     await this.loop;
   }
@@ -103,7 +132,7 @@ export class Notifier implements SkeinNotifications {
     if (!notice) return;
     const now = this.now();
     const age = now.getTime() - Date.parse(event.recordedAt);
-    if (age > (this.options.catchUpMs ?? 10 * 60_000)) return;
+    if (age > this.lookBackMs()) return;
     const thread = await this.threadInfo(notice.threadId);
     const text = noticeText(notice.kind, thread.title);
     const payload = JSON.stringify({
@@ -144,6 +173,10 @@ export class Notifier implements SkeinNotifications {
     } catch (error) {
       log.warn({ notice: notice.key, target, err: error }, "notification not delivered");
     }
+  }
+
+  private lookBackMs(): number {
+    return this.options.catchUpMs ?? 10 * 60_000;
   }
 
   private async push(subscriber: Subscriber, payload: string): Promise<void> {

@@ -54,6 +54,18 @@ export class NotifyRecords {
     await this.store.clearIntent(`notify-subscription:${subscriberId}`);
   }
 
+  /**
+   * Forgets delivery records made before `before` (ISO): their events are past the notifier's
+   * look-back, so nothing would send them again, and the records would only grow.
+   */
+  async pruneDeliveries(before: string): Promise<number> {
+    const stale = (await this.store.listIntents()).filter(
+      (i) => i.procedure === DELIVERY && i.createdAt < before,
+    );
+    for (const intent of stale) await this.store.clearIntent(intent.commandId);
+    return stale.length;
+  }
+
   /** True for the one caller that may send `noticeKey` to `target`; false for every other. */
   claimDelivery(noticeKey: string, target: string): Promise<boolean> {
     return this.store.recordIntent({

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { ARTIFACTS_DIR, CHROMIUM_PATH } from "./paths.ts";
 
 /** The flags Debian's Chromium needs on these machines (docs: ENVIRONMENT.md). */
@@ -34,6 +34,18 @@ if (!chromiumFound) {
 export function launchBrowser(): Promise<Browser> {
   if (!chromiumFound) return Promise.reject(new Error(`browser tests cannot run: ${missing}`));
   return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_FLAGS });
+}
+
+/**
+ * A browser with a profile on disk (not off the record): what Chromium requires before it calls
+ * an app installable. Close the context to end it.
+ */
+export function launchPersistentBrowser(userDataDir: string): Promise<BrowserContext> {
+  if (!chromiumFound) return Promise.reject(new Error(`browser tests cannot run: ${missing}`));
+  return chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_FLAGS,
+  });
 }
 
 /** Screenshots and accessibility snapshots go to apps/web/test-artifacts/ (gitignored). */

@@ -23,6 +23,7 @@ import type {
 } from "../views/watches.ts";
 import type { OrchestratorCommands } from "./commands.ts";
 import type { SkeinNotifications } from "../views/notify.ts";
+import type { UsageSummary } from "../views/usage.ts";
 
 /**
  * The ports the router is written against: what a host (apps/api) provides for the procedures to
@@ -53,6 +54,8 @@ export interface SkeinReads {
   timeline(threadId: ThreadId): Promise<ThreadTimeline>;
   /** The thread, its sources, project and provider sessions as one document. */
   exportThread(threadId: ThreadId): Promise<ThreadExportDocument>;
+  /** B20: recorded usage by provider, thread and UTC day over the last `days` days. */
+  usage(days: number): Promise<UsageSummary>;
   /** B8/E18: the raw provider frames of a run (or one of its nodes), in log order. */
   rawFrames(range: RawFrameRange): Promise<RawFramesView>;
 }

@@ -97,6 +97,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
           Approvals{" "}
           {pendingTotal > 0 && <span className="badge badge-waiting">{pendingTotal}</span>}
         </Link>
+        <Link href="/usage" aria-current={pathname === "/usage" ? "page" : undefined}>
+          Usage
+        </Link>
       </div>
       <input
         type="search"
