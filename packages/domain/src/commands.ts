@@ -20,6 +20,7 @@ import {
   CreateProject,
   OpenProviderSession,
   RenameProject,
+  UpdateProjectSettings,
 } from "./commands/project-commands.ts";
 import {
   CompleteProviderTurn,
@@ -132,6 +133,7 @@ export type ThreadCommand = z.infer<typeof ThreadCommand>;
 export const ProjectCommand = z.discriminatedUnion("type", [
   CreateProject,
   RenameProject,
+  UpdateProjectSettings,
   ArchiveProject,
 ]);
 export type ProjectCommand = z.infer<typeof ProjectCommand>;

@@ -23,6 +23,7 @@ import {
   ProjectArchived,
   ProjectCreated,
   ProjectRenamed,
+  ProjectSettingsUpdated,
   ProviderSessionOpened,
   ProviderSessionStatusChanged,
 } from "./events/project-events.ts";
@@ -128,6 +129,7 @@ export type ThreadEvent = z.infer<typeof ThreadEvent>;
 export const ProjectEvent = z.discriminatedUnion("type", [
   ProjectCreated,
   ProjectRenamed,
+  ProjectSettingsUpdated,
   ProjectArchived,
 ]);
 export type ProjectEvent = z.infer<typeof ProjectEvent>;

@@ -9,6 +9,9 @@ import {
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
 
+/** The person and the agent share the project's folder here (issue 26: `local` threads). */
+const IN_PLACE = { threadWorkspace: "local" } as const;
+
 let h: Harness;
 afterEach(async () => {
   await h?.close();
@@ -27,7 +30,7 @@ const edit = (file: string, content: string | null) => ({
  */
 async function threeRuns() {
   const ws = createGitWorkspace({ "README.md": "# project\n", "a.txt": "base\n" });
-  h = await createHarness({ workspaceRoot: ws });
+  h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
   const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
   h.codex.enqueue([edit("a.txt", "run one\n")]);
   const first = await runMessage(h, threadId, "run 1");

@@ -9,6 +9,7 @@ import { EffectClaims } from "./effect-claims.ts";
 /** The mutations that take a `commandId`, named as the API names them. */
 export type CommandProcedure =
   | "project.create"
+  | "project.updateSettings"
   | "thread.create"
   | "thread.sendMessage"
   | "thread.fork"

@@ -74,7 +74,12 @@ export async function reattach(
   settings: ThreadSettings,
 ): Promise<void> {
   if (active.session.handle.isAlive()) return;
-  const session = await deps.sessions.ensure(run.provider, settings.cwd, settings.model ?? null);
+  const session = await deps.sessions.ensure(
+    run.provider,
+    settings.cwd,
+    settings.model ?? null,
+    settings.env,
+  );
   if (!session.loadedThreads.has(active.nativeThreadRef)) {
     await session.handle.resumeThread(active.nativeThreadRef, settings);
     session.loadedThreads.add(active.nativeThreadRef);

@@ -1,4 +1,5 @@
 import type { AttachmentStore } from "../../attachments/attachment-store.ts";
+import { runtimeEnvOf, type WorktreeSetups } from "../workspaces/worktree-setup.ts";
 import {
   type Attachment,
   type IdSource,
@@ -137,6 +138,8 @@ export class RunExecutor {
 
   /** Where uploaded attachments are stored (E16); set by the orchestrator. */
   attachments: AttachmentStore | null = null;
+  /** Issue 26: worktree setups a thread's runs wait for; set by the orchestrator. */
+  workspaceSetups: WorktreeSetups | null = null;
 
   constructor(
     private readonly repo: AggregateRepository,
@@ -386,6 +389,9 @@ export class RunExecutor {
     // Folders get moved and deleted: look before opening a runtime in one (B1).
     const problem = await workspaceProblem(cwd);
     if (problem) return this.refuse(threadId, run, problem);
+    // A new worktree's setup script (issue 26) runs before its first run; a failed one is shown
+    // on the thread and the run goes ahead.
+    await this.workspaceSetups?.settled(state);
     // Before any provider work touches the folder: what the thread's first checkpoint diffs from.
     await this.checkpoints.captureBaseline(threadId, state, cwd);
     const appTools = this.toolsFor(threadId, run.id);
@@ -394,6 +400,7 @@ export class RunExecutor {
       model: run.model ?? null,
       runtimeMode: thread.runtimeMode,
       ...(appTools ? { tools: appTools.tools } : {}),
+      ...(thread.port != null ? { env: runtimeEnvOf(thread) } : {}),
     };
     let prepared: Awaited<ReturnType<typeof startRun>>;
     try {
