@@ -23,7 +23,11 @@ const edit = (file: string, content: string | null) => ({
 
 async function newThread(workspaceRoot: string) {
   const { projectId } = await t.client.project.create.mutate({ name: "Review", workspaceRoot });
-  const { threadId } = await t.client.thread.create.mutate({ projectId });
+  const { threadId } = await t.client.thread.create.mutate({
+    projectId,
+    // The person's dirty checkout is the thread's workspace here.
+    workspace: "local",
+  });
   return threadId;
 }
 

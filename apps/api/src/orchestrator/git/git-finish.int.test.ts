@@ -58,6 +58,8 @@ async function setup(options: { token?: string } = {}) {
   const { threadId } = await h.orchestrator.createThread({
     projectId: h.projectId,
     title: "Greet",
+    // The person's own checkout and branch are what gets committed and pushed here.
+    workspace: "local",
   });
   h.codex.enqueue([
     { type: "file_change", path: "hello.ts", diff: "", content: "export const hi = 1;\n" },
