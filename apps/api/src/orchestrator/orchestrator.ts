@@ -453,7 +453,17 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
           input.scope ?? "both",
         ),
       ),
-    ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
+    ...threadSettingsCommands({
+      gate,
+      repo,
+      runtime,
+      executor,
+      log,
+      requireThread,
+      catalog,
+      store: options.store,
+      claims: gate.claims,
+    }),
     ...threadImportCommands({ gate, repo, store: options.store }),
     ...gitFinish.commands,
     ...adoptCommands({

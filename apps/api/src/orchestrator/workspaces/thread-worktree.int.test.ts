@@ -129,7 +129,15 @@ describe("issue 26 / B14: a worktree per thread in a git project", () => {
 
     await h.orchestrator.archive({ threadId: a.threadId });
     const next = await h.orchestrator.createThread({ projectId: h.projectId });
-    expect((await threadOf(next.threadId)).port).toBe((await threadOf(a.threadId)).port);
+    const portOfA = (await threadOf(a.threadId)).port;
+    expect((await threadOf(next.threadId)).port).toBe(portOfA);
+
+    // Unarchived while its port is taken: it gets a free one, never a shared one.
+    await h.orchestrator.archive({ threadId: b.threadId });
+    await h.orchestrator.unarchive({ threadId: a.threadId });
+    const ports2 = await Promise.all([a, next].map(async (t) => (await threadOf(t.threadId)).port));
+    expect(new Set(ports2).size).toBe(2);
+    expect(ports2[1]).toBe(portOfA);
   });
 
   it("setup script: runs once per worktree with PORT, its output shown on the thread; runs wait for it", async () => {
