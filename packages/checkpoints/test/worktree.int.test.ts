@@ -68,6 +68,7 @@ describe("isolated worktree at a checkpoint", () => {
     writeFiles(repo, { "app.ts": "person's uncommitted edit\n" });
     const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
     const head = git(repo, "rev-parse", "HEAD");
+    expect(await store.headCommit()).toBe(head);
     const made = await store.createIsolatedWorktree({
       commit: "HEAD",
       branch: "skein/thr_new",

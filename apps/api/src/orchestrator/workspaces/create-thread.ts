@@ -105,12 +105,12 @@ async function planThreadWorktree(
       `a thread worktree needs a git repository, and ${root} is not one; create the thread with workspace "local" to work in the folder itself`,
     );
   }
-  const head = await store.branchHead();
-  if (!head.commit) {
+  const head = await store.headCommit();
+  if (!head) {
     if (!explicit) return null;
     throw new PreconditionFailedError(
       `a thread worktree starts at the repository's checked-out commit, and ${root} has no commit yet; commit once, or create the thread with workspace "local"`,
     );
   }
-  return { start: { commit: head.commit }, cwd: root };
+  return { start: { commit: head }, cwd: root };
 }
