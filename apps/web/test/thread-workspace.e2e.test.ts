@@ -31,11 +31,24 @@ describe.runIf(chromiumAvailable)("new thread: worktree or local (Chromium, real
     const { projectId } = await client.project.create.mutate({
       name: "Worktrees",
       workspaceRoot: workspace,
-      settings: { setupScript: 'echo "installing on port $PORT"' },
     });
 
+    // The project's settings, from its page: a setup script for every new worktree.
     await page.goto(stack.web.url);
     await page.getByRole("link", { name: "New thread in Worktrees" }).first().click();
+    await page.getByText("Project settings: thread workspaces").click();
+    await page
+      .getByLabel(/Setup script, run once in each new worktree/)
+      .fill('echo "installing on port $PORT"');
+    expect(await page.getByLabel(/Files copied into each new worktree/).inputValue()).toBe(".env*");
+    await page.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => text(page.locator(".project-settings"))).toContain("Saved.");
+    const { projects } = await client.project.list.query();
+    expect(projects.find((p) => p.id === projectId)?.settings).toMatchObject({
+      threadWorkspace: "worktree",
+      setupScript: 'echo "installing on port $PORT"',
+      copyFiles: [".env*"],
+    });
     const ownWorktree = page.getByRole("radio", { name: /Its own worktree/ });
     const projectFolder = page.getByRole("radio", { name: /The project's folder itself/ });
     await expect.poll(() => ownWorktree.isChecked()).toBe(true);
