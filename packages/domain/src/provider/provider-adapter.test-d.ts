@@ -20,13 +20,14 @@ describe("ProviderAdapter", () => {
     expectTypeOf<ProviderAdapter["provider"]>().toEqualTypeOf<"codex" | "claude" | "gemini">();
   });
 
-  it("opens a session from an app-assigned id; the raw log and model are optional", () => {
+  it("opens a session from an app-assigned id; the raw log, model and extra environment are optional", () => {
     type Open = Parameters<ProviderAdapter["openSession"]>[0];
     expectTypeOf<Open>().toEqualTypeOf<{
       providerSessionId: string;
       cwd: string;
       model?: string | null;
       rawLog?: RawEventSink;
+      env?: Readonly<Record<string, string>>;
     }>();
     expectTypeOf<ReturnType<ProviderAdapter["openSession"]>>().toEqualTypeOf<
       Promise<ProviderSessionHandle>
