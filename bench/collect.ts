@@ -1,26 +1,37 @@
 // Root side of `pnpm bench`. Each package's `bench` script (run by `turbo run bench
 // --concurrency=1`, one at a time so they do not skew each other) writes its rows to
 // bench/.rows/<package>.json as a JSON array of { name, value, unit, target, pass }.
-// `tsx bench/collect.ts --reset` clears those files before a run; without flags this merges them
-// into bench/results.json (committed) and prints a table; with --merge it replaces only the rows
-// found (after rerunning some benches). Benches report, they never fail the run.
+// `tsx bench/collect.ts --reset` clears those files before a run; without flags this writes them
+// to bench/results.json (committed) and prints a table. results.json is one run's figures: a row
+// of the last results that no bench wrote this time (its bench crashed or did not run) is written
+// as failed with no value, never carried over, and the collector then exits 1. Rows below target
+// are reported, they never fail the run. A row dropped on purpose is deleted from results.json
+// by hand.
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 // A bare number target is a bound whose direction `pass` already encodes (≤ for times, ≥ for ratios).
 type Row = { name: string; value: number; unit: string; target: string | number; pass: boolean };
+/** A row of the last results that this run did not measure. */
+type FailedRow = Omit<Row, "value" | "pass"> & { value: null; pass: false; error: string };
+type ResultRow = Row | FailedRow;
+const NOT_MEASURED = "not measured in this run (its bench crashed or did not run)";
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
 const ROWS_DIR = path.join(BENCH_DIR, ".rows");
 const RESULTS = path.join(BENCH_DIR, "results.json");
 
 function isRow(value: unknown): value is Row {
+  return isResultRow(value) && typeof value.value === "number";
+}
+
+function isResultRow(value: unknown): value is ResultRow {
   if (typeof value !== "object" || value === null) return false;
   const row = value as Record<string, unknown>;
   return (
     typeof row.name === "string" &&
-    typeof row.value === "number" &&
+    (typeof row.value === "number" || row.value === null) &&
     typeof row.unit === "string" &&
     (typeof row.target === "string" || typeof row.target === "number") &&
     typeof row.pass === "boolean"
@@ -54,13 +65,13 @@ function readRows(): Row[] {
   return rows;
 }
 
-function printTable(rows: readonly Row[]): void {
+function printTable(rows: readonly ResultRow[]): void {
   const cells = rows.map((row) => [
     row.name,
-    String(row.value),
+    row.value === null ? "-" : String(row.value),
     row.unit,
     String(row.target),
-    row.pass ? "pass" : "FAIL",
+    row.value === null ? "NOT MEASURED" : row.pass ? "pass" : "FAIL",
   ]);
   const header = ["name", "value", "unit", "target", "result"];
   const widths = header.map((title, column) =>
@@ -73,25 +84,52 @@ function printTable(rows: readonly Row[]): void {
   for (const line of cells) console.log(format(line));
 }
 
-function mergedWithResults(fresh: readonly Row[]): Row[] {
+/**
+ * This run's rows in the last results' order (new rows after), and every row of the last results
+ * it did not measure, as failed: a figure is never carried from one run into the next.
+ */
+function withUnmeasured(fresh: readonly Row[]): ResultRow[] {
   const previous: unknown = fs.existsSync(RESULTS)
     ? JSON.parse(fs.readFileSync(RESULTS, "utf8"))
     : [];
-  const kept = Array.isArray(previous) ? previous.filter(isRow) : [];
-  const byName = new Map(kept.map((row) => [row.name, row]));
+  const last = Array.isArray(previous) ? previous.filter(isResultRow) : [];
+  const byName = new Map<string, ResultRow>(
+    last.map((row) => [
+      row.name,
+      {
+        name: row.name,
+        value: null,
+        unit: row.unit,
+        target: row.target,
+        pass: false,
+        error: NOT_MEASURED,
+      },
+    ]),
+  );
   for (const row of fresh) byName.set(row.name, row);
   return [...byName.values()];
 }
 
+if (process.argv.includes("--merge")) {
+  console.error(
+    "bench/collect.ts --merge is gone: bench/results.json holds the rows of one whole run " +
+      "(`pnpm bench`); a bench rerun alone prints its rows.",
+  );
+  process.exit(2);
+}
 if (process.argv.includes("--reset")) {
   fs.rmSync(ROWS_DIR, { recursive: true, force: true });
 } else {
   const fresh = readRows();
   if (fresh.length === 0) console.warn("no bench rows found in bench/.rows");
-  // --merge: a rerun of some benches replaces their rows and keeps the others' last figures.
-  const rows = process.argv.includes("--merge") ? mergedWithResults(fresh) : fresh;
+  const rows = withUnmeasured(fresh);
   fs.writeFileSync(RESULTS, `${JSON.stringify(rows, null, 2)}\n`);
   printTable(rows);
-  const failed = rows.filter((row) => !row.pass).length;
-  console.log(`\n${rows.length} figures, ${failed} below target → bench/results.json`);
+  const unmeasured = rows.filter((row) => row.value === null).map((row) => row.name);
+  const below = rows.filter((row) => row.value !== null && !row.pass).length;
+  console.log(`\n${rows.length} figures, ${below} below target → bench/results.json`);
+  if (unmeasured.length > 0) {
+    console.error(`${unmeasured.length} rows not measured in this run: ${unmeasured.join(", ")}`);
+    process.exitCode = 1;
+  }
 }

@@ -4,14 +4,14 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { createCheckpointStore } from "@skein/checkpoints";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 
-const FILES = 5_000;
+const FILES = benchSize(5_000, 1_000);
 const PER_DIR = 100;
 const CHANGED = 10;
-const WARMUP = 3;
-const RUNS = 21;
+const WARMUP = benchSize(3, 1);
+const RUNS = benchSize(21, 3);
 const TARGET_MS = 300;
 
 function git(cwd: string, ...args: string[]): void {
@@ -97,10 +97,7 @@ async function main(): Promise<void> {
         pass: value <= TARGET_MS,
       },
     ];
-    const here = path.dirname(fileURLToPath(import.meta.url));
-    const rowsDir = path.resolve(here, "../../../bench/.rows");
-    mkdirSync(rowsDir, { recursive: true });
-    writeFileSync(path.join(rowsDir, "checkpoints.json"), `${JSON.stringify(rows, null, 2)}\n`);
+    writeBenchRows("checkpoints.json", rows);
     console.log(
       `checkpoint_capture_ms median ${value} ms over ${RUNS} captures (min ${Math.min(...timings).toFixed(1)}, max ${Math.max(...timings).toFixed(1)}), target ${TARGET_MS}`,
     );

@@ -8,11 +8,11 @@ import { HistorySeeder } from "../test/support/history-seed.ts";
 import { createSilentLogger } from "../src/logger.ts";
 import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
-import { writeBenchRows } from "./bench-rows.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 import { overheadRatio } from "./overhead-ratio.ts";
 
-const STREAMS = 500;
-const CLIENTS = 100;
+const STREAMS = benchSize(500, 20);
+const CLIENTS = benchSize(100, 10);
 
 /** Each thread stream's events (created, then two whole runs), to append one by one. */
 async function seededStreams(): Promise<Map<string, NewEvent[]>> {

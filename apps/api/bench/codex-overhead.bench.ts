@@ -7,9 +7,6 @@
  *   JSON-RPC client on its own process and thread.
  * Both threads grow the same history, so the ratio also shows whether Skein's cost grows with it.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   CodexAppServerClient,
   resolveCodexConfig,
@@ -19,9 +16,10 @@ import type { StoredEvent } from "@skein/db";
 import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
 import { DELEGATE_TOOL } from "../src/orchestrator/index.ts";
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 
-const WARMUP = 5;
-const ROUNDS = Number(process.env.CODEX_BENCH_ROUNDS ?? 60);
+const WARMUP = benchSize(5, 1);
+const ROUNDS = Number(process.env.CODEX_BENCH_ROUNDS ?? benchSize(60, 2));
 const TARGET = 1.25;
 /**
  * Pause after every turn, either side. A finished run still has post-run work in Skein (the
@@ -179,12 +177,7 @@ async function main() {
         pass: ratio <= TARGET,
       },
     ];
-    const rowsDir = path.resolve(
-      path.dirname(fileURLToPath(import.meta.url)),
-      "../../../bench/.rows",
-    );
-    mkdirSync(rowsDir, { recursive: true });
-    writeFileSync(path.join(rowsDir, "codex.json"), `${JSON.stringify(rows, null, 2)}\n`);
+    writeBenchRows("codex.json", rows);
   } finally {
     await direct.close();
     await h.close();

@@ -9,10 +9,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createCodexAdapter } from "@skein/adapters-codex";
 import { openSqliteEventStore } from "@skein/db";
-import { writeBenchRows } from "./bench-rows.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 
-const RUNS = 5;
+const RUNS = benchSize(5, 1);
 /** The log must stay still this long after a run ends for its count to be final. */
 const QUIET_MS = 1_000;
 const TARGET = 20;

@@ -14,14 +14,14 @@ import { openSqliteEventStore } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import { createScriptedProvider } from "@skein/scripted-provider";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
-import { writeBenchRows } from "./bench-rows.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 
-const FILES = 5_000;
+const FILES = benchSize(5_000, 200);
 const PER_DIR = 100;
 const FORKS = 8;
 const CHANGED = 50;
 // Rounds are slow on a busy machine (5,000-file checkouts); SKEIN_BENCH_ROUNDS trims them.
-const ROUNDS = Number(process.env.SKEIN_BENCH_ROUNDS ?? 3);
+const ROUNDS = Number(process.env.SKEIN_BENCH_ROUNDS ?? benchSize(3, 1));
 const FANOUT_TARGET_MS = 2_000;
 const MERGE_TARGET_MS = 1_000;
 

@@ -20,10 +20,10 @@ import { createReadModels } from "../src/read-models/index.ts";
 import { createIdGenerator } from "../src/runtime/id-generator.ts";
 import { HistorySeeder } from "../test/support/history-seed.ts";
 import { scratchSchema } from "../test/support/postgres.ts";
-import { type BenchRow, writeBenchRows } from "./bench-rows.ts";
+import { type BenchRow, benchSize, writeBenchRows } from "./bench-rows.ts";
 
-const BIG_RUNS = Number(process.env.SKEIN_BENCH_HISTORY_RUNS ?? 10_000);
-const THREADS = Number(process.env.SKEIN_BENCH_HISTORY_THREADS ?? 100_000);
+const BIG_RUNS = Number(process.env.SKEIN_BENCH_HISTORY_RUNS ?? benchSize(10_000, 100));
+const THREADS = Number(process.env.SKEIN_BENCH_HISTORY_THREADS ?? benchSize(100_000, 500));
 /** SKEIN_BENCH_HISTORY_PG=1 runs the rows on a scratch schema of the test PostgreSQL database. */
 const ON_POSTGRES = process.env.SKEIN_BENCH_HISTORY_PG === "1";
 /** Row groups to run (detail, command, shells), comma-separated; all by default. */
@@ -90,12 +90,12 @@ async function detailRows(store: EventStore): Promise<BenchRow[]> {
   const { small, big, tip } = await seedDetailThreads(store);
   const read = createReadModels(store);
   const [bigMs, smallMs] = await alternate(
-    41,
+    benchSize(41, 3),
     () => read.detail(big),
     () => read.detail(small),
   );
   const forkTimes: number[] = [];
-  for (let i = 0; i < 41; i += 1) forkTimes.push(await time(() => read.detail(tip)));
+  for (let i = 0; i < benchSize(41, 3); i += 1) forkTimes.push(await time(() => read.detail(tip)));
   return [
     row("detail_window_ratio", bigMs / smallMs, "ratio", 1.5, true),
     row("detail_window_ms", bigMs, "ms", 20),
@@ -110,7 +110,7 @@ async function seedCommandThreads(store: EventStore) {
   await seed.flush();
   const big = seed.createThread("ten thousand events");
   // Runs of ~11 events each: about 10,000 events in all.
-  await seedRuns(seed, big, 910);
+  await seedRuns(seed, big, benchSize(910, 20));
   return { small, big };
 }
 
@@ -132,7 +132,7 @@ async function commandRow(store: EventStore): Promise<BenchRow> {
   // The seeding left a large heap behind: collect it now (with --expose-gc), or its marking
   // work lands on whichever side allocates during the timed rounds.
   (globalThis as { gc?: () => void }).gc?.();
-  const [bigMs, smallMs] = await alternate(25, command(big), command(small));
+  const [bigMs, smallMs] = await alternate(benchSize(25, 3), command(big), command(small));
   console.log(
     `command_cost: ${bigVersion} events ${bigMs.toFixed(2)} ms, ${smallVersion} events ${smallMs.toFixed(2)} ms`,
   );
@@ -153,7 +153,7 @@ async function shellRows(store: EventStore): Promise<BenchRow[]> {
   const read = createReadModels(store);
   const page: number[] = [];
   const search: number[] = [];
-  for (let i = 0; i < 25; i += 1) {
+  for (let i = 0; i < benchSize(25, 3); i += 1) {
     page.push(await time(() => read.shells({ limit: 100 })));
     search.push(await time(() => read.shells({ limit: 100, query: "quarterly" })));
   }

@@ -23,13 +23,13 @@ import { fileURLToPath } from "node:url";
 import { type EventStore, openEventStore } from "@skein/db";
 import { createSkeinClient } from "../src/client.ts";
 import { connectAdmin, scratchSchema, TEST_DATABASE_URL } from "../test/support/postgres.ts";
-import { type BenchRow, writeBenchRows } from "./bench-rows.ts";
+import { type BenchRow, benchSize, writeBenchRows } from "./bench-rows.ts";
 import { type GenerateStats, generateHistory } from "./generate/history-generator.ts";
 
-const EVENTS = Number(process.env.SKEIN_BENCH_LARGE_EVENTS ?? 1_500_000);
+const EVENTS = Number(process.env.SKEIN_BENCH_LARGE_EVENTS ?? benchSize(1_500_000, 3_000));
 const THREADS = Number(process.env.SKEIN_BENCH_LARGE_THREADS ?? Math.round(EVENTS / 15));
 const SEED = 1;
-const SUBSCRIBERS = 100;
+const SUBSCRIBERS = benchSize(100, 5);
 const API_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const NAME = `skein_bench_large_${EVENTS}_${THREADS}_${SEED}`;
 const PG_URL =
@@ -140,7 +140,7 @@ async function stopApi(api: Api): Promise<void> {
 
 async function medianStartup(dataDir: string, databaseUrl: string | null): Promise<number> {
   const times: number[] = [];
-  for (let i = 0; i < 3; i += 1) {
+  for (let i = 0; i < benchSize(3, 1); i += 1) {
     const api = await startApi(dataDir, databaseUrl);
     times.push(api.startupMs);
     await stopApi(api);

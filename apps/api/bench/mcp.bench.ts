@@ -8,10 +8,10 @@ import { createScriptedProvider } from "@skein/scripted-provider";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { callTool, connectMcp } from "../test/support/mcp-client.ts";
 import { startTestServer, tempDir } from "../test/support/test-server.ts";
-import { writeBenchRows } from "./bench-rows.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 import { overheadRatio } from "./overhead-ratio.ts";
 
-const CALLS = 300;
+const CALLS = benchSize(300, 10);
 
 const workspace = tempDir("skein-bench-mcp-");
 const t = await startTestServer({

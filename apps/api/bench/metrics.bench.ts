@@ -3,10 +3,10 @@
 // best of three each; the row is the ratio of the two rates.
 import { type EventStore, openSqliteEventStore } from "@skein/db";
 import { createSkeinMetrics } from "../src/metrics/skein-metrics.ts";
-import { writeBenchRows } from "./bench-rows.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 import { overheadRatio } from "./overhead-ratio.ts";
 
-const APPENDS = 10_000;
+const APPENDS = benchSize(10_000, 500);
 const STREAMS = 500;
 const CLIENTS = 100;
 

@@ -9,7 +9,7 @@ import path from "node:path";
 import { openSqliteEventStore } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import { createScriptedProvider } from "@skein/scripted-provider";
-import { writeBenchRows } from "./bench-rows.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
@@ -55,13 +55,13 @@ async function main() {
   try {
     const { projectId } = await o.createProject({ name: "bench", workspaceRoot: workspace });
     const small = await seedThread(o, projectId, 1);
-    const big = await seedThread(o, projectId, 2_000);
+    const big = await seedThread(o, projectId, benchSize(2_000, 20));
     await forkTimes(o, small, 10);
     await forkTimes(o, big, 10);
     // Alternate so machine noise hits both sides alike.
     const smallTimes: number[] = [];
     const bigTimes: number[] = [];
-    for (let round = 0; round < 5; round += 1) {
+    for (let round = 0; round < benchSize(5, 1); round += 1) {
       smallTimes.push(...(await forkTimes(o, small, 10)));
       bigTimes.push(...(await forkTimes(o, big, 10)));
     }
@@ -69,7 +69,8 @@ async function main() {
     const ratio = forkMs / median(smallTimes);
 
     // 1,000 threads × 7.5 runs = 15,000 messages (a user message and a reply per run).
-    for (let t = 0; t < 1_000; t += 1) await seedThread(o, projectId, t % 2 === 0 ? 7 : 8);
+    for (let t = 0; t < benchSize(1_000, 10); t += 1)
+      await seedThread(o, projectId, t % 2 === 0 ? 7 : 8);
     global.gc?.();
     const rssMib = process.memoryUsage().rss / 1024 / 1024;
 

@@ -10,10 +10,10 @@ import path from "node:path";
 import { openSqliteEventStore } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import { createScriptedProvider } from "@skein/scripted-provider";
-import { writeBenchRows } from "./bench-rows.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
 
-const BIG_RUNS = Number(process.env.SKEIN_BENCH_IDLE_RUNS ?? 1_000);
+const BIG_RUNS = Number(process.env.SKEIN_BENCH_IDLE_RUNS ?? benchSize(1_000, 10));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function sendAndSettle(o: Orchestrator, threadId: ThreadId, text: string): Promise<number> {
@@ -44,7 +44,7 @@ async function main() {
     // Alternate so machine noise hits both sides alike.
     const smallTimes: number[] = [];
     const bigTimes: number[] = [];
-    for (let round = 0; round < 15; round += 1) {
+    for (let round = 0; round < benchSize(15, 2); round += 1) {
       smallTimes.push(await sendAndSettle(o, small, `small round ${round}`));
       bigTimes.push(await sendAndSettle(o, big, `big round ${round}`));
     }

@@ -1,9 +1,12 @@
 // sse_fanout_p99_ms: 100 SSE subscribers (typed client, real HTTP, in a separate process) watch
-// thread shells while 500 events/s are committed; p99 of commit → client delivery. Commit time is
-// when the store's bus publishes the event (an in-process subscriber stamps it). Writes
+// thread shells while 500 events/s are committed; p99 of commit → client delivery of the events
+// the sidebar watch forwards. As in a running turn, most events are streamed text the watch
+// drops (ItemDeltaAppended) and one in SHELL_EVERY changes a row (RunProgressNoted, a live notice
+// set and cleared); only those are timed, and every subscriber must get every one. Commit time
+// is when the store's bus publishes the event (an in-process subscriber stamps it). Writes
 // bench/.rows/api-sse.json at the repo root for the `pnpm bench` report.
 import { fork } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -11,11 +14,15 @@ import { openSqliteEventStore, percentile } from "@skein/db";
 import { createSilentLogger } from "../src/logger.ts";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { startServer } from "../src/server.ts";
+import { benchSize, writeBenchRows } from "./bench-rows.ts";
 
-const SUBSCRIBERS = 100;
+const SUBSCRIBERS = benchSize(100, 10);
 const EVENTS_PER_SECOND = 500;
-const WARMUP_MS = 1_000;
-const MEASURE_MS = 10_000;
+/** One event in this many is one the sidebar watch forwards. */
+const SHELL_EVERY = 10;
+const SHELL_EVENT_TYPE = "RunProgressNoted";
+const WARMUP_MS = benchSize(1_000, 200);
+const MEASURE_MS = benchSize(10_000, 1_000);
 const THREADS = 20;
 const TARGET_MS = 50;
 
@@ -28,6 +35,30 @@ type ChildMessage =
   | { type: "ready" }
   | { type: "error"; message: string }
   | { type: "latencies"; latencies: number[]; missing: number };
+
+/** A turn's worth of events (one notice, then streamed text) goes to one thread at a time. */
+const threadOf = (n: number) => Math.floor(n / SHELL_EVERY) % THREADS;
+
+/** The n-th committed event: streamed text mostly, a run's live notice set or cleared at times. */
+function benchEvent(n: number): { type: string; data: Record<string, unknown> } {
+  const at = new Date().toISOString();
+  if (n % SHELL_EVERY !== 0) {
+    return {
+      type: "ItemDeltaAppended",
+      data: { nodeId: "nod_bench", delta: `token ${n} `.padEnd(48, "."), at },
+    };
+  }
+  const notice = {
+    kind: "model_unreachable",
+    text: `Reconnecting… ${n}`,
+    attempt: 1,
+    maxAttempts: 5,
+    cause: "stream disconnected",
+    since: at,
+  };
+  const progress = Math.floor(n / (SHELL_EVERY * THREADS)) % 2 === 0 ? notice : null;
+  return { type: SHELL_EVENT_TYPE, data: { runId: `run_bench${threadOf(n)}`, progress, at } };
+}
 
 const t0 = now();
 const dataDir = mkdtempSync(path.join(tmpdir(), "skein-sse-bench-"));
@@ -72,7 +103,8 @@ try {
   const committedAt = new Map<number, number>();
   const clock = store.subscribe({ afterSequence: await store.headSequence() });
   const stamping = (async () => {
-    for await (const event of clock) committedAt.set(event.sequence, now());
+    for await (const event of clock)
+      if (event.type === SHELL_EVENT_TYPE) committedAt.set(event.sequence, now());
   })();
 
   // Paced by elapsed time, one append (one command) per event, not awaited one by one: the
@@ -85,16 +117,7 @@ try {
   while (now() - started < WARMUP_MS + MEASURE_MS) {
     const due = Math.floor(((now() - started) / 1000) * EVENTS_PER_SECOND);
     for (; sent < due; sent += 1) {
-      const append = store.append(`thread-thr_bench${sent % THREADS}`, "any", [
-        {
-          type: "ItemDeltaAppended",
-          data: {
-            nodeId: "nod_bench",
-            delta: `token ${sent} `.padEnd(48, "."),
-            at: new Date().toISOString(),
-          },
-        },
-      ]);
+      const append = store.append(`thread-thr_bench${threadOf(sent)}`, "any", [benchEvent(sent)]);
       if (now() - started >= WARMUP_MS && measureFrom === Number.POSITIVE_INFINITY) {
         measureFrom = (await append).firstSequence;
       } else {
@@ -131,9 +154,8 @@ try {
       pass: p99 <= TARGET_MS && result.missing === 0,
     },
   ];
-  const rowsDir = path.resolve(here, "../../../bench/.rows");
-  mkdirSync(rowsDir, { recursive: true });
-  writeFileSync(path.join(rowsDir, "api-sse.json"), `${JSON.stringify(rows, null, 2)}\n`);
+  if (commits.length === 0) throw new Error("no sidebar events were committed while measuring");
+  writeBenchRows("api-sse.json", rows);
   console.log(
     `sse_fanout_p99_ms ${p99} ms (p50 ${p50}, max ${max}) over ${result.latencies.length} ` +
       `deliveries: ${commits.length} events x ${SUBSCRIBERS} subscribers at ` +

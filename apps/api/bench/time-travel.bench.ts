@@ -27,10 +27,10 @@ import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
 import { HistorySeeder } from "../test/support/history-seed.ts";
-import { type BenchRow, writeBenchRows } from "./bench-rows.ts";
+import { type BenchRow, benchSize, writeBenchRows } from "./bench-rows.ts";
 
-const RUNS_AT_POINT = Number(process.env.SKEIN_BENCH_TIME_TRAVEL_RUNS ?? 1_000);
-const EVENTS_AFTER = Number(process.env.SKEIN_BENCH_TIME_TRAVEL_AFTER ?? 100_000);
+const RUNS_AT_POINT = Number(process.env.SKEIN_BENCH_TIME_TRAVEL_RUNS ?? benchSize(1_000, 250));
+const EVENTS_AFTER = Number(process.env.SKEIN_BENCH_TIME_TRAVEL_AFTER ?? benchSize(100_000, 500));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 
 async function time(fn: () => Promise<unknown>): Promise<number> {
@@ -90,7 +90,7 @@ async function main() {
     // As at a restart: the writing process has closed its store (its log flushed to the file).
     await store.close();
     console.log(`time travel checkpointer: ${JSON.stringify(checkpointer.counts)}`);
-    const firsts = [0, 1, 2].map(() => coldRead(dir, big, point));
+    const firsts = benchSize([0, 1, 2], [0]).map(() => coldRead(dir, big, point));
     const first = firsts.reduce((a, b) => (b.ms < a.ms ? b : a));
     console.log(
       `time travel first read: ${firsts.map((c) => c.ms.toFixed(0)).join(" ")} ms (loaded ${first.loaded}, folded ${first.folded} events)`,
@@ -118,7 +118,7 @@ async function main() {
     const pastMs = median(past);
     // After a restart: the best of three fresh processes (the machine is shared), and one read
     // halfway between two stored checkpoints to show the cost of the events after one.
-    const colds = [0, 1, 2].map(() => coldRead(dir, big, point));
+    const colds = benchSize([0, 1, 2], [0]).map(() => coldRead(dir, big, point));
     const cold = colds.reduce((a, b) => (b.ms < a.ms ? b : a));
     const mid = coldRead(dir, big, point - 500);
     console.log(

@@ -15,6 +15,7 @@ import type { Logger } from "./logger.ts";
 import { createSkeinMetrics } from "./metrics/skein-metrics.ts";
 import { startTracing, type Tracing } from "./tracing/start-tracing.ts";
 import { createOrchestrator } from "./orchestrator/index.ts";
+import { Notifier } from "./notify/notifier.ts";
 import { type SkeinServer, startServer } from "./server.ts";
 
 /** Raw provider frames (E18): diagnostics in bounded files, at most 8 × 16 MiB. */
@@ -65,10 +66,13 @@ export async function startSkein(
   );
   const metrics = createSkeinMetrics({ store, instanceId: config.instanceId });
   const timed = Object.fromEntries(
-    Object.entries(adapters).map(([kind, adapter]) => [kind, metrics.instrument(adapter)]),
+    Object.entries(adapters).flatMap(([kind, adapter]) =>
+      adapter ? [[kind, metrics.instrument(adapter)]] : [],
+    ),
   ) as typeof adapters;
   const rawLog = createRotatingLog({ dir: path.join(config.dataDir, "raw"), ...RAW_LOG });
   let orchestrator: Awaited<ReturnType<typeof createOrchestrator>> | null = null;
+  let notifier: Notifier | null = null;
   try {
     orchestrator = await createOrchestrator({
       store,
@@ -92,7 +96,10 @@ export async function startSkein(
       github: { env: config.github.env, publicUrl: config.github.publicUrl },
     });
     await orchestrator.recover();
+    notifier = new Notifier({ store, dataDir: config.dataDir, log, webhook: config.notifyWebhook });
+    await notifier.start();
     const server = await startServer({
+      notifications: notifier,
       orchestrator,
       store,
       host: config.host,
@@ -124,6 +131,7 @@ export async function startSkein(
       port: server.port,
       close: () => {
         closing ??= server.close().finally(async () => {
+          await notifier?.close();
           rawLog.close();
           await tracing?.shutdown();
         });
@@ -131,6 +139,7 @@ export async function startSkein(
       },
     };
   } catch (error) {
+    await notifier?.close().catch(() => undefined);
     await orchestrator?.shutdown().catch(() => undefined);
     metrics.close();
     await store.close();

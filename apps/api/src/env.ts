@@ -107,6 +107,16 @@ const EnvSchema = z.object({
     (secret) => secret === undefined || secret.length >= MIN_TOKEN_LENGTH,
     `must be at least ${MIN_TOKEN_LENGTH} characters`,
   ),
+  /** B20: an outside URL every notification is also POSTed to (signed; for chat tools). */
+  SKEIN_NOTIFY_WEBHOOK: optionalText.refine(
+    (url) => url === undefined || isHttpBaseUrl(url),
+    "must be an http:// or https:// URL, e.g. https://chat.example.com/hooks/skein",
+  ),
+  /** B20: the HMAC secret of SKEIN_NOTIFY_WEBHOOK's `x-skein-signature` header. */
+  SKEIN_NOTIFY_WEBHOOK_SECRET: optionalText.refine(
+    (secret) => secret === undefined || secret.length >= MIN_TOKEN_LENGTH,
+    `must be at least ${MIN_TOKEN_LENGTH} characters`,
+  ),
   /** Where people open Skein's web UI: pull-request bodies link back to the thread there. */
   SKEIN_PUBLIC_URL: optionalText.refine(
     (url) => url === undefined || isHttpBaseUrl(url),
@@ -139,6 +149,8 @@ export type ServerConfig = {
   instanceId: string;
   /** How long a runtime lease outlives its holder's last renewal (how fast a dead one is noticed). */
   leaseTtlMs: number;
+  /** B20: the signed webhook every notification also goes to, if any. */
+  notifyWebhook: { url: string; secret: string } | null;
   /**
    * Where other instances reach this one's API to forward runtime commands (steer, interrupt,
    * respond) for threads it owns. Null only when the port is picked at start (0): the server's
@@ -239,6 +251,21 @@ function validated<S extends z.ZodType>(schema: S, source: EnvSource): z.output<
   throw new ConfigError(`invalid environment:\n${lines.join("\n")}`);
 }
 
+/** B20: a webhook needs its secret: an unsigned one would let anyone post as Skein. */
+function notifyWebhookOf(
+  url: string | undefined,
+  secret: string | undefined,
+): ServerConfig["notifyWebhook"] {
+  if (url === undefined) return null;
+  if (secret === undefined) {
+    throw new ConfigError(
+      "SKEIN_NOTIFY_WEBHOOK is set without SKEIN_NOTIFY_WEBHOOK_SECRET: set a secret of at least " +
+        `${MIN_TOKEN_LENGTH} characters (e.g. \`openssl rand -hex 32\`); deliveries are signed with it.`,
+    );
+  }
+  return { url: url.trim(), secret };
+}
+
 /** Validates an environment record; throws `ConfigError` with every problem listed. */
 export function parseEnv(source: EnvSource): ServerConfig {
   const env = validated(EnvSchema, source);
@@ -261,6 +288,7 @@ export function parseEnv(source: EnvSource): ServerConfig {
     database: databaseFrom(env.SKEIN_DATABASE_URL, dataDir),
     instanceId: env.SKEIN_INSTANCE_ID?.trim() ?? defaultInstanceId(env.SKEIN_API_PORT),
     leaseTtlMs: env.SKEIN_LEASE_TTL_MS,
+    notifyWebhook: notifyWebhookOf(env.SKEIN_NOTIFY_WEBHOOK, env.SKEIN_NOTIFY_WEBHOOK_SECRET),
     advertiseUrl:
       env.SKEIN_ADVERTISE_URL?.trim().replace(/\/+$/, "") ??
       (env.SKEIN_API_PORT === 0 ? null : `http://${formatHostForUrl(host)}:${env.SKEIN_API_PORT}`),

@@ -3,7 +3,7 @@
 import { startSkein } from "./app.ts";
 import { ConfigError, loadEnv, type ServerConfig } from "./env.ts";
 import { createLogger } from "./logger.ts";
-import { createRegisteredAdapters } from "./providers/provider-registry.ts";
+import { createServerAdapters } from "./providers/provider-registry.ts";
 import { startOrphanWatchdog } from "./runtime/orphan-watchdog.ts";
 import { sweepStaleProviderProcesses } from "./runtime/provider-processes.ts";
 import type { SkeinServer } from "./server.ts";
@@ -72,8 +72,13 @@ if (swept.length > 0) log.warn({ pids: swept }, "ended provider processes left b
 startOrphanWatchdog();
 try {
   // The registered adapters run the user's own provider setup (see providers/provider-registry).
-  server = await startSkein(config, log, createRegisteredAdapters());
+  const adapters = await createServerAdapters({ env: process.env, dataDir: config.dataDir });
+  server = await startSkein(config, log, adapters);
 } catch (error) {
+  if (error instanceof ConfigError) {
+    say(`skein: refusing to start: ${error.message}`);
+    process.exit(78); // EX_CONFIG
+  }
   log.fatal({ err: error }, "startup failed");
   say(`skein: failed to start: ${startupFailure(error, config)}`);
   process.exit(1);

@@ -10,6 +10,7 @@ import {
   SSE_RECONNECT_AFTER_INACTIVITY_MS,
   type OrchestratorCommands,
   type SkeinContext,
+  type SkeinNotifications,
 } from "@skein/contract";
 import type { TRPCError } from "@trpc/server";
 import { createHTTPHandler } from "@trpc/server/adapters/standalone";
@@ -20,6 +21,7 @@ import { ConnectionTracker } from "./http/connection-tracker.ts";
 import { applyOriginPolicy } from "./http/origin-policy.ts";
 import { ATTACHMENTS_PATH, serveAttachmentUpload } from "./http/attachment-upload.ts";
 import { type LeanSseOptions, serveLeanSse } from "./http/lean-sse.ts";
+import { withCompression } from "./http/response-compression.ts";
 import { refuseUnauthenticatedSubscription, subscriptionPaths } from "./http/subscription-auth.ts";
 import type { Logger } from "./logger.ts";
 import type { SkeinMetrics } from "./metrics/skein-metrics.ts";
@@ -51,6 +53,8 @@ export type SkeinServerOptions = {
   dataDirs?: readonly string[];
   /** Where uploads are stored (E16); without it, `/attachments` is not served. */
   attachments?: AttachmentStore;
+  /** B20: Web Push subscriptions (`notify.*`); without it those procedures are refused. */
+  notifications?: SkeinNotifications | null;
   log: Logger;
   maxReplayEvents?: number;
   /** Prometheus metrics served at `/metrics` (B11); none when left out. */
@@ -122,6 +126,7 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
   const services = createSkeinServices(
     { orchestrator, store, readModels, watch, rawLog: options.rawLog ?? null },
     options.dataDirs ?? [],
+    options.notifications ?? null,
   );
 
   const contextFor = (
@@ -217,16 +222,18 @@ export async function startServer(options: SkeinServerOptions): Promise<SkeinSer
       const refusal = { paths: subscriptions, apiToken: options.apiToken };
       if (refuseUnauthenticatedSubscription(req, res, refusal)) return;
       tracker.track(req, res);
-      serveLeanSse(req, res, leanSse).then(
-        (served) => {
-          if (served) return;
-          if (pathname === "/trpc/thread.import") void trpcImport(req, res);
-          else void trpc(req, res);
-        },
-        (error: unknown) => {
-          log.error({ err: error }, "subscription stream failed");
-          res.destroy();
-        },
+      withCompression(req, res, () =>
+        serveLeanSse(req, res, leanSse).then(
+          (served) => {
+            if (served) return;
+            if (pathname === "/trpc/thread.import") void trpcImport(req, res);
+            else void trpc(req, res);
+          },
+          (error: unknown) => {
+            log.error({ err: error }, "subscription stream failed");
+            res.destroy();
+          },
+        ),
       );
       return;
     }

@@ -1,4 +1,4 @@
-import type { SkeinServices } from "@skein/contract";
+import type { SkeinNotifications, SkeinServices } from "@skein/contract";
 import packageJson from "../package.json" with { type: "json" };
 import type { ApiContext } from "./context.ts";
 import { storeErrorToTRPC } from "./errors.ts";
@@ -25,6 +25,8 @@ export function createSkeinServices(
   ctx: ApiContext,
   /** Skein's own folders (its data dir), which no workspace may be or lie inside (B4). */
   dataDirs: readonly string[],
+  /** B20: Web Push, where the host runs a notifier. */
+  notifications: SkeinNotifications | null = null,
 ): SkeinServices {
   const { store, readModels, rawLog } = ctx;
   return {
@@ -64,6 +66,7 @@ export function createSkeinServices(
     workspaces: {
       assertUsable: (workspaceRoot) => usableRealFolder(workspaceRoot, dataDirs),
     },
+    notifications,
     mapError: storeErrorToTRPC,
   };
 }

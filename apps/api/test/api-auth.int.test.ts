@@ -156,6 +156,23 @@ describe("configuration (env.ts)", () => {
     );
   });
 
+  it("B20: no webhook by default; a webhook needs its signing secret, said in words", () => {
+    expect(parseEnv({}).notifyWebhook).toBeNull();
+    const secret = "0123456789abcdef0123";
+    expect(
+      parseEnv({
+        SKEIN_NOTIFY_WEBHOOK: "https://chat.example/hook",
+        SKEIN_NOTIFY_WEBHOOK_SECRET: secret,
+      }).notifyWebhook,
+    ).toEqual({ url: "https://chat.example/hook", secret });
+    expect(() => parseEnv({ SKEIN_NOTIFY_WEBHOOK: "https://chat.example/hook" })).toThrow(
+      /SKEIN_NOTIFY_WEBHOOK is set without SKEIN_NOTIFY_WEBHOOK_SECRET/,
+    );
+    expect(() => parseEnv({ SKEIN_NOTIFY_WEBHOOK: "chat.example/hook" })).toThrow(
+      /SKEIN_NOTIFY_WEBHOOK: must be an http/,
+    );
+  });
+
   it("defaults: loopback, 4317/4318, ~/.skein, SQLite", () => {
     const config = parseEnv({});
     expect(config).toMatchObject({

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ThreadId } from "@skein/domain";
 import { openSqliteEventStore } from "@skein/db";
-import { createScriptedProvider } from "@skein/scripted-provider";
+import { createScriptedProvider, writeFile } from "@skein/scripted-provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { DEFAULT_WORKTREE_GRACE_MS } from "../src/orchestrator/parallel/worktree-hygiene.ts";
@@ -19,12 +19,6 @@ afterEach(async () => {
   await t.close();
 });
 
-const edit = (file: string, content: string) => ({
-  type: "file_change" as const,
-  path: file,
-  diff: "",
-  content,
-});
 const say = (text: string) => [{ type: "text" as const, text }];
 
 /** A Codex thread in a fresh git repository whose first run has completed (a stable point). */
@@ -99,7 +93,7 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
       for (const targets of [
         [],
         Array.from({ length: 9 }, () => ({ provider: "codex" })),
-        [{ provider: "no-such-agent" }],
+        [{ provider: "Not an id" }],
       ]) {
         expect((await ask(targets)).code).toBe("BAD_REQUEST");
       }
@@ -136,8 +130,8 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
       const { ws, threadId } = await parentThread();
       const [codexFork, claudeFork] = await fanOutTwo(
         threadId,
-        [edit("shared.txt", "codex\n"), edit("codex.txt", "c\n")],
-        [edit("shared.txt", "claude\n")],
+        [writeFile("shared.txt", "codex\n"), writeFile("codex.txt", "c\n")],
+        [writeFile("shared.txt", "claude\n")],
       );
       const compared = await t.client.thread.compare.query({ threadIds: [codexFork, claudeFork] });
       expect(compared.forks.map((f) => f.files?.map((c) => c.path).sort())).toEqual([
@@ -199,7 +193,11 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
     'code "merge" over HTTP: refused as PRECONDITION_FAILED (use squash) in a dirty checkout, then merged on the branch once it is clean',
     async () => {
       const { ws, threadId } = await parentThread();
-      const [codexFork] = await fanOutTwo(threadId, [edit("codex.txt", "c\n")], [say("nothing")]);
+      const [codexFork] = await fanOutTwo(
+        threadId,
+        [writeFile("codex.txt", "c\n")],
+        [say("nothing")],
+      );
       const head = git(ws, "rev-parse", "HEAD").trim();
       writeFileSync(path.join(ws, "notes.txt"), "mine\n");
       const merge = () =>
@@ -230,8 +228,8 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
       const { ws, threadId } = await parentThread();
       const [merged, archived] = await fanOutTwo(
         threadId,
-        [edit("codex.txt", "c\n")],
-        [edit("claude.txt", "b\n")],
+        [writeFile("codex.txt", "c\n")],
+        [writeFile("claude.txt", "b\n")],
       );
       const worktreeOf = async (id: ThreadId) =>
         (await t.client.thread.detail.query({ threadId: id })).thread.worktreePath!;

@@ -125,7 +125,7 @@ describe("handoff.draft and sendMessage's reviewed handoff (issue 17)", () => {
     );
     expect(unknown.code).toBe("NOT_FOUND");
     const badProvider = await refusal(
-      t.client.handoff.draft.query({ threadId: threadId as Id, provider: "no-such-agent" as Id }),
+      t.client.handoff.draft.query({ threadId: threadId as Id, provider: "Not an id" as Id }),
     );
     expect(badProvider.code).toBe("BAD_REQUEST");
     expect(await t.store.headSequence()).toBe(head);

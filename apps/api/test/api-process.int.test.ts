@@ -45,6 +45,16 @@ describe("pnpm --filter @skein/api start (src/main.ts)", () => {
     expect(server.stderr).toMatch(/refusing to start: SKEIN_HOST=0\.0\.0\.0 .*SKEIN_API_TOKEN/s);
   });
 
+  it("B18 refuses to start on a SKEIN_ACP_AGENTS entry without a usable id, in words", async () => {
+    const server = spawn("src/main.ts", {
+      SKEIN_API_PORT: "0",
+      SKEIN_DATA_DIR: dataDir(),
+      SKEIN_ACP_AGENTS: '[{"id":"ok-agent","command":"sh"},{"command":"sh"}]',
+    });
+    expect(await server.exited).toBe(78);
+    expect(server.stderr).toMatch(/refusing to start: SKEIN_ACP_AGENTS\[1\]: id must be/);
+  });
+
   it("starts on PostgreSQL when SKEIN_DATABASE_URL says so (schema migrated on open)", async () => {
     const database = await scratchSchema();
     cleanups.push(() => database.drop());
@@ -99,7 +109,7 @@ describe("pnpm start: the API as built JavaScript under plain node", () => {
 });
 
 describe("a separate process with only the built client", () => {
-  it("examples/watch-thread runs under plain node: it watches a run, drops mid-run and resumes with Last-Event-ID", async () => {
+  it("B12: examples/watch-thread runs under plain node (the built client, no TypeScript loader): it watches a run, drops mid-run and resumes with Last-Event-ID", async () => {
     const dir = dataDir();
     const server = spawn("test/fixtures/scripted-skein.ts", {
       SKEIN_API_PORT: "0",

@@ -25,20 +25,10 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function newThread(title = "Main") {
-  const { projectId } = await t.client.project.create.mutate({
-    name: "Demo",
-    workspaceRoot: t.workspaceDir,
-  });
-  const { threadId } = await t.client.thread.create.mutate({ projectId, title });
-  return threadId;
-}
+const newThread = (title = "Main") => t.newThread(title);
 
-async function send(threadId: string, chunks = 3, delayMs = 0) {
-  t.codex.enqueue([{ type: "text", text: "y".repeat(chunks * 8), chunks, delayMs }]);
-  const { runId } = await t.client.thread.sendMessage.mutate({ threadId, text: "go" });
-  return runId;
-}
+const send = (threadId: string, chunks?: number, delayMs?: number) =>
+  t.sendStreamed(threadId, chunks, delayMs);
 
 const color = { id: "q_color", question: "Which color?", options: [{ label: "red" }] };
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { writeFile } from "@skein/scripted-provider";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { refusal } from "./support/errors.ts";
 import { createGitWorkspace, git } from "./support/git-workspace.ts";
@@ -12,13 +13,6 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await t.close();
-});
-
-const edit = (file: string, content: string | null) => ({
-  type: "file_change" as const,
-  path: file,
-  diff: "",
-  content,
 });
 
 async function newThread(workspaceRoot: string) {
@@ -55,7 +49,10 @@ describe("review.diff and the first checkpoint's baseline (issue 17)", () => {
     writeFileSync(path.join(ws, "mine.txt"), "untracked before the run\n");
     const status = git(ws, "status", "--porcelain");
     const threadId = await newThread(ws);
-    t.codex.enqueue([edit("a.txt", "one\nTWO\n"), edit("new.ts", "export const x = 1;\n")]);
+    t.codex.enqueue([
+      writeFile("a.txt", "one\nTWO\n"),
+      writeFile("new.ts", "export const x = 1;\n"),
+    ]);
     const { runId, checkpoint } = await run(threadId, "edit");
     expect(checkpoint.status).toBe("ready");
     expect(summary(checkpoint.files)).toEqual(["added new.ts", "modified a.txt"]);
@@ -81,7 +78,7 @@ describe("review.diff and the first checkpoint's baseline (issue 17)", () => {
     writeFileSync(path.join(ws, "README.md"), "# existing\n");
     writeFileSync(path.join(ws, "main.py"), "print('hi')\n");
     const threadId = await newThread(ws);
-    t.codex.enqueue([edit("main.py", "print('hello')\n")]);
+    t.codex.enqueue([writeFile("main.py", "print('hello')\n")]);
     const { runId, checkpoint } = await run(threadId, "edit");
     expect(summary(checkpoint.files)).toEqual(["modified main.py"]);
     const diff = await t.client.review.diff.query({ threadId: threadId as never, runId });
@@ -92,9 +89,9 @@ describe("review.diff and the first checkpoint's baseline (issue 17)", () => {
   it("B10: per run, whole thread and 'since I last looked' diff the right pair of checkpoints", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
     const threadId = (await newThread(ws)) as never;
-    t.codex.enqueue([edit("a.txt", "run one\n")]);
+    t.codex.enqueue([writeFile("a.txt", "run one\n")]);
     const first = await run(threadId, "run 1");
-    t.codex.enqueue([edit("two.txt", "2\n"), edit("a.txt", null)]);
+    t.codex.enqueue([writeFile("two.txt", "2\n"), writeFile("a.txt", null)]);
     const second = await run(threadId, "run 2");
 
     const runTwo = await t.client.review.diff.query({ threadId, runId: second.runId });

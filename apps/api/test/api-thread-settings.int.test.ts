@@ -13,14 +13,7 @@ afterEach(async () => {
   await t.close();
 });
 
-async function newThread(title = "settings") {
-  const { projectId } = await t.client.project.create.mutate({
-    name: "Demo",
-    workspaceRoot: t.workspaceDir,
-  });
-  const { threadId } = await t.client.thread.create.mutate({ projectId, title });
-  return threadId;
-}
+const newThread = (title = "settings") => t.newThread(title);
 
 const shellIds = async (archived?: boolean) =>
   (

@@ -49,7 +49,7 @@ describe("Claude Task sub-agents become child threads (real Agent SDK)", () => {
       const children = await childShells(h, threadId);
       expect(children).toEqual([
         expect.objectContaining({
-          title: "Sub-agent: child job",
+          title: "child job",
           lineage: {
             parentThreadId: threadId,
             relationshipToParent: "subagent",

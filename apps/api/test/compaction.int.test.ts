@@ -30,7 +30,7 @@ async function compactionItems(store: Store, threadId: ThreadId, runId: RunId) {
 
 describe("thread.compact through Skein", () => {
   it(
-    "P6 Codex: thread/compact/start goes to Codex, the model gets the compaction request, a compaction item completes",
+    "P6/E3 Codex: thread/compact/start goes to Codex, the model gets the compaction request, a compaction item completes; the compaction run is no turn of the conversation",
     async () => {
       const codex = await openCodex();
       const x = codex;
@@ -52,6 +52,10 @@ describe("thread.compact through Skein", () => {
       const { run, items } = await compactionItems(x.store, threadId, runId);
       expect(run).toMatchObject({ status: "completed", compact: true });
       expect(items).toMatchObject([{ status: "completed", title: "Compacted context" }]);
+      // E3: two runs in the graph, one turn in the thread's count.
+      const detail = await createReadModels(x.store).detail(threadId);
+      expect(detail.runs).toHaveLength(2);
+      expect(detail.thread.runCount).toBe(1);
     },
     SLOW,
   );

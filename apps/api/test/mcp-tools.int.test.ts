@@ -98,7 +98,13 @@ describe("B19: Skein's MCP server", () => {
       type: "object",
       required: ["projectId"],
       properties: {
-        provider: { enum: ["codex", "claude", "gemini"] },
+        // The built-in providers by name, or a configured ACP agent's id (B18).
+        provider: {
+          anyOf: [
+            { enum: ["codex", "claude", "gemini"] },
+            { type: "string", pattern: "^[a-z][a-z0-9-]{1,31}$" },
+          ],
+        },
         commandId: { type: "string" },
       },
     });

@@ -2,6 +2,7 @@ import type { EventStore, FoldCheckpoint } from "@skein/db";
 import { threadStreamId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { FOLD_FORMAT } from "../src/read-models/fold-codec.ts";
+import { packBody, unpackBody } from "../src/read-models/fold-packing.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { usePastFolds } from "../src/read-models/past-reads.ts";
 import {
@@ -24,10 +25,11 @@ const small = () => new PastFolds({ every: 3, perStream: 4, inAll: 12, storedPer
  * "left out"), as a compact state may leave out any history, so a read must fall back.
  */
 function starving(store: EventStore): EventStore {
-  const starve = (found: FoldCheckpoint | null): FoldCheckpoint | null => {
+  const starve = async (found: FoldCheckpoint | null): Promise<FoldCheckpoint | null> => {
     if (!found) return found;
-    const newline = found.body.indexOf("\n");
-    const header = JSON.parse(found.body.slice(0, newline)) as {
+    const body = (await unpackBody(found.body))!;
+    const newline = body.indexOf("\n");
+    const header = JSON.parse(body.slice(0, newline)) as {
       compact: boolean;
       state: string;
       leftOut: string[];
@@ -40,7 +42,7 @@ function starving(store: EventStore): EventStore {
     header.leftOut.push(...encoded.state.runs.$map.map(([id]) => id));
     encoded.state.runs.$map = [];
     header.state = `${header.state.slice(0, mark + 1)}${JSON.stringify(encoded)}`;
-    return { ...found, body: `${JSON.stringify(header)}${found.body.slice(newline)}` };
+    return { ...found, body: await packBody(`${JSON.stringify(header)}${body.slice(newline)}`) };
   };
   return new Proxy(store, {
     get(target, key) {

@@ -12,7 +12,7 @@ import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
 import { writeFileSync } from "node:fs";
 import type { Page } from "playwright-core";
-import { writeBenchRows } from "../../api/bench/bench-rows.ts";
+import { benchSize, writeBenchRows } from "../../api/bench/bench-rows.ts";
 import { launchBrowser, waitFor } from "../test/support/browser.ts";
 import { ensureProductionBuild } from "../test/support/build.ts";
 import { scrollUpFrames } from "../test/support/conversation-scroll.ts";
@@ -20,8 +20,8 @@ import { frameTimes, percentile, type TraceEvent } from "../test/support/frame-t
 import { freePort, startWeb } from "../test/support/processes.ts";
 import { startUiBenchApi } from "./ui-stack.ts";
 
-const RUNS = Number(process.env.SKEIN_BENCH_UI_RUNS ?? 1_000);
-const OPENS = 5;
+const RUNS = Number(process.env.SKEIN_BENCH_UI_RUNS ?? benchSize(1_000, 100));
+const OPENS = benchSize(5, 1);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const log = (line: string) => console.error(`[ui bench] ${line}`);
 

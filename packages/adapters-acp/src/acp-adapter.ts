@@ -70,6 +70,7 @@ export function createAcpAdapter(
   return {
     version: PROVIDER_ADAPTER_VERSION,
     provider: agentProviderId(spec),
+    displayName: spec.name,
     get capabilities() {
       return capabilities;
     },

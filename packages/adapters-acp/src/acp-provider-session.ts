@@ -27,6 +27,7 @@ import { type AcpAgentSpec, agentProviderId } from "./agent-spec.ts";
 import { capabilitiesOf, declaresClose, resumeMethodOf } from "./capabilities.ts";
 import { modelsOf } from "./models.ts";
 import { PermissionRequests, responseFor } from "./permissions.ts";
+import { acpRuntimeGone, acpTurnFailure } from "./turn-failure.ts";
 import { usageOfPromptResponse } from "./usage.ts";
 import { readWorkspaceFile, writeWorkspaceFile } from "./workspace-fs.ts";
 
@@ -274,9 +275,7 @@ export class AcpProviderSession implements ProviderSessionHandle {
     const thread = this.threads.get(nativeThreadRef);
     const turn = new AcpTurn(nativeThreadRef, thread?.cwd ?? options.settings.cwd);
     const started = this.runTurn(thread, turn, input, options.settings);
-    started.catch((error: unknown) =>
-      turn.finish("failed", error instanceof Error ? error.message : String(error)),
-    );
+    started.catch((error: unknown) => turn.fail(acpTurnFailure(error)));
     return { events: turn.events, started: started.then(() => ({ nativeTurnRef: null })) };
   }
 
@@ -317,28 +316,19 @@ export class AcpProviderSession implements ProviderSessionHandle {
         if (stop === "cancelled" || turn.cancelRequested)
           turn.finish("interrupted", undefined, usage);
         else if (stop === "refusal")
-          turn.finish("failed", `${this.spec.name} refused the prompt`, usage);
+          turn.fail(
+            { kind: "invalid_request", message: `${this.spec.name} refused the prompt` },
+            usage,
+          );
         else turn.finish("completed", undefined, usage);
       },
       (error: unknown) => {
         thread.permissions.cancelAll();
         thread.reopen = true;
         if (turn.cancelRequested) turn.finish("interrupted");
-        else turn.finish("failed", this.errorWords(error));
+        else turn.fail(acpTurnFailure(error));
       },
     );
-  }
-
-  private errorWords(error: unknown): string {
-    const base = error instanceof Error ? error.message : String(error);
-    const data = (error as { data?: unknown }).data;
-    const detail =
-      typeof data === "string"
-        ? data
-        : data && typeof data === "object"
-          ? JSON.stringify(data)
-          : "";
-    return detail && !base.includes(detail) ? `${base}: ${detail}` : base;
   }
 
   async steerTurn(): Promise<void> {
@@ -377,8 +367,7 @@ export class AcpProviderSession implements ProviderSessionHandle {
       const turn = thread.turn;
       if (!turn || turn.isEnded) continue;
       if (this.closed || turn.cancelRequested) turn.finish("interrupted");
-      else
-        turn.finish("failed", `${this.spec.name} exited during the turn${tail ? `: ${tail}` : ""}`);
+      else turn.fail(acpRuntimeGone(this.spec.name, tail));
     }
     this.agent.connection.close();
   }

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { SessionUpdate, ToolCall, ToolCallUpdate } from "@agentclientprotocol/sdk";
 import { AsyncQueue } from "@skein/adapter-kit";
 import type {
+  ProviderFailure,
   RuntimeEvent,
   RuntimeItemFields,
   RuntimeItemKind,
@@ -149,8 +150,18 @@ export class AcpTurn {
     this.emit(event);
   }
 
+  /** Ends the turn failed, with its cause (B2) and the provider's words. */
+  fail(failure: ProviderFailure, usage?: TurnUsage | null): void {
+    this.finish("failed", failure.message, usage, failure);
+  }
+
   /** Ends the turn: open items close, usage (when known) and `turn.completed` go out last. */
-  finish(status: RuntimeTurnStatus, error?: string, usage?: TurnUsage | null): void {
+  finish(
+    status: RuntimeTurnStatus,
+    error?: string,
+    usage?: TurnUsage | null,
+    failure?: ProviderFailure,
+  ): void {
     if (this.ended) return;
     const itemStatus = status === "completed" ? "completed" : "interrupted";
     this.closeText(itemStatus);
@@ -170,6 +181,7 @@ export class AcpTurn {
       nativeTurnRef: null,
       status,
       ...(error === undefined ? {} : { error }),
+      ...(failure === undefined ? {} : { failure }),
     });
     this.ended = true;
     this.events.end();

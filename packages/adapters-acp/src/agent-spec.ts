@@ -1,4 +1,4 @@
-import type { ProviderId } from "@skein/domain/provider";
+import { isProviderId, type ProviderId } from "@skein/domain/provider";
 
 /**
  * Which of the agent's session modes carries each of Skein's modes. Agents name their modes
@@ -31,10 +31,11 @@ export type AcpAgentSpec = {
 };
 
 /**
- * The id an agent's adapter reports as its provider. Built-in ids are registered providers; a
- * configured agent's id (B18) is only known at start-up, and the registry lists built-ins only
- * (issue 28 item 3 is wired up when it takes start-up registrations), so it stands in the slot.
+ * The id an agent's adapter reports as its provider: a built-in id (`gemini`) or a configured
+ * agent's (B18). The configuration is read before any adapter is made, so a malformed id here is
+ * a bug in the caller, not the person's mistake.
  */
 export function agentProviderId(spec: AcpAgentSpec): ProviderId {
-  return spec.id as ProviderId;
+  if (!isProviderId(spec.id)) throw new TypeError(`not a provider id: ${JSON.stringify(spec.id)}`);
+  return spec.id;
 }

@@ -1,6 +1,7 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { delimiter, isAbsolute, join } from "node:path";
+import { isBuiltinProviderId, isConfiguredProviderId } from "@skein/domain/provider";
 import type { AcpAgentSpec } from "./agent-spec.ts";
 
 /** A configured agent that cannot be used, in words for `provider.status`. */
@@ -11,10 +12,6 @@ export type AgentConfigProblem = {
 };
 
 export type AcpAgentsConfig = { agents: AcpAgentSpec[]; problems: AgentConfigProblem[] };
-
-const ID = /^[a-z][a-z0-9-]{1,31}$/;
-/** Ids Skein's own providers hold. */
-const RESERVED = new Set(["codex", "claude", "gemini"]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -60,14 +57,14 @@ function readEntry(
 ): AcpAgentSpec | AgentConfigProblem {
   if (!isRecord(entry)) return { id: where, message: `${where} must be an object` };
   const id = typeof entry.id === "string" ? entry.id : "";
-  if (!ID.test(id)) {
+  if (!isConfiguredProviderId(id) && !isBuiltinProviderId(id)) {
     return {
       id: where,
       message: `${where}: id must be 2–32 lowercase letters, digits or dashes, starting with a letter`,
     };
   }
   const fail = (message: string) => ({ id, message: `${id} (${where}): ${message}` });
-  if (RESERVED.has(id)) return fail(`the id ${id} belongs to a built-in provider`);
+  if (isBuiltinProviderId(id)) return fail(`the id ${id} belongs to a built-in provider`);
   if (seen.has(id)) return fail("the same id appears twice; the first entry is used");
   seen.add(id);
   if (typeof entry.command !== "string" || entry.command.trim() === "") {

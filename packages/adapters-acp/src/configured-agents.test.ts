@@ -17,13 +17,15 @@ describe("B18: configured ACP agents as provider adapters", () => {
         ]),
       };
       const { adapters, unnamed } = await configuredAcpAdapters({ env, dataDir });
-      expect(Object.keys(adapters).sort()).toEqual(["broken", "shell-agent"]);
-      expect(adapters["shell-agent"]?.provider).toBe("shell-agent");
-      const broken = await adapters.broken?.status();
+      expect([...adapters.keys()].sort()).toEqual(["broken", "shell-agent"]);
+      const shell = [...adapters.values()].find((a) => a.provider === "shell-agent");
+      expect(shell?.displayName).toBe("Shell");
+      const brokenAdapter = [...adapters.values()].find((a) => a.provider === "broken");
+      const broken = await brokenAdapter?.status();
       expect(broken).toMatchObject({ found: false, ready: false });
       expect(broken?.lastError).toMatch(/missing-agent is missing or not executable/);
       await expect(
-        adapters.broken?.openSession({ providerSessionId: "p", cwd: dataDir }),
+        brokenAdapter?.openSession({ providerSessionId: "p", cwd: dataDir }),
       ).rejects.toThrow(/missing or not executable/);
       expect(unnamed.map((p) => p.message)).toEqual([
         expect.stringMatching(/shell-agent .*appears twice/),

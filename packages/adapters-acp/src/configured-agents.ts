@@ -1,21 +1,22 @@
 import {
+  type ConfiguredProviderId,
+  isConfiguredProviderId,
   PROVIDER_ADAPTER_VERSION,
   type ProviderAdapter,
-  type ProviderId,
 } from "@skein/domain/provider";
 import { createAcpAdapter } from "./acp-adapter.ts";
 import { type AgentConfigProblem, loadAcpAgents } from "./agents-config.ts";
 import { capabilitiesOf } from "./capabilities.ts";
 
 /**
- * A configured agent that cannot be used: `provider.status` shows why, in words, and opening a
- * session fails with the same words, so the other providers keep working.
+ * A configured agent that cannot be used: `provider.status` shows why, in words, and a message
+ * to it is refused with the same words, so the other providers keep working.
  */
-// A configured id stands in the provider slot until the registry takes start-up registrations.
-export function unavailableAdapter(id: string, words: string): ProviderAdapter {
+export function unavailableAdapter(id: ConfiguredProviderId, words: string): ProviderAdapter {
   return {
     version: PROVIDER_ADAPTER_VERSION,
-    provider: id as ProviderId,
+    provider: id,
+    displayName: id,
     capabilities: capabilitiesOf(
       { protocolVersion: 1, agentCapabilities: {} },
       { planMode: false },
@@ -31,7 +32,7 @@ export function unavailableAdapter(id: string, words: string): ProviderAdapter {
 
 export type ConfiguredAcpAdapters = {
   /** One adapter per configured id: a live one, or one that reports why it cannot run. */
-  adapters: Record<string, ProviderAdapter>;
+  adapters: Map<ConfiguredProviderId, ProviderAdapter>;
   /** Entries without a usable id, which cannot be providers: shown to the person as they are. */
   unnamed: AgentConfigProblem[];
 };
@@ -45,13 +46,17 @@ export async function configuredAcpAdapters(input: {
   dataDir: string;
 }): Promise<ConfiguredAcpAdapters> {
   const { agents, problems } = await loadAcpAgents(input);
-  const adapters: Record<string, ProviderAdapter> = {};
-  for (const spec of agents) adapters[spec.id] = createAcpAdapter(spec);
+  const adapters = new Map<ConfiguredProviderId, ProviderAdapter>();
+  for (const spec of agents) {
+    if (isConfiguredProviderId(spec.id)) adapters.set(spec.id, createAcpAdapter(spec));
+  }
   const unnamed: AgentConfigProblem[] = [];
   for (const problem of problems) {
-    // A problem carries the entry's id only when the id itself was usable (and not a duplicate).
-    if (problem.id in adapters || !/^[a-z][a-z0-9-]{1,31}$/.test(problem.id)) unnamed.push(problem);
-    else adapters[problem.id] = unavailableAdapter(problem.id, problem.message);
+    // A problem carries the entry's id only when the id itself was usable (and not a duplicate
+    // or a built-in's): then the agent stands as a provider that says what is wrong.
+    if (isConfiguredProviderId(problem.id) && !adapters.has(problem.id)) {
+      adapters.set(problem.id, unavailableAdapter(problem.id, problem.message));
+    } else unnamed.push(problem);
   }
   return { adapters, unnamed };
 }

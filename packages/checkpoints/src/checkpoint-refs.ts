@@ -89,3 +89,24 @@ export async function checkpointExists(ctx: GitContext, ref: string): Promise<bo
     throw error;
   }
 }
+
+/**
+ * Issue 33: deletes every hidden ref of one thread (its checkpoints, baseline and safety
+ * checkpoints), in one `update-ref` transaction; how many went. A second call finds none. The
+ * objects stay until git's own gc: other threads' checkpoints and forks may share them.
+ */
+export async function deleteThreadRefs(ctx: GitContext, threadId: string): Promise<number> {
+  const prefix = checkpointRef(threadId, "x").slice(0, -1);
+  const { stdout } = await runGit(["for-each-ref", "--format=%(refname)", prefix], {
+    cwd: ctx.workspaceRoot,
+    env: ctx.env,
+  });
+  const refs = stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((ref) => ref.startsWith(prefix));
+  if (refs.length === 0) return 0;
+  const script = `${refs.map((ref) => `delete ${ref}`).join("\n")}\n`;
+  await runGit(["update-ref", "--stdin"], { cwd: ctx.workspaceRoot, env: ctx.env, input: script });
+  return refs.length;
+}

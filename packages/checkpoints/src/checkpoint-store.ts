@@ -6,7 +6,7 @@ import {
   undoBranchMerges,
 } from "./branch-merge.ts";
 import { captureCheckpoint } from "./capture.ts";
-import { checkpointExists, resolveCheckpoint } from "./checkpoint-refs.ts";
+import { checkpointExists, deleteThreadRefs, resolveCheckpoint } from "./checkpoint-refs.ts";
 import { diffCheckpoints, diffTrees } from "./diff.ts";
 import { type CheckpointStoreOptions, headCommit, openGitContext } from "./git-context.ts";
 import { changedFiles, checkpointTree, mergeTrees, snapshotTree } from "./merge.ts";
@@ -100,6 +100,8 @@ export type CheckpointStore = {
     before: string;
     wrote: string;
   }): Promise<string>;
+  /** Issue 33: removes every checkpoint ref of a thread (a purge); how many there were. */
+  deleteThreadRefs(threadId: string): Promise<number>;
   /** The tree the restore that made this safety checkpoint left behind. */
   safetyWroteTree(ref: string): Promise<string>;
 };
@@ -142,6 +144,7 @@ export async function createCheckpointStore(
     planPathRestore: (input) => planPathRestore(ctx, input),
     recordSafetyCheckpoint: (input) => recordSafetyCheckpoint(ctx, input),
     safetyWroteTree: (ref) => safetyWroteTree(ctx, ref),
+    deleteThreadRefs: (threadId) => deleteThreadRefs(ctx, threadId),
     reversePatchTree: (tree, patch) => reversePatchTree(ctx, tree, patch),
     diffTrees: (from, to) => diffTrees(ctx, from, to),
     checkpointBaseTree: (ref) => checkpointBaseTree(ctx, ref),

@@ -57,6 +57,9 @@ export type {
   KeptWorktree,
   SweepInput,
   SweepResult,
+  PurgeInput,
+  PurgeResult,
+  PurgedThread,
   SweptWorktree,
 } from "./views/parallel.ts";
 export type {
@@ -94,6 +97,8 @@ export type {
   PrOpenAnswer,
   PrOpenInput,
   PrSyncAnswer,
+  ReviewCommentAnswer,
+  ReviewCommentInput,
 } from "./views/git.ts";
 export type {
   RestoredFile,
@@ -120,3 +125,12 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 
 /** The client bound to Skein's router: what `createSkeinClient<AppRouter>(…)` returns. */
 export type SkeinClient = Client<AppRouter>;
+export {
+  DEFAULT_PUSH_SETTINGS,
+  NOTICE_KINDS,
+  type NoticeKind,
+  PushSettings,
+  PushSubscriptionInput,
+  QuietHours,
+  type SkeinNotifications,
+} from "./views/notify.ts";

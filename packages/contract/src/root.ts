@@ -2,6 +2,7 @@ import { eventsRouter } from "./router/events.ts";
 import { gitRouter, prRouter } from "./router/git.ts";
 import { handoffRouter } from "./router/handoff.ts";
 import { healthRouter } from "./router/health.ts";
+import { notifyRouter } from "./router/notify.ts";
 import { projectRouter } from "./router/project.ts";
 import { providerRouter } from "./router/provider.ts";
 import { requestRouter } from "./router/request.ts";
@@ -25,6 +26,7 @@ export const appRouter = createTRPCRouter({
   provider: providerRouter,
   events: eventsRouter,
   runtime: runtimeRouter,
+  notify: notifyRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -3,6 +3,7 @@ import type { BenchRow } from "../src/bench/measure.ts";
 import { round } from "../src/bench/measure.ts";
 import { openWriter } from "../src/sqlite/connection.ts";
 import { applyMigrations, loadMigrations } from "../src/sqlite/migrator.ts";
+import { benchSize } from "./smoke.ts";
 import type { ProjectionWrite } from "../src/projection-types.ts";
 
 export type Row = {
@@ -12,10 +13,10 @@ export type Row = {
   data: { n: number; text: string };
 };
 
-const APPENDS = 20_000;
-const STREAMS = 1_000;
+const APPENDS = benchSize(20_000, 1_000);
+const STREAMS = benchSize(1_000, 100);
 /** Concurrent callers, each owning its own streams (so versions are known and never stale). */
-export const CLIENTS = 200;
+export const CLIENTS = benchSize(200, 20);
 
 /** The append_ratio workload (shared with pg_append_ratio): 20k appends over 1,000 streams. */
 export function rows(): Row[] {

@@ -1,10 +1,11 @@
 import { openSqliteEventStore } from "../src/index.ts";
 import type { BenchRow } from "../src/bench/measure.ts";
 import { percentile, round } from "../src/bench/measure.ts";
+import { benchSize } from "./smoke.ts";
 
-const SUBSCRIBERS = 100;
+const SUBSCRIBERS = benchSize(100, 10);
 const EVENTS_PER_SECOND = 1_000;
-const SECONDS = 3;
+const SECONDS = benchSize(3, 1);
 const TICK_MS = 10;
 
 /**

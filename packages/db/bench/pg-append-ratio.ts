@@ -4,11 +4,12 @@ import type { BenchRow } from "../src/bench/measure.ts";
 import { round } from "../src/bench/measure.ts";
 import { applyPostgresMigrations, loadPostgresMigrations } from "../src/postgres/migrator.ts";
 import { appendRate, type Row, rows } from "./append-ratio.ts";
+import { benchSize } from "./smoke.ts";
 
 const URL = process.env.SKEIN_BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/test";
 /** Each raw-insert run stops after this long: at a few hundred fsync-bound commits/s, the full
  * 20k rows would take a minute, and the rate is steady long before. */
-const RAW_SECONDS = 4;
+const RAW_SECONDS = benchSize(4, 1);
 
 /** Appends per second through the PostgreSQL store, on a fresh schema. */
 async function storeRate(all: Row[], schema: string): Promise<number> {

@@ -9,7 +9,10 @@ import { benchFanout } from "./fanout.ts";
 import { benchPgAppendRatio } from "./pg-append-ratio.ts";
 import { benchSnapshots } from "./snapshots.ts";
 
-const ROWS_FILE = fileURLToPath(new URL("../../../bench/.rows/db.json", import.meta.url));
+const ROWS_DIR =
+  process.env.SKEIN_BENCH_ROWS_DIR ??
+  fileURLToPath(new URL("../../../bench/.rows", import.meta.url));
+const ROWS_FILE = path.join(ROWS_DIR, "db.json");
 
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "skein-db-bench-"));
 try {

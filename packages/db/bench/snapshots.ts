@@ -3,12 +3,13 @@ import { round } from "../src/bench/measure.ts";
 import { metaSource } from "../test/support/execute-command.ts";
 import { readThreadDetail, readThreadShells } from "../test/support/read-models.ts";
 import { ThreadDriver } from "../test/support/thread-driver.ts";
+import { benchSize } from "./smoke.ts";
 
-const DETAIL_RUNS = 1_000;
+const DETAIL_RUNS = benchSize(1_000, 20);
 /** Per run: the user message, 8 provider items, the checkpoint: ~10k turn items in all. */
 const ITEMS_PER_RUN = 8;
-const SHELL_THREADS = 10_000;
-const ITERATIONS = 25;
+const SHELL_THREADS = benchSize(10_000, 200);
+const ITERATIONS = benchSize(25, 3);
 
 function row(name: string, medianMs: number): BenchRow {
   return { name, value: round(medianMs, 2), unit: "ms", target: "<= 100", pass: medianMs <= 100 };

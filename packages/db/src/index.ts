@@ -2,6 +2,7 @@ export type { BenchRow } from "./bench/measure.ts";
 export { median, percentile } from "./bench/measure.ts";
 export type { SnapshotBenchOptions, SnapshotBenchResult } from "./bench/snapshot-bench.ts";
 export { measureSnapshotMedian } from "./bench/snapshot-bench.ts";
+export { type SqliteStorage, sqliteStorage } from "./bench/sqlite-storage.ts";
 export type { EventBusOptions } from "./bus/event-bus.ts";
 export { EventBus } from "./bus/event-bus.ts";
 export {

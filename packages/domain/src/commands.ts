@@ -18,6 +18,7 @@ import {
   ArchiveProject,
   ChangeProviderSessionStatus,
   CreateProject,
+  DeleteProject,
   OpenProviderSession,
   RenameProject,
   UpdateProjectSettings,
@@ -45,8 +46,10 @@ import {
   AdoptThread,
   ArchiveThread,
   CreateThread,
+  DeleteThread,
   ForkThread,
   PromoteThread,
+  PurgeThread,
   UnarchiveThread,
   UpdateThreadSettings,
 } from "./commands/thread-lifecycle-commands.ts";
@@ -72,6 +75,7 @@ import {
   RecordPullRequestFeedback,
   RecordPullRequestMerged,
 } from "./commands/git-commands.ts";
+import { EditQueuedMessage, ReorderQueue } from "./commands/queue-commands.ts";
 import { parseWith, type Result, type ValidationError } from "./errors.ts";
 
 /** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
@@ -82,10 +86,14 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   UpdateThreadSettings,
   ArchiveThread,
   UnarchiveThread,
+  DeleteThread,
+  PurgeThread,
   PromoteThread,
   QueueRun,
   StartRun,
   CancelQueuedRun,
+  EditQueuedMessage,
+  ReorderQueue,
   RetryRun,
   InterruptRun,
   NoteRunProgress,
@@ -135,6 +143,7 @@ export const ProjectCommand = z.discriminatedUnion("type", [
   RenameProject,
   UpdateProjectSettings,
   ArchiveProject,
+  DeleteProject,
 ]);
 export type ProjectCommand = z.infer<typeof ProjectCommand>;
 

@@ -22,6 +22,7 @@ import {
 import {
   ProjectArchived,
   ProjectCreated,
+  ProjectDeleted,
   ProjectRenamed,
   ProjectSettingsUpdated,
   ProviderSessionOpened,
@@ -51,10 +52,13 @@ import {
   RunStarted,
   RunSteered,
 } from "./events/run-events.ts";
+import { QueuedMessageEdited, QueueReordered } from "./events/queue-events.ts";
 import {
   ThreadArchived,
   ThreadCreated,
+  ThreadDeleted,
   ThreadForked,
+  ThreadPurged,
   ThreadSettingsUpdated,
   ThreadPromoted,
   ThreadUnarchived,
@@ -79,10 +83,14 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   ThreadSettingsUpdated,
   ThreadArchived,
   ThreadUnarchived,
+  ThreadDeleted,
+  ThreadPurged,
   ThreadPromoted,
   RunQueued,
   RunStarted,
   RunCancelled,
+  QueuedMessageEdited,
+  QueueReordered,
   RunRetryQueued,
   RunInterruptRequested,
   RunProgressNoted,
@@ -131,6 +139,7 @@ export const ProjectEvent = z.discriminatedUnion("type", [
   ProjectRenamed,
   ProjectSettingsUpdated,
   ProjectArchived,
+  ProjectDeleted,
 ]);
 export type ProjectEvent = z.infer<typeof ProjectEvent>;
 

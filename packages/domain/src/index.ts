@@ -230,6 +230,7 @@ export type { StoredEvent } from "./events/stored-event.ts";
 export { ProviderThreadPatch } from "./events/provider-events.ts";
 export { ThreadSettingsPatch } from "./events/thread-lifecycle-events.ts";
 export { autoTitle, DEFAULT_THREAD_TITLE } from "./thread/auto-title.ts";
+export { waitingRuns } from "./thread/queue.ts";
 
 // Decider
 export {
@@ -263,6 +264,7 @@ export {
 } from "./state/thread-state.ts";
 export { decideThread } from "./thread/decide-thread.ts";
 export { adoptedThreadTitle } from "./thread/adopt.ts";
+export { displayRunNumber, forkTitle, runOffsetOf, subagentTitle } from "./thread/fork-title.ts";
 export { latestStablePoint, type ResolvedPoint, resolveForkPoint } from "./thread/fork-point.ts";
 export {
   FanOutTarget,

@@ -2,11 +2,13 @@ import type { PrObservation } from "./observations.ts";
 
 type Comment = Extract<PrObservation, { kind: "comment" }>;
 type Check = Extract<PrObservation, { kind: "check" }>;
+/** What a message needs of a review comment, wherever it was written (GitHub or Skein). */
+type CommentText = Pick<Comment, "path" | "line" | "diffHunk" | "body" | "author">;
 
 /** Review comments as one message to the agent: each with its file, line and diff hunk. */
 export function reviewCommentsMessage(
   prNumber: number | null,
-  comments: readonly Comment[],
+  comments: readonly CommentText[],
 ): string {
   const where = prNumber === null ? "in review" : `on pull request #${prNumber}`;
   const parts = comments.map((c) => {

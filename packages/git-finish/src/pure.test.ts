@@ -59,9 +59,6 @@ describe("git finish line, pure parts (B17)", () => {
   it("B17: a review comment message carries file, line and hunk; a failing check its excerpt", () => {
     const text = reviewCommentsMessage(7, [
       {
-        kind: "comment",
-        key: "comment:1",
-        id: 1,
         path: "src/a.ts",
         line: 12,
         diffHunk: "@@ -10,2 +10,3 @@\n+let x = 1;",

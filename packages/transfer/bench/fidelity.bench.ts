@@ -5,7 +5,6 @@
  * through the real runtimes in apps/api/bench/handoff-fidelity.bench.ts, which writes the
  * published recall rows; these rows are the builder's part. Never asserts.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { answerHistory, buildHandoff, parseHistoryCall } from "../src/index.ts";
 import {
   generateThread,
@@ -13,10 +12,11 @@ import {
   scoreFidelity,
   toTransferInputs,
 } from "../src/fidelity/index.ts";
+import { benchSize, writeRows } from "./smoke.ts";
 
 const TARGET_MS = 200;
-const WARMUP = 3;
-const SAMPLES = 9;
+const WARMUP = benchSize(3, 1);
+const SAMPLES = benchSize(9, 1);
 const SEED = 25;
 
 function setup(kind: "switch" | "delta") {
@@ -106,7 +106,4 @@ for (const kind of ["switch", "delta"] as const) {
   );
 }
 
-const dir = new URL("../../../bench/.rows/", import.meta.url);
-mkdirSync(dir, { recursive: true });
-writeFileSync(new URL("transfer-fidelity.json", dir), `${JSON.stringify(rows, null, 2)}\n`);
-console.log(JSON.stringify(rows));
+writeRows("transfer-fidelity.json", rows);

@@ -2,13 +2,13 @@
  * handoff_build_ms: median time to build the full-thread handoff of a 1,000-run thread at the
  * default 16k-token budget. Writes its row for the root bench runner; never asserts.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
 import { buildHandoff } from "../src/index.ts";
 import { runs, turnItemsFor } from "../src/test-support/fixtures.ts";
+import { benchSize, writeRows } from "./smoke.ts";
 
 const TARGET_MS = 200;
-const WARMUP = 5;
-const SAMPLES = 31;
+const WARMUP = benchSize(5, 1);
+const SAMPLES = benchSize(31, 3);
 
 const thread = runs({ from: 1, to: 1000, provider: "codex", providerThreadId: "pth_A" });
 // Roughly a real session: a paragraph from the user, a longer reply, a few commands and edits.
@@ -49,7 +49,4 @@ const rows = [
   { name: "handoff_build_ms", value, unit: "ms", target: TARGET_MS, pass: value <= TARGET_MS },
 ];
 
-const dir = new URL("../../../bench/.rows/", import.meta.url);
-mkdirSync(dir, { recursive: true });
-writeFileSync(new URL("transfer.json", dir), `${JSON.stringify(rows, null, 2)}\n`);
-console.log(JSON.stringify(rows));
+writeRows("transfer.json", rows);

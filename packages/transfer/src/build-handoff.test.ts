@@ -38,7 +38,7 @@ function input(
 }
 
 describe("handoff rendering", () => {
-  it("opens with a coverage preamble naming the kind, runs and providers, and no internal ids", () => {
+  it("B16: opens with a coverage preamble naming the kind, runs and providers, and no internal ids in the text the model gets", () => {
     const { summaryText, payload } = buildHandoff(input(mixed, turnItemsFor(mixed)));
     const preamble = summaryText.split("\n\n")[0] ?? "";
     expect(preamble).toContain("kind: provider handoff · full thread summary");

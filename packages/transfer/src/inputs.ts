@@ -7,18 +7,24 @@
  * spellings both fit. Fields are readonly.
  */
 import type * as D from "@skein/domain";
+import type { ConfiguredProviderId } from "@skein/domain/provider";
 
-/** A domain id (a branded string) read as a plain string; enums and other values unchanged. */
-type Plain<T> = T extends string
-  ? // biome-ignore lint/complexity/noBannedTypes: `{}` is "no brand left after removing string's keys".
-    {} extends Omit<T, keyof string>
-    ? T
-    : string
-  : T extends readonly (infer U)[]
-    ? readonly Plain<U>[]
-    : T extends object
-      ? { readonly [K in keyof T]: Plain<T[K]> }
-      : T;
+/**
+ * A domain id (a branded string) read as a plain string; enums, provider ids (a configured one is
+ * branded too, B18) and other values unchanged.
+ */
+type Plain<T> = T extends ConfiguredProviderId
+  ? T
+  : T extends string
+    ? // biome-ignore lint/complexity/noBannedTypes: `{}` is "no brand left after removing string's keys".
+      {} extends Omit<T, keyof string>
+      ? T
+      : string
+    : T extends readonly (infer U)[]
+      ? readonly Plain<U>[]
+      : T extends object
+        ? { readonly [K in keyof T]: Plain<T[K]> }
+        : T;
 
 /** `Required` fields as the domain has them; `Optional` ones may be left out by callers. */
 type Slice<T, Required extends keyof T, Optional extends keyof T = never> = Plain<

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback, parseJson, readBody, sleep } from "./http-plumbing.ts";
+import { createRequestLog } from "./request-log.ts";
 import {
   anthropicAgentOf,
   anthropicLatestUserText,
@@ -76,31 +77,6 @@ function routeMatches(route: PromptRoute, text: string): boolean {
   return typeof route.match === "string" ? text.includes(route.match) : route.match.test(text);
 }
 
-type Waiter = {
-  predicate: (r: AnthropicRecordedRequest) => boolean;
-  resolve: (r: AnthropicRecordedRequest) => void;
-};
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => parts.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function requestedModel(body: unknown, fallback: string): string {
   if (typeof body === "object" && body !== null && "model" in body) {
     const model = (body as { model: unknown }).model;
@@ -169,9 +145,9 @@ export async function startFakeMessagesServer(
     main: [...(options.script ?? [])],
     subagent: [...(options.subagentScript ?? [])],
   };
-  const requests: AnthropicRecordedRequest[] = [];
+  const log = createRequestLog<AnthropicRecordedRequest>("fake Anthropic server");
+  const requests = log.requests;
   const promptRoutes: PromptRoute[] = [];
-  const waiters = new Set<Waiter>();
   const fallbackModel = options.model ?? "claude-fake-1";
   const defaultReply = options.defaultReply ?? anthropicTextReply("OK");
   const auxiliaryReply = options.auxiliaryReply ?? anthropicTextReply("Fake auxiliary reply");
@@ -211,13 +187,7 @@ export async function startFakeMessagesServer(
       receivedAt: Date.now(),
       closedByClient: false,
     };
-    requests.push(record);
-    for (const waiter of waiters) {
-      if (waiter.predicate(record)) {
-        waiters.delete(waiter);
-        waiter.resolve(record);
-      }
-    }
+    log.record(record);
 
     const model = requestedModel(body, fallbackModel);
     if (record.kind === "count_tokens") {
@@ -253,33 +223,13 @@ export async function startFakeMessagesServer(
       );
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-
-  function waitForRequest(predicate: (r: AnthropicRecordedRequest) => boolean, timeoutMs = 15_000) {
-    const seen = requests.find(predicate);
-    if (seen) return Promise.resolve(seen);
-    return new Promise<AnthropicRecordedRequest>((resolve, reject) => {
-      const waiter: Waiter = {
-        predicate,
-        resolve: (r) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        reject(new Error(`fake Anthropic server: no matching request within ${timeoutMs} ms`));
-      }, timeoutMs);
-      waiters.add(waiter);
-    });
-  }
+  const { port, url, close } = await listenOnLoopback(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     requests,
-    conversationRequests: () => requests.filter((r) => r.kind === "conversation"),
+    conversationRequests: log.conversationRequests,
     enqueue: (...replies) => {
       queues.main.push(...replies);
     },
@@ -290,18 +240,8 @@ export async function startFakeMessagesServer(
       queues.subagent.push(...replies);
     },
     pending: () => queues.main.length,
-    waitForRequest,
-    waitForConversationRequests: (count, timeoutMs) =>
-      waitForRequest(
-        (r) =>
-          r.kind === "conversation" &&
-          requests.filter((x) => x.kind === "conversation" && x.index <= r.index).length >= count,
-        timeoutMs,
-      ),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    waitForRequest: log.waitForRequest,
+    waitForConversationRequests: log.waitForConversationRequests,
+    close,
   };
 }

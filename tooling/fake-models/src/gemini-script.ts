@@ -42,6 +42,11 @@ export type GeminiErrorReply = {
    * 429 and 5xx with back-off, so an error meant to outlast its retries must answer all of them.
    */
   times?: number;
+  /**
+   * The wait Google's API asks for on a 429, as its `google.rpc.RetryInfo` detail gives it
+   * (`"2s"`): the real service puts it in the error body, not in a header.
+   */
+  retryDelay?: string;
 };
 
 export type GeminiReply = GeminiMessageReply | GeminiErrorReply;

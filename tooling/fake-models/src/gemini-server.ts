@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenOnLoopback, parseJson, readBody, sleep } from "./http-plumbing.ts";
+import { createRequestLog } from "./request-log.ts";
 import { geminiJsonAnswer } from "./gemini-json-answer.ts";
 import {
   classifyGeminiRequest,
@@ -63,36 +64,25 @@ export type FakeGeminiServer = {
 
 type PromptRoute = { match: string | RegExp; reply: GeminiReply };
 
-type Waiter = {
-  predicate: (r: GeminiRecordedRequest) => boolean;
-  resolve: (r: GeminiRecordedRequest) => void;
-};
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const parts: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => parts.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
-function parseJson(text: string): unknown {
-  if (text.length === 0) return undefined;
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
 function writeError(res: ServerResponse, error: GeminiErrorReply): void {
   res.writeHead(error.status, { "content-type": "application/json" });
   res.end(
     JSON.stringify({
-      error: { code: error.status, message: error.message, status: error.errorStatus ?? "UNKNOWN" },
+      error: {
+        code: error.status,
+        message: error.message,
+        status: error.errorStatus ?? "UNKNOWN",
+        ...(error.retryDelay === undefined
+          ? {}
+          : {
+              details: [
+                {
+                  "@type": "type.googleapis.com/google.rpc.RetryInfo",
+                  retryDelay: error.retryDelay,
+                },
+              ],
+            }),
+      },
     }),
   );
 }
@@ -134,9 +124,9 @@ export async function startFakeGeminiServer(
   options: FakeGeminiServerOptions = {},
 ): Promise<FakeGeminiServer> {
   const queue = [...(options.script ?? [])];
-  const requests: GeminiRecordedRequest[] = [];
+  const log = createRequestLog<GeminiRecordedRequest>("fake Gemini server");
+  const requests = log.requests;
   const promptRoutes: PromptRoute[] = [];
-  const waiters = new Set<Waiter>();
   const defaultReply = options.defaultReply ?? geminiTextReply("OK");
   const auxiliaryReply = options.auxiliaryReply ?? defaultAuxiliary;
 
@@ -175,13 +165,7 @@ export async function startFakeGeminiServer(
       receivedAt: Date.now(),
       closedByClient: false,
     };
-    requests.push(record);
-    for (const waiter of waiters) {
-      if (waiter.predicate(record)) {
-        waiters.delete(waiter);
-        waiter.resolve(record);
-      }
-    }
+    log.record(record);
     if (record.kind === "count_tokens") {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ totalTokens: Math.ceil(text.length / 4) }));
@@ -212,33 +196,13 @@ export async function startFakeGeminiServer(
       res.end(JSON.stringify({ error: { code: 500, message: String(error), status: "INTERNAL" } }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
-
-  function waitForRequest(predicate: (r: GeminiRecordedRequest) => boolean, timeoutMs = 15_000) {
-    const seen = requests.find(predicate);
-    if (seen) return Promise.resolve(seen);
-    return new Promise<GeminiRecordedRequest>((resolve, reject) => {
-      const waiter: Waiter = {
-        predicate,
-        resolve: (r) => {
-          clearTimeout(timer);
-          resolve(r);
-        },
-      };
-      const timer = setTimeout(() => {
-        waiters.delete(waiter);
-        reject(new Error(`fake Gemini server: no matching request within ${timeoutMs} ms`));
-      }, timeoutMs);
-      waiters.add(waiter);
-    });
-  }
+  const { port, url, close } = await listenOnLoopback(server);
 
   return {
-    url: `http://127.0.0.1:${port}`,
+    url,
     port,
     requests,
-    conversationRequests: () => requests.filter((r) => r.kind === "conversation"),
+    conversationRequests: log.conversationRequests,
     enqueue: (...replies) => {
       queue.push(...replies);
     },
@@ -246,18 +210,8 @@ export async function startFakeGeminiServer(
       promptRoutes.push({ match, reply });
     },
     pending: () => queue.length,
-    waitForRequest,
-    waitForConversationRequests: (count, timeoutMs) =>
-      waitForRequest(
-        (r) =>
-          r.kind === "conversation" &&
-          requests.filter((x) => x.kind === "conversation" && x.index <= r.index).length >= count,
-        timeoutMs,
-      ),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    waitForRequest: log.waitForRequest,
+    waitForConversationRequests: log.waitForConversationRequests,
+    close,
   };
 }

@@ -1,5 +1,11 @@
 export { type NativeThread, type NativeTurn, NativeStore } from "./native-store.ts";
-export { echoReply, type ReplyFn, type ScriptContext, type ScriptStep } from "./script.ts";
+export {
+  echoReply,
+  type ReplyFn,
+  type ScriptContext,
+  type ScriptStep,
+  writeFile,
+} from "./script.ts";
 export {
   createScriptedProvider,
   FULL_CAPABILITIES,

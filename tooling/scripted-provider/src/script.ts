@@ -41,3 +41,11 @@ export type ScriptContext = {
 export type ReplyFn = (context: ScriptContext) => ScriptStep[];
 
 export const echoReply: ReplyFn = ({ input }) => [{ type: "text", text: `ok: ${input.text}` }];
+
+/** A step that really writes `path` under the thread's cwd (null deletes it), with no diff text. */
+export const writeFile = (path: string, content: string | null): ScriptStep => ({
+  type: "file_change",
+  path,
+  diff: "",
+  content,
+});

@@ -19,6 +19,7 @@ import {
   pingFrame,
   returnFrame,
 } from "./sse-frames.ts";
+import { flushCompressed } from "./response-compression.ts";
 
 /**
  * The watch subscriptions, written straight to the socket. tRPC's own SSE output pushes every
@@ -79,9 +80,9 @@ const corked = new WeakSet<ServerResponse>();
 
 /**
  * Writes `bytes`; resolves once the socket can take more (backpressure reaches the store feed).
- * Everything written before the current burst of microtasks settles goes out as one socket write:
- * a stream hands over its ready events one message each, back to back, and a syscall per message
- * and subscriber would cost more than the rest of the fan-out.
+ * Everything written before the current burst of microtasks settles goes out as one socket write
+ * (and one compressor flush): a stream hands over its ready events one message each, back to
+ * back, and a syscall per message and subscriber would cost more than the rest of the fan-out.
  */
 function write(res: ServerResponse, bytes: Buffer): Promise<void> | null {
   if (!corked.has(res)) {
@@ -89,19 +90,40 @@ function write(res: ServerResponse, bytes: Buffer): Promise<void> | null {
     res.cork();
     process.nextTick(() => {
       corked.delete(res);
+      flushCompressed(res);
       res.uncork();
     });
   }
   if (res.write(bytes)) return null;
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off("drain", done);
-      res.off("close", done);
-      resolve();
-    };
-    res.on("drain", done);
-    res.on("close", done);
+  return drained(res);
+}
+
+const drainWaiters = new WeakMap<ServerResponse, { promise: Promise<void>; resolve: () => void }>();
+const watchedForDrain = new WeakSet<ServerResponse>();
+
+/**
+ * Resolves at the response's next drain (or close). One pair of listeners per response for its
+ * whole life: a compressed response hands `drain` listeners to its compressor, where `off` on
+ * the response cannot remove them, so adding and removing per wait would pile them up.
+ */
+function drained(res: ServerResponse): Promise<void> {
+  const waiting = drainWaiters.get(res);
+  if (waiting) return waiting.promise;
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
   });
+  drainWaiters.set(res, { promise, resolve });
+  if (!watchedForDrain.has(res)) {
+    watchedForDrain.add(res);
+    const wake = () => {
+      drainWaiters.get(res)?.resolve();
+      drainWaiters.delete(res);
+    };
+    res.on("drain", wake);
+    res.on("close", wake);
+  }
+  return promise;
 }
 
 /** Returns false when the request is not one to serve here (the caller passes it to tRPC). */
@@ -133,12 +155,13 @@ export async function serveLeanSse(
   }
 
   res.once("close", () => abort.abort());
-  res.writeHead(200, sseHeaders);
-  res.write(connectedFrame(options.client));
+  // Without tRPC's no-transform: the stream is compressed here when the client accepts it.
+  res.writeHead(200, { ...sseHeaders, "Cache-Control": "no-cache" });
+  write(res, connectedFrame(options.client));
   // One timer per stream, re-armed on each write (no per-message timer): a ping after each
   // quiet `pingMs`, so the client's inactivity timeout only fires on a dead connection.
   const ping = setTimeout(function beat() {
-    res.write(pingFrame);
+    write(res, pingFrame);
     ping.refresh();
   }, options.pingMs);
   const iterator = iterable[Symbol.asyncIterator]();
@@ -158,7 +181,7 @@ export async function serveLeanSse(
       const drained = write(res, bytes);
       if (drained !== null) await drained;
     }
-    if (!abort.signal.aborted) res.write(returnFrame);
+    if (!abort.signal.aborted) write(res, returnFrame);
   } catch (cause) {
     if (!isAbortError(cause) && !abort.signal.aborted) {
       const error = getTRPCErrorFromUnknown(cause);
@@ -171,7 +194,7 @@ export async function serveLeanSse(
         input: parsed.input,
         ctx,
       });
-      res.write(errorFrame(shape));
+      write(res, errorFrame(shape));
     }
   } finally {
     clearTimeout(ping);

@@ -5,14 +5,14 @@ import {
   type IdSource,
   NotFoundError,
   type ProjectSettings,
-  ProviderKind,
+  type ProviderKind,
   type RunId,
   type ThreadId,
 } from "@skein/domain";
 import { PROVIDER_IDS, type ProviderAdapter, type RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
 import { AggregateRepository } from "./commands/aggregate-repository.ts";
-import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "./runs/attempt-policy.ts";
+import { type AttemptPolicy, DEFAULT_ATTEMPT_POLICY } from "@skein/domain/run-life";
 import { CheckpointService } from "./checkpoints/checkpoint-service.ts";
 import { CommandGate, type CommandProcedure } from "./commands/command-gate.ts";
 import { ProviderReadinessCache } from "./runtime/provider-readiness.ts";
@@ -26,6 +26,7 @@ import { createSideTurnWriter } from "./transfers/side-turn-summary.ts";
 import { HISTORY_TOOL } from "@skein/transfer";
 import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
+import { nextForkSibling } from "./parallel/fork-sibling.ts";
 import { forkThread } from "./parallel/fork-workspace.ts";
 import { createThread } from "./workspaces/create-thread.ts";
 import { WorktreeSetups } from "./workspaces/worktree-setup.ts";
@@ -37,6 +38,7 @@ import { reviewDiff } from "./checkpoints/review-diff.ts";
 import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
 import { planRollback, previewOf } from "./checkpoints/rollback-plan.ts";
 import { reviewRevert } from "./checkpoints/review-revert.ts";
+import { runCommands } from "./runs/run-commands.ts";
 import { RunExecutor } from "./runs/run-executor.ts";
 import { RunSlots } from "./runs/run-slots.ts";
 import { createQueueMessage } from "./runs/send-message.ts";
@@ -51,6 +53,8 @@ import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
 import { threadImportCommands } from "./threads/thread-import.ts";
 import { adoptCommands } from "./threads/adopt-sessions.ts";
 import { threadSettingsCommands } from "./threads/thread-settings.ts";
+import { queueCommands } from "./threads/queue-commands.ts";
+import { threadDeleteCommands } from "./threads/thread-delete.ts";
 import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./parallel/worktree-hygiene.ts";
 import { type GitHubSettings, gitFinishCommands } from "./git/git-finish-commands.ts";
 import type { PullRequestWatch } from "./git/pr-watch.ts";
@@ -96,6 +100,8 @@ export type OrchestratorOptions = {
   worktreeGraceMs?: number;
   /** Issue 26: how long a worktree's setup script may run (default 10 min). */
   setupTimeoutMs?: number;
+  /** Issue 33: how long a deleted thread keeps its worktree and refs (default 7 days). */
+  purgeGraceMs?: number;
   /** B15: how long a provider's readiness (authentication included) is reused (default 30 s). */
   readinessTtlMs?: number;
   /** B17: GitHub's API and token (default: api.github.com, GITHUB_TOKEN/GH_TOKEN, `gh`). */
@@ -266,6 +272,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     github: options.github ?? { env: {} },
   });
 
+  const deletes = threadDeleteCommands({
+    ...hygieneDeps,
+    gate,
+    requireThread,
+    ...(options.purgeGraceMs === undefined ? {} : { graceMs: options.purgeGraceMs }),
+  });
+
   const api: Orchestrator = {
     repository: repo,
     pullRequests: gitFinish.watch,
@@ -317,6 +330,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         "thread.create",
         input,
         async (command) => {
+          if (input.provider) readiness.requireKnown(input.provider);
           const provider = input.provider ?? defaultProvider;
           await checkModelChoice(catalog, {
             provider,
@@ -350,7 +364,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
               queueMessage,
               dispatch: (threadId, runId) => slots.dispatch(threadId, runId),
               configured: (provider) => sessions.adapter(provider) !== undefined,
-              sourceTitle: source.thread!.title,
+              firstSibling: () => nextForkSibling(options.store, source, { type: "latest_stable" }),
             },
             command,
             input,
@@ -358,41 +372,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         },
         { effects: true },
       ),
-    compact: (input) =>
-      gate.run("thread.compact", input, async (command) => {
-        const state = await requireThread(input.threadId);
-        // The context to compact is held by the provider of the latest run.
-        const latestRunId = state.runOrder.at(-1);
-        const latest = latestRunId ? state.runs.get(latestRunId) : undefined;
-        const runId = ids.next("run");
-        const result = await repo.execute(
-          {
-            type: "QueueRun",
-            data: {
-              threadId: input.threadId,
-              runId,
-              messageId: ids.next("message"),
-              text: "/compact",
-              provider: latest?.provider ?? state.thread!.defaultProvider,
-              model: latest?.model ?? null,
-              compact: true,
-            },
-          },
-          command.answer({ runId }),
-        );
-        if (!result.duplicate) executor.kick(input.threadId);
-        return { ...(result.receipt as { runId: typeof runId }), sequence: result.sequence };
-      }),
-    retryRun: (input) =>
-      gate.run("thread.retryRun", input, async (command) => {
-        await requireThread(input.threadId);
-        const result = await repo.execute(
-          { type: "RetryRun", data: { threadId: input.threadId, runId: input.runId } },
-          command.answer({ runId: input.runId }),
-        );
-        if (!result.duplicate) executor.retried(input.threadId);
-        return { runId: input.runId, sequence: result.sequence };
-      }),
+    ...runCommands({ gate, repo, store: options.store, ids, runtime, executor, requireThread }),
     forkThread: (input) =>
       gate.run(
         "thread.fork",
@@ -410,30 +390,6 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     async releaseProviderThread({ nativeThreadRef }) {
       return { outcome: await sessions.releaseThread(nativeThreadRef) };
     },
-    steer: (input, origin) =>
-      gate.run("thread.steer", input, async (command) => {
-        await requireThread(input.threadId);
-        return runtime.run(
-          input.threadId,
-          origin,
-          async () => ({
-            sequence: await executor.steer(input.threadId, input.text, command.answer({})),
-          }),
-          (remote, address, signal) => remote.steer(address, input, signal),
-        );
-      }),
-    interrupt: (input, origin) =>
-      gate.run("thread.interrupt", input, async (command) => {
-        await requireThread(input.threadId);
-        return runtime.run(
-          input.threadId,
-          origin,
-          async () => ({
-            sequence: await executor.interrupt(input.threadId, command.answer({})),
-          }),
-          (remote, address, signal) => remote.interrupt(address, input, signal),
-        );
-      }),
     rollback: (input) =>
       gate.run(
         "thread.rollback",
@@ -464,7 +420,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       store: options.store,
       claims: gate.claims,
     }),
+    ...queueCommands({ gate, repo, requireThread }),
     ...threadImportCommands({ gate, repo, store: options.store }),
+    ...deletes,
     ...gitFinish.commands,
     ...adoptCommands({
       gate,
@@ -473,28 +431,6 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       ids,
       adapterOf: (provider) => sessions.adapter(provider),
     }),
-    respondToRequest: (input, origin) =>
-      gate.run("request.respond", input, async (command) => {
-        const { data } = await options.store.snapshot((q) => q.get("requests", input.requestId));
-        if (!data?.threadId) throw new NotFoundError("request", input.requestId);
-        const threadId = data.threadId as ThreadId;
-        return runtime.run(
-          threadId,
-          origin,
-          async () => ({
-            sequence: await executor.respond(
-              input.requestId,
-              threadId,
-              {
-                decision: input.decision,
-                ...(input.answers ? { answers: input.answers } : {}),
-              },
-              command.answer({}),
-            ),
-          }),
-          (remote, address, signal) => remote.respondToRequest(address, input, signal),
-        );
-      }),
     regenerateHandoff: (input) =>
       gate.run("handoff.regenerate", input, async (command) => {
         const threadId = await threadOfTransfer(input.transferId);
@@ -532,12 +468,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       ),
     async providerStatus(input) {
       return Promise.all(
-        ProviderKind.options.map(async (provider) => {
+        sessions.providerIds().map(async (provider) => {
           const adapter = sessions.adapter(provider);
           const { auth, ...status } = await readiness.get(provider, input ?? {});
           // What the provider supports natively (the README's table comes from the same flags).
           return {
             provider,
+            name: sessions.displayName(provider),
             ...status,
             auth: auth ?? null,
             capabilities: adapter?.capabilities ?? null,
@@ -554,6 +491,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       await sweepWorktrees(hygieneDeps, { graceMs: worktreeGraceMs }).catch((error: unknown) =>
         log.warn({ err: error }, "worktree sweep at startup failed"),
       );
+      await deletes
+        .purgeDeleted()
+        .catch((error: unknown) => log.warn({ err: error }, "purge at startup failed"));
       for (const threadId of queued) executor.kick(threadId);
       stopSweep = startLeaseSweep(options.store, repo, leases, executor, log);
       await gitFinish.watch

@@ -15,9 +15,13 @@ describe("the provider registry (issue 27)", () => {
     expect(providerDisplayName("not-a-provider")).toBe("not-a-provider");
   });
 
-  it("the domain's provider id accepts the registered ids and nothing else", () => {
+  it("the domain's provider id accepts the registered ids and well-formed configured ids (B18), nothing else", () => {
     for (const id of PROVIDER_IDS) expect(ProviderKind.parse(id)).toBe(id);
-    expect(ProviderKind.safeParse("gemini-unregistered").success).toBe(false);
+    // Whether this server runs a configured id is the registry's answer, not the schema's.
+    expect(ProviderKind.parse("gemini-unregistered")).toBe("gemini-unregistered");
+    for (const bad of ["Gemini", "x", "has space", "-dash", "a".repeat(33), 42]) {
+      expect(ProviderKind.safeParse(bad).success).toBe(false);
+    }
   });
 
   it("each registration's factory makes its adapter, declaring the registered capabilities", () => {

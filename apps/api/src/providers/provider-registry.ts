@@ -1,7 +1,13 @@
-import { createGeminiAdapter, GEMINI_CAPABILITIES } from "@skein/adapters-acp";
+import {
+  configuredAcpAdapters,
+  createGeminiAdapter,
+  GEMINI_CAPABILITIES,
+} from "@skein/adapters-acp";
 import { CLAUDE_CAPABILITIES, createClaudeAdapter } from "@skein/adapters-claude";
 import { CODEX_CAPABILITIES, createCodexAdapter } from "@skein/adapters-codex";
 import {
+  type BuiltinProviderId,
+  type ConfiguredProviderId,
   PROVIDER_IDS,
   PROVIDERS,
   type ProviderAdapter,
@@ -10,6 +16,7 @@ import {
   type ProviderModel,
   type ProviderNames,
 } from "@skein/domain/provider";
+import { ConfigError } from "../env.ts";
 
 /**
  * One provider as the server plugs it in. Its id and names come from the domain's list
@@ -35,7 +42,7 @@ export type ProviderRegistration = ProviderNames & {
 };
 
 function registration(
-  id: ProviderId,
+  id: BuiltinProviderId,
   rest: Omit<ProviderRegistration, "id" | keyof ProviderNames>,
 ): ProviderRegistration {
   return { id, ...PROVIDERS[id], ...rest };
@@ -56,11 +63,56 @@ export const PROVIDER_REGISTRY = {
     createAdapter: () => createGeminiAdapter(),
     capabilities: GEMINI_CAPABILITIES,
   }),
-} satisfies Record<ProviderId, ProviderRegistration>;
+} satisfies Record<BuiltinProviderId, ProviderRegistration>;
 
 /** An adapter for every registered provider, as the server starts them. */
-export function createRegisteredAdapters(): Record<ProviderId, ProviderAdapter> {
+export function createRegisteredAdapters(): Record<BuiltinProviderId, ProviderAdapter> {
   return Object.fromEntries(
     PROVIDER_IDS.map((id) => [id, PROVIDER_REGISTRY[id].createAdapter()]),
-  ) as Record<ProviderId, ProviderAdapter>;
+  ) as Record<BuiltinProviderId, ProviderAdapter>;
+}
+
+/**
+ * B18: the ACP agents the person configured (`SKEIN_ACP_AGENTS`, else `<dataDir>/agents.json`),
+ * registered at start-up beside the built-in ones. An entry with a usable id becomes a provider
+ * even when it cannot run (its status says why, in words); a setting that is not a JSON array of
+ * agents, or an entry without a usable id, has no provider to say it on, so the server refuses to
+ * start with the words instead.
+ */
+export async function registerConfiguredAgents(input: {
+  env: Record<string, string | undefined>;
+  dataDir: string;
+}): Promise<ProviderRegistration[]> {
+  const { adapters, unnamed } = await configuredAcpAdapters(input);
+  if (unnamed.length > 0) {
+    throw new ConfigError(unnamed.map((problem) => problem.message).join("; "));
+  }
+  return [...adapters].map(([id, adapter]) => configuredRegistration(id, adapter));
+}
+
+function configuredRegistration(
+  id: ConfiguredProviderId,
+  adapter: ProviderAdapter,
+): ProviderRegistration {
+  const name = adapter.displayName ?? id;
+  return {
+    id,
+    displayName: name,
+    label: name,
+    createAdapter: () => adapter,
+    // Until the agent has answered `initialize`, only what every ACP agent can do.
+    capabilities: adapter.capabilities,
+  };
+}
+
+/** The adapters the server runs: every built-in provider, then the configured agents. */
+export async function createServerAdapters(input: {
+  env: Record<string, string | undefined>;
+  dataDir: string;
+}): Promise<Partial<Record<ProviderId, ProviderAdapter>>> {
+  const adapters: Partial<Record<ProviderId, ProviderAdapter>> = createRegisteredAdapters();
+  for (const registered of await registerConfiguredAgents(input)) {
+    adapters[registered.id] = registered.createAdapter();
+  }
+  return adapters;
 }

@@ -5,7 +5,8 @@ import {
   newStreamFold,
   type ThreadState,
 } from "@skein/domain";
-import { advance, type Checkpoint } from "./past-folds.ts";
+import type { Checkpoint } from "./fold-checkpoint.ts";
+import { advance } from "./past-folds.ts";
 import type { StoredFolds } from "./stored-folds.ts";
 
 /** Events folded between two yields to the event loop, so a step never holds commands up long. */

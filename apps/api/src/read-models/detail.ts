@@ -4,6 +4,7 @@ import {
   type Checkpoint,
   type ContextTransfer,
   NotFoundError,
+  type PlanArtifact,
   type ProjectionRow,
   type ProjectionTable,
   type Run,
@@ -52,14 +53,16 @@ export async function readThreadDetail(
   const shell = typedRows<ThreadShell>([thread])[0]!;
   const windowed = await readWindowRows(query, shell.data, windowInput);
   const { own } = windowed;
-  const [runs, attempts, transfers, checkpoints, requests, pendingRequests] = await Promise.all([
-    windowRows<Run>(query, "runs", threadId, own, false),
-    windowRows<RunAttempt>(query, "attempts", threadId, own, false),
-    windowRows<ContextTransfer>(query, "transfers", threadId, own, true),
-    windowRows<Checkpoint>(query, "checkpoints", threadId, own, true),
-    windowRows<RuntimeRequest>(query, "requests", threadId, own, false),
-    readPendingRequests(query, threadId),
-  ]);
+  const [runs, attempts, transfers, checkpoints, plans, requests, pendingRequests] =
+    await Promise.all([
+      windowRows<Run>(query, "runs", threadId, own, false),
+      windowRows<RunAttempt>(query, "attempts", threadId, own, false),
+      windowRows<ContextTransfer>(query, "transfers", threadId, own, true),
+      windowRows<Checkpoint>(query, "checkpoints", threadId, own, true),
+      windowRows<PlanArtifact>(query, "plans", threadId, own, false),
+      windowRows<RuntimeRequest>(query, "requests", threadId, own, false),
+      readPendingRequests(query, threadId),
+    ]);
   const detail = assembleThreadDetail({
     thread: shell,
     runs,
@@ -67,6 +70,7 @@ export async function readThreadDetail(
     turnItems: windowed.ownTurnItems,
     transfers,
     checkpoints,
+    plans,
     requests,
     inheritedTurnItems: windowed.inheritedTurnItems,
   });

@@ -2,7 +2,7 @@ import type { FoldCheckpoint } from "@skein/db";
 import { newStreamFold, STATE_SNAPSHOT_VERSION, STREAM_FOLD_VERSION } from "@skein/domain";
 import { describe, expect, it } from "vitest";
 import { decodeCheckpoint, encodeCheckpoint, FOLD_FORMAT } from "./fold-codec.ts";
-import type { Checkpoint } from "./past-folds.ts";
+import type { Checkpoint } from "./fold-checkpoint.ts";
 
 function stored(checkpoint: Checkpoint, body = encodeCheckpoint(checkpoint)): FoldCheckpoint {
   const { streamId, version, sequence } = checkpoint.fold;

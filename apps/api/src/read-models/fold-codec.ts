@@ -9,15 +9,16 @@ import {
   STREAM_FOLD_VERSION,
   serializeState,
 } from "@skein/domain";
-import type { Checkpoint } from "./past-folds.ts";
+import type { Checkpoint } from "./fold-checkpoint.ts";
 import type { ThreadOrigin } from "./thread-streams.ts";
 
 /**
  * What a stored checkpoint was written by: this codec, the state snapshot encoding and the
  * domain's fold (evolve + projectEvent). The store answers only checkpoints of exactly this
- * format, so one written by older or newer code is never read, only replaced.
+ * format, so one written by older or newer code is never read, only replaced. The store holds
+ * the text deflated (`fold-packing.ts`).
  */
-export const FOLD_FORMAT = `b8-fold.2/state.${STATE_SNAPSHOT_VERSION}/fold.${STREAM_FOLD_VERSION}`;
+export const FOLD_FORMAT = `b8-fold.3-deflate/state.${STATE_SNAPSHOT_VERSION}/fold.${STREAM_FOLD_VERSION}`;
 
 type Header = {
   /** A thread's compact state (its recent runs) or another stream's whole state. */

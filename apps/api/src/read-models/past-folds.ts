@@ -7,11 +7,11 @@ import {
   type LoggedEvent,
   newStreamFold,
   restoreCompactState,
-  type StreamFold,
   type ThreadState,
 } from "@skein/domain";
 import { silentLogger, type Logger } from "../orchestrator/logger.ts";
 import { STORED_PER_STREAM, StoredFolds } from "./stored-folds.ts";
+import type { Checkpoint, FoldAt } from "./fold-checkpoint.ts";
 import { originOf, sessionIdsIn, type ThreadOrigin } from "./thread-streams.ts";
 
 /** Stream events between two kept checkpoints of a stream's fold. */
@@ -20,25 +20,6 @@ const CHECKPOINT_EVERY = 1_000;
 const PER_STREAM = 8;
 /** Checkpoints kept in all; the least recently read streams lose theirs first. */
 const IN_ALL = 24;
-
-/** A stream folded up to a sequence, with what a thread read needs to find its other streams. */
-export type FoldAt = {
-  fold: StreamFold;
-  /** Provider sessions the stream's events name (a thread's reads fold their streams too). */
-  sessions: Set<string>;
-  /** Where a thread stream came from (its first event). */
-  origin: ThreadOrigin;
-};
-
-/**
- * A kept fold. A thread's also keeps its compact state (issue 20: the recent runs only), which
- * restores in a fraction of the time a clone of the full state takes. A `partial` one (read back
- * from the store) has only that: its `fold.state` is compact and is never continued in place.
- */
-export type Checkpoint = FoldAt & {
-  compact?: { text: string; leftOut: ReadonlySet<string> };
-  partial?: boolean;
-};
 
 export type PastFoldsOptions = {
   /** Stream events between two checkpoints; default 1,000. */

@@ -21,7 +21,8 @@ import type { DetailWindowInput } from "./detail-window.ts";
 import { type ThreadGraphData, readThreadGraph } from "./graph.ts";
 import type { Snapshotted, ThreadShells } from "./index.ts";
 import { readShells, type ShellPageInput } from "./shells.ts";
-import { type FoldAt, PastFolds } from "./past-folds.ts";
+import type { FoldAt } from "./fold-checkpoint.ts";
+import { PastFolds } from "./past-folds.ts";
 import type { ThreadStream } from "./thread-streams.ts";
 
 /** Events read per page when a past read needs the whole log (the shells). */

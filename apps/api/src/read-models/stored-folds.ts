@@ -1,7 +1,8 @@
 import { type EventStore, type FoldCheckpoint, StoreClosedError } from "@skein/db";
 import type { Logger } from "../orchestrator/logger.ts";
 import { decodeCheckpoint, encodeCheckpoint, FOLD_FORMAT } from "./fold-codec.ts";
-import type { Checkpoint } from "./past-folds.ts";
+import type { Checkpoint } from "./fold-checkpoint.ts";
+import { packBody, unpackBody } from "./fold-packing.ts";
 
 /** Checkpoints kept in the store per stream (thinned by the store, first and newest kept). */
 export const STORED_PER_STREAM = 8;
@@ -42,7 +43,8 @@ export class StoredFolds {
       return null;
     }
     if (!found) return null;
-    const checkpoint = decodeCheckpoint(found);
+    const text = await unpackBody(found.body);
+    const checkpoint = text === null ? null : decodeCheckpoint({ ...found, body: text });
     if (!checkpoint) {
       this.log.warn({ streamId, version: found.version }, "past-read checkpoint unreadable");
       return null;
@@ -61,8 +63,8 @@ export class StoredFolds {
     this.pending = this.pending
       // After the read that kept it has answered.
       .then(() => new Promise<void>((resolve) => setImmediate(resolve)))
-      .then(() => {
-        const body = encodeCheckpoint(checkpoint);
+      .then(async () => {
+        const body = await packBody(encodeCheckpoint(checkpoint));
         return store.saveFoldCheckpoint(
           { streamId, version, sequence, format: FOLD_FORMAT, body },
           this.keep,

@@ -55,6 +55,10 @@ export type CodexSkeinOptions = {
   capabilities?: Partial<ProviderCapabilityFlags>;
   /** Codex `[features]` flags for its CODEX_HOME (e.g. `{ multi_agent_v2: true }`). */
   features?: Record<string, boolean>;
+  /** The model Codex asks for (its catalog decides some tools; default gpt-5.5). */
+  model?: string;
+  /** Extra CODEX_HOME config (e.g. a `[tools]` table turning on `update_plan`). */
+  extraToml?: string;
   /** B2: new attempts after provider failures mid-turn (the orchestrator's default otherwise). */
   attempts?: OrchestratorOptions["attempts"];
   /** T9: how long a delegated child may run (the orchestrator's default otherwise). */
@@ -143,8 +147,9 @@ export async function createCodexSkeinHarness(
   try {
     home = await createCodexTestHome({
       baseUrl: faults?.url ?? server.url,
-      model: "gpt-5.5",
+      model: options.model ?? "gpt-5.5",
       ...(options.features ? { features: options.features } : {}),
+      ...(options.extraToml ? { extraToml: options.extraToml } : {}),
     });
   } catch (error) {
     await faults?.close();

@@ -9,6 +9,7 @@ import {
   startFakeMessagesServer,
   startFakeResponsesServer,
 } from "@skein/fake-models";
+import type { GitHubSettings } from "../../src/orchestrator/git/git-finish-commands.ts";
 import { createOrchestrator, type Orchestrator } from "../../src/orchestrator/index.ts";
 import { startTestServer, type TestServer, tempDir } from "./test-server.ts";
 
@@ -25,8 +26,9 @@ export type RealProvidersServer = TestServer & {
  * `codex app-server` binary and the Claude Agent SDK's `claude`, each on its own fake model.
  */
 export async function startRealProvidersServer(
-  options: { token?: string } = {},
+  options: { token?: string; github?: GitHubSettings } = {},
 ): Promise<RealProvidersServer> {
+  const { github, ...serverOptions } = options;
   const openai = await startFakeResponsesServer();
   const anthropic = await startFakeMessagesServer();
   let home: CodexTestHome | null = null;
@@ -40,9 +42,15 @@ export async function startRealProvidersServer(
       apiKey: "test",
     });
     const t = await startTestServer({
-      ...options,
+      ...serverOptions,
       orchestrator: (store, dataDir) =>
-        createOrchestrator({ store, adapters: { codex, claude }, dataDir, sessionIdleMs: 0 }),
+        createOrchestrator({
+          store,
+          adapters: { codex, claude },
+          dataDir,
+          sessionIdleMs: 0,
+          ...(github ? { github } : {}),
+        }),
     });
     const codexHome = home;
     return {

@@ -4,6 +4,7 @@ import { ThemeProvider, useTheme } from "next-themes";
 import { Toaster } from "sonner";
 import { ApiProvider } from "../lib/api-context.tsx";
 import { CommandsProvider } from "../lib/commands.tsx";
+import { DebugProvider } from "../lib/debug-mode.tsx";
 import { ShellsProvider } from "../lib/shells-store.tsx";
 import { AuthBanner } from "./common/auth-banner.tsx";
 import { Sidebar } from "./sidebar/sidebar.tsx";
@@ -17,36 +18,38 @@ export function AppShell({ apiUrl, children }: { apiUrl: string; children: React
   return (
     <ThemeProvider attribute="class" defaultTheme="system" enableSystem disableTransitionOnChange>
       <ApiProvider apiUrl={apiUrl}>
-        <ShellsProvider>
-          <CommandsProvider>
-            <div className={`app${sidebarOpen ? " sidebar-open" : ""}`}>
-              <button
-                type="button"
-                className="sidebar-toggle"
-                aria-expanded={sidebarOpen}
-                aria-controls="sidebar"
-                onClick={() => setSidebarOpen((open) => !open)}
-              >
-                {sidebarOpen ? "Close threads" : "Threads"}
-              </button>
-              <div id="sidebar" className="sidebar-frame">
-                <Sidebar
-                  onNavigate={() => {
-                    // Let the link's own click run first, then fold the overlay away.
-                    setTimeout(() => setSidebarOpen(false), 0);
-                  }}
-                />
+        <DebugProvider>
+          <ShellsProvider>
+            <CommandsProvider>
+              <div className={`app${sidebarOpen ? " sidebar-open" : ""}`}>
+                <button
+                  type="button"
+                  className="sidebar-toggle"
+                  aria-expanded={sidebarOpen}
+                  aria-controls="sidebar"
+                  onClick={() => setSidebarOpen((open) => !open)}
+                >
+                  {sidebarOpen ? "Close threads" : "Threads"}
+                </button>
+                <div id="sidebar" className="sidebar-frame">
+                  <Sidebar
+                    onNavigate={() => {
+                      // Let the link's own click run first, then fold the overlay away.
+                      setTimeout(() => setSidebarOpen(false), 0);
+                    }}
+                  />
+                </div>
+                <main className="main" id="main">
+                  <AuthBanner />
+                  {children}
+                </main>
               </div>
-              <main className="main" id="main">
-                <AuthBanner />
-                {children}
-              </main>
-            </div>
-            <ThemedToaster />
-            <GlobalCommands />
-            <CommandPalette />
-          </CommandsProvider>
-        </ShellsProvider>
+              <ThemedToaster />
+              <GlobalCommands />
+              <CommandPalette />
+            </CommandsProvider>
+          </ShellsProvider>
+        </DebugProvider>
       </ApiProvider>
     </ThemeProvider>
   );

@@ -1,10 +1,17 @@
 import { PROVIDERS } from "@skein/domain/provider";
 import type { ProviderKind, ShellStatus } from "./types.ts";
 
-/** Each registered provider's short label (the registry in `@skein/domain/provider`). */
-export const PROVIDER_LABEL = Object.fromEntries(
+const BUILT_IN_LABELS: Record<string, string> = Object.fromEntries(
   Object.entries(PROVIDERS).map(([id, names]) => [id, names.label]),
-) as Record<ProviderKind, string>;
+);
+
+/**
+ * Each provider's short label (the registry in `@skein/domain/provider`). A configured ACP
+ * agent's id (B18) is known only to the server, so it is shown as it is rather than as nothing.
+ */
+export const PROVIDER_LABEL = new Proxy(BUILT_IN_LABELS, {
+  get: (labels, id) => (typeof id === "string" ? (labels[id] ?? id) : undefined),
+}) as Record<ProviderKind, string>;
 
 export const STATUS_LABEL: Record<ShellStatus, string> = {
   idle: "idle",

@@ -20,6 +20,13 @@ describe("run numbering across forks", () => {
     expect(displayRunNumber("forkB", 1, of)).toBe(6);
   });
 
+  it("a fork the domain recorded its whole offset on needs no walk up its lineage", () => {
+    // forkC's source is unknown here: only its recorded offset can give 7.
+    const withOffset = (id: string): InheritanceLink | undefined =>
+      id === "forkC" ? { sourceThreadId: "gone", sourceRunOrdinal: 2, runOffset: 7 } : undefined;
+    expect(displayRunNumber("forkC", 1, withOffset)).toBe(8);
+  });
+
   it("unknown sources count as no offset; a cycle in bad data ends", () => {
     expect(displayRunNumber("nowhere", 4, of)).toBe(4);
     expect(runOffset("loopX", of)).toBe(64);

@@ -10,14 +10,8 @@ import { type Action, useAction } from "./use-action.ts";
  * Forks and opens the new thread at once. A fork is cheap (T1): no provider work happens until
  * its first message, so there is nothing to wait for.
  */
-export function useFork(
-  threadId: string,
-  sourceTitle: string | null,
-): Action & {
-  fork(
-    sourcePoint: ForkSourcePoint,
-    options?: { isolatedWorkspace?: boolean; runNumber?: number | null },
-  ): void;
+export function useFork(threadId: string): Action & {
+  fork(sourcePoint: ForkSourcePoint, options?: { isolatedWorkspace?: boolean }): void;
 } {
   const client = useApi();
   const router = useRouter();
@@ -30,8 +24,8 @@ export function useFork(
         const result = await client.thread.fork.mutate({
           threadId,
           sourcePoint,
-          // A fork that repeats its source's title is hard to tell apart in the sidebar.
-          ...(sourceTitle ? { title: forkTitle(sourceTitle, options.runNumber ?? null) } : {}),
+          // Untitled: the API names it where it came from ("fork of Main at run 3"), as for
+          // every client.
           ...(options.isolatedWorkspace ? { isolatedWorkspace: true } : {}),
         });
         copyChoice(threadId, result.threadId);
@@ -42,17 +36,6 @@ export function useFork(
   };
 }
 
-const MAX_TITLE = 200;
-
-/** "fork of Main thread at run 3": says where it came from, so siblings differ in the list. */
-export function forkTitle(sourceTitle: string, runNumber: number | null): string {
-  const prefix = "fork of ";
-  const suffix = runNumber === null ? "" : ` at run ${runNumber}`;
-  const room = MAX_TITLE - prefix.length - suffix.length;
-  const base = sourceTitle.length > room ? `${sourceTitle.slice(0, room - 1)}…` : sourceTitle;
-  return `${prefix}${base}${suffix}`;
-}
-
 /**
  * Under its source in the sidebar, "fork of Main thread at run 3" says the same thing twice and
  * is cut before the part that tells siblings apart: there it reads "fork at run 3".
@@ -60,7 +43,7 @@ export function forkTitle(sourceTitle: string, runNumber: number | null): string
 export function nestedForkLabel(title: string, parentTitle: string | undefined): string {
   if (parentTitle === undefined) return title;
   const prefix = `fork of ${parentTitle} at run `;
-  return title.startsWith(prefix) && /^\d+$/.test(title.slice(prefix.length))
+  return title.startsWith(prefix) && /^\d+( \(\d+\))?$/.test(title.slice(prefix.length))
     ? `fork at run ${title.slice(prefix.length)}`
     : title;
 }

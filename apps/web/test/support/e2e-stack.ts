@@ -17,6 +17,8 @@ export type E2eStackOptions = {
   signedOut?: boolean;
   /** Writes a history into the API's data dir before the API opens it (see seed-history.ts). */
   seed?: (dataDir: string) => Promise<void>;
+  /** More environment for the API process, read when the stack starts (after earlier hooks). */
+  apiEnv?: () => Record<string, string>;
   /** Time for the build, the seed and the stack to start (vitest's hookTimeout when absent). */
   startTimeoutMs?: number;
 };
@@ -37,6 +39,7 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
       ...(options.codexFeatures ? { codexFeatures: options.codexFeatures } : {}),
       ...(options.seed ? { seed: options.seed } : {}),
       ...(options.signedOut ? { signedOut: true } : {}),
+      ...(options.apiEnv ? { apiEnv: options.apiEnv() } : {}),
     });
     started = { stack };
     const browser = await launchBrowser();

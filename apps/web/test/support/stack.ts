@@ -17,6 +17,8 @@ export async function startStack(
     signedOut?: boolean;
     /** Writes a history into the API's data dir before the API opens it. */
     seed?: (dataDir: string) => Promise<void>;
+    /** More environment for the API process (a fake GitHub's URL, say). */
+    apiEnv?: Record<string, string>;
   } = {},
 ): Promise<Stack> {
   const providers = await startFakeProviders({
@@ -28,7 +30,7 @@ export async function startStack(
   try {
     api = await startApi({
       webPort,
-      env: providers.env,
+      env: { ...providers.env, ...options.apiEnv },
       ...(options.seed ? { seed: options.seed } : {}),
     });
   } catch (error) {

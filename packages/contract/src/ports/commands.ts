@@ -30,6 +30,8 @@ import type {
   ForkComparison,
   SweepInput,
   SweepResult,
+  PurgeInput,
+  PurgeResult,
 } from "../views/parallel.ts";
 import type {
   GitCommitAnswer,
@@ -43,6 +45,8 @@ import type {
   PrOpenAnswer,
   PrOpenInput,
   PrSyncAnswer,
+  ReviewCommentAnswer,
+  ReviewCommentInput,
 } from "../views/git.ts";
 import type {
   ReviewDiff,
@@ -146,10 +150,34 @@ export interface OrchestratorCommands {
     runId: RunId;
     commandId?: string;
   }): Promise<{ runId: RunId; sequence: number }>;
+  /** B20: a waiting message's new text; one whose run started is CONFLICT. */
+  editQueued(input: {
+    threadId: ThreadId;
+    runId: RunId;
+    text: string;
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
+  /**
+   * B20: the waiting messages in the order they should start, every one named once (a queue
+   * that changed meanwhile, or a started run named, is CONFLICT).
+   */
+  reorderQueue(input: {
+    threadId: ThreadId;
+    runIds: RunId[];
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
+  /** B20: a waiting message is withdrawn and never sent; a started one is CONFLICT. */
+  withdrawQueued(input: {
+    threadId: ThreadId;
+    runId: RunId;
+    commandId?: string;
+  }): Promise<{ sequence: number }>;
   forkThread(input: {
     threadId: ThreadId;
     sourcePoint?: ForkSourcePointSpec;
     title?: string;
+    /** Untitled forks of one fan-out, numbered apart (B16); counted by the API when absent. */
+    sibling?: number;
     isolatedWorkspace?: boolean;
     /** B19: an outside agent makes the fork (recorded as `createdBy: "agent"`). */
     agentName?: string;
@@ -199,6 +227,8 @@ export interface OrchestratorCommands {
   syncPullRequest(input: { threadId: ThreadId }): Promise<PrSyncAnswer>;
   /** B17: review comments and failing checks become messages to the thread's agent. */
   sendPullRequestFeedback(input: PrFeedbackInput): Promise<PrFeedbackAnswer>;
+  /** B17: a comment on a diff line in Review becomes a message with its file, line and hunk. */
+  sendReviewComment(input: ReviewCommentInput): Promise<ReviewCommentAnswer>;
   /** B17: merges the thread's pull request by the repository's allowed method. */
   mergePullRequest(input: PrMergeInput): Promise<PrMergeAnswer>;
   /**
@@ -223,6 +253,21 @@ export interface OrchestratorCommands {
   archive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   unarchive(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
   /**
+   * Issue 33: a soft delete (the thread leaves every list and takes no work; queued runs are
+   * cancelled). CONFLICT while a run is in progress. `purgeDeleted` removes what it left later.
+   */
+  deleteThread(input: { threadId: ThreadId; commandId?: string }): Promise<{ sequence: number }>;
+  /** Deletes the project and every thread of it; CONFLICT (nothing deleted) while one runs. */
+  deleteProject(input: {
+    projectId: ProjectId;
+    commandId?: string;
+  }): Promise<{ threadsDeleted: number; sequence: number }>;
+  /**
+   * Removes the worktrees and checkpoint refs of threads deleted longer ago than the grace
+   * period, each exactly once across instances. Also run at startup.
+   */
+  purgeDeleted(input?: PurgeInput): Promise<PurgeResult>;
+  /**
    * T9/E9: a sub-agent's child thread becomes a normal thread: listed on its own, no longer
    * following its parent's sub-agent nor stopped with its parent; a message continues it.
    */
@@ -236,6 +281,7 @@ export interface OrchestratorCommands {
     effort?: string | null;
     runtimeMode?: RuntimeMode;
     interactionMode?: InteractionMode;
+    autoFeedback?: boolean;
     commandId?: string;
   }): Promise<{ sequence: number }>;
   /** A thread exported elsewhere, appended here stream by stream (see thread-import.ts). */
@@ -281,6 +327,8 @@ export interface OrchestratorCommands {
   providerStatus(input?: { refresh?: boolean }): Promise<
     Array<{
       provider: ProviderKind;
+      /** The name a person knows it by (a configured ACP agent's own `name`, B18). */
+      name: string;
       found: boolean;
       version: string | null;
       /** Found and authenticated: a message to it is accepted. */

@@ -22,6 +22,7 @@ import type {
   WatchMessage,
 } from "../views/watches.ts";
 import type { OrchestratorCommands } from "./commands.ts";
+import type { SkeinNotifications } from "../views/notify.ts";
 
 /**
  * The ports the router is written against: what a host (apps/api) provides for the procedures to
@@ -127,6 +128,8 @@ export interface SkeinServices {
   readonly pastReads: SkeinPastReads;
   readonly watches: SkeinWatches;
   readonly workspaces: WorkspaceCheck;
+  /** B20: Web Push subscriptions; null where the host has none (tests, no data dir). */
+  readonly notifications?: SkeinNotifications | null;
   /**
    * The host's own failures (its store's conflicts, shutdown) as tRPC errors; `null` for anything
    * it does not know, which tRPC reports as INTERNAL_SERVER_ERROR. Domain errors never get here.

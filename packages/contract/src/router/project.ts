@@ -38,6 +38,10 @@ export const projectRouter = {
       }),
     )
     .mutation(({ ctx, input }) => ctx.services.commands.updateProjectSettings(input)),
+  /** Issue 33: the project and all its threads, soft; CONFLICT (nothing deleted) while one runs. */
+  delete: apiProcedure
+    .input(z.object({ projectId: ProjectId, commandId: OptionalCommandId }))
+    .mutation(({ ctx, input }) => ctx.services.commands.deleteProject(input)),
 
   list: apiProcedure.query(({ ctx }) => ctx.services.reads.projects()),
 } satisfies TRPCRouterRecord;

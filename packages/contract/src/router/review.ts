@@ -47,4 +47,32 @@ export const reviewRouter = {
         }),
     )
     .mutation(({ ctx, input }) => ctx.services.commands.reviewRevert(input)),
+
+  /**
+   * B17: a comment written on a diff line here goes to the thread's agent as a message with its
+   * file, line and hunk, in the words a pull request's review comment would have.
+   */
+  comment: apiProcedure
+    .input(
+      z
+        .object({
+          threadId: ThreadId,
+          path: z
+            .string()
+            .min(1)
+            .max(4096)
+            .refine(
+              (p) => !p.startsWith("/") && !p.split(/[\\/]/).includes("..") && !p.includes("\0"),
+              {
+                message: "must be a path inside the thread's workspace",
+              },
+            ),
+          line: z.number().int().positive().max(10_000_000).nullable(),
+          diffHunk: z.string().max(10_000),
+          body: z.string().trim().min(1, "write the comment first").max(10_000),
+          commandId: OptionalCommandId,
+        })
+        .strict(),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.sendReviewComment(input)),
 } satisfies TRPCRouterRecord;

@@ -27,6 +27,8 @@ import { apiProcedure } from "../trpc.ts";
 import { LastEventId, MessageText, ModelName, OptionalCommandId, Title } from "./inputs.ts";
 
 const MAX_ATTACHMENTS = 10;
+/** The same bound the domain's ReorderQueue holds. */
+const MAX_QUEUE_ORDER = 1_000;
 const AttachmentRef = z.object({
   ref: z.string().regex(/^sha256:[0-9a-f]{64}$/, "an attachment ref is sha256:<64 hex digits>"),
   // B4: the name is stored with the message and shown to the provider, so no NUL, no lone surrogate.
@@ -225,6 +227,37 @@ export const threadRouter = {
     .input(z.object({ threadId: ThreadId, runId: RunId, commandId: OptionalCommandId }))
     .mutation(({ ctx, input }) => ctx.services.commands.retryRun(input)),
 
+  /** B20: a waiting message's new text, until its run starts (then CONFLICT). */
+  editQueued: apiProcedure
+    .input(
+      z.object({
+        threadId: ThreadId,
+        runId: RunId,
+        text: MessageText,
+        commandId: OptionalCommandId,
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.editQueued(input)),
+
+  /**
+   * B20: the waiting messages in the order they should start; each waiting one named once, else
+   * CONFLICT (the queue changed: read the thread again).
+   */
+  reorderQueue: apiProcedure
+    .input(
+      z.object({
+        threadId: ThreadId,
+        runIds: z.array(RunId).min(1).max(MAX_QUEUE_ORDER),
+        commandId: OptionalCommandId,
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.reorderQueue(input)),
+
+  /** B20: a waiting message is withdrawn and never reaches the provider; a started one is CONFLICT. */
+  withdrawQueued: apiProcedure
+    .input(z.object({ threadId: ThreadId, runId: RunId, commandId: OptionalCommandId }))
+    .mutation(({ ctx, input }) => ctx.services.commands.withdrawQueued(input)),
+
   /**
    * B14: undoes what the agent's runs after the checkpoint did: their files (scope `code`), the
    * runs themselves (`conversation`), or both (default). A file the person changed since the agent
@@ -260,6 +293,8 @@ export const threadRouter = {
         effort: ReasoningEffort.nullable().optional(),
         runtimeMode: RuntimeMode.optional(),
         interactionMode: InteractionMode.optional(),
+        /** B17: send the PR's new review comments and failing checks to the agent unasked. */
+        autoFeedback: z.boolean().optional(),
         commandId: OptionalCommandId,
       }),
     )
@@ -273,6 +308,30 @@ export const threadRouter = {
   unarchive: apiProcedure
     .input(ThreadRef)
     .mutation(({ ctx, input }) => ctx.services.commands.unarchive(input)),
+
+  /**
+   * Issue 33: a soft delete; CONFLICT while a run is in progress. The thread's worktree and
+   * checkpoint refs go with `purgeDeleted` once the grace period is over.
+   */
+  delete: apiProcedure
+    .input(ThreadRef)
+    .mutation(({ ctx, input }) => ctx.services.commands.deleteThread(input)),
+
+  /** Purges deleted threads past `graceMs` (default 7 days); `dryRun` only reports. */
+  purgeDeleted: apiProcedure
+    .input(
+      z.object({
+        graceMs: z
+          .number()
+          .int()
+          .min(0)
+          .max(365 * 24 * 3_600_000)
+          .optional(),
+        force: z.boolean().optional(),
+        dryRun: z.boolean().optional(),
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.purgeDeleted(input)),
 
   /**
    * T9/E9: a sub-agent's child thread becomes a normal thread of its own (CONFLICT for a thread

@@ -66,5 +66,19 @@ export type PrFeedbackInput = {
 };
 export type PrFeedbackAnswer = { runIds: RunId[]; sequence: number };
 
+/** B17: a comment the person wrote on a diff line in Skein's Review page. */
+export type ReviewCommentInput = {
+  threadId: ThreadId;
+  /** The file, relative to the thread's workspace. */
+  path: string;
+  /** The line in the changed file (null: the file as a whole). */
+  line: number | null;
+  /** The hunk the line sits in, as the Review page shows it. */
+  diffHunk: string;
+  body: string;
+  commandId?: string;
+};
+export type ReviewCommentAnswer = { runId: RunId; sequence: number };
+
 export type PrMergeInput = { threadId: ThreadId; commandId?: string };
 export type PrMergeAnswer = { method: string; sha: string; sequence: number };

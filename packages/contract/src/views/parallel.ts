@@ -116,3 +116,23 @@ export type SweptWorktree = {
 };
 export type KeptWorktree = { path: string; threadId: string; reason: string };
 export type SweepResult = { removed: SweptWorktree[]; kept: KeptWorktree[] };
+
+/** Issue 33: the purge of deleted threads past their grace period. */
+export type PurgeInput = {
+  /** How long a deleted thread keeps its worktree and checkpoint refs (default 7 days). */
+  graceMs?: number;
+  /** Also remove worktrees holding work no checkpoint captured. */
+  force?: boolean;
+  /** Report what would be purged, remove nothing. */
+  dryRun?: boolean;
+};
+export type PurgedThread = {
+  threadId: string;
+  /** The worktree removed, or null when the thread had none. */
+  worktreePath: string | null;
+  refsDeleted: number;
+};
+export type PurgeResult = {
+  purged: PurgedThread[];
+  kept: Array<{ threadId: string; reason: string }>;
+};

@@ -119,7 +119,7 @@ export type ThreadTimeline = {
 /** One raw provider frame (E18) and the store sequences it led to (B8). */
 export type RawFrameView = {
   rawEventId: string;
-  /** `codex` | `claude`: with it a saved answer is a slice `pnpm skein replay` takes. */
+  /** The provider's id: with it a saved answer is a slice `pnpm skein replay` takes. */
   provider: string | null;
   providerSessionId: string | null;
   direction: string | null;

@@ -25,6 +25,8 @@ export const RenameProject = defineCommand("RenameProject", {
   title: NameText,
 });
 export const ArchiveProject = defineCommand("ArchiveProject", { projectId: ProjectId });
+/** Issue 33: a soft delete; the orchestrator deletes the project's threads first. */
+export const DeleteProject = defineCommand("DeleteProject", { projectId: ProjectId });
 
 export const OpenProviderSession = defineCommand("OpenProviderSession", {
   providerSessionId: ProviderSessionId,

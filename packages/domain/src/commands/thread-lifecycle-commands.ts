@@ -56,7 +56,10 @@ export const ForkThread = defineCommand("ForkThread", {
   threadId: ThreadId,
   sourceThreadId: ThreadId,
   sourcePoint: ForkSourcePointSpec,
+  /** Absent: "fork of <source> at run N" (B16), numbered `sibling` when that is above 1. */
   title: NameText.optional(),
+  /** Which untitled fork of the source at this point this is (the caller counts those made). */
+  sibling: z.number().int().positive().max(10_000).optional(),
   createdBy: TransferCreatedBy,
   relationship: z.enum(["fork", "subagent"]),
   /** With `createdBy: "agent"` from an outside agent (MCP/ACP client): its name. */
@@ -76,10 +79,24 @@ export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
   port: z.number().int().min(1).max(65535).nullable().optional(),
   /** Issue 26: progress of the worktree's setup (copied files, setup script). */
   workspaceSetup: WorkspaceSetup.nullable().optional(),
+  /** B17: review comments and failing checks of the thread's PR go to the agent unasked. */
+  autoFeedback: z.boolean().optional(),
 });
 
 export const ArchiveThread = defineCommand("ArchiveThread", { threadId: ThreadId });
 export const UnarchiveThread = defineCommand("UnarchiveThread", { threadId: ThreadId });
+
+/** Issue 33: a soft delete; what the thread left on disk goes later, with `PurgeThread`. */
+export const DeleteThread = defineCommand("DeleteThread", { threadId: ThreadId });
+/**
+ * Records that a deleted thread's worktree and checkpoint refs are gone (the orchestrator removes
+ * them first, under an effect claim): what was removed, for the audit.
+ */
+export const PurgeThread = defineCommand("PurgeThread", {
+  threadId: ThreadId,
+  worktreePath: z.string().min(1).nullable(),
+  refsDeleted: z.number().int().min(0),
+});
 
 /**
  * T9/E9: a sub-agent's child thread becomes a normal app thread: a top-level row of its own, no

@@ -1,8 +1,23 @@
 import { z } from "zod";
-import { PROVIDER_IDS } from "../provider/providers.ts";
+import {
+  CONFIGURED_PROVIDER_ID,
+  type ConfiguredProviderId,
+  isBuiltinProviderId,
+  PROVIDER_IDS,
+} from "../provider/providers.ts";
 
-/** A registered provider's id (see provider/providers.ts). */
-export const ProviderKind = z.enum(PROVIDER_IDS);
+/** A built-in provider's id (see provider/providers.ts). */
+export const BuiltinProviderKind = z.enum(PROVIDER_IDS);
+
+/** B18: a configured ACP agent's id; whether this server runs it is checked where it is used. */
+export const ConfiguredProviderKind = z
+  .string()
+  .regex(CONFIGURED_PROVIDER_ID, "a provider id is 2–32 lowercase letters, digits or dashes")
+  .refine((id) => !isBuiltinProviderId(id))
+  .transform((id) => id as ConfiguredProviderId);
+
+/** A provider's id: a built-in one, or a configured agent's (see provider/providers.ts). */
+export const ProviderKind = z.union([BuiltinProviderKind, ConfiguredProviderKind]);
 export type ProviderKind = z.infer<typeof ProviderKind>;
 
 /** ISO-8601 UTC timestamp as produced by `Date#toISOString()`; supplied through CommandMeta. */

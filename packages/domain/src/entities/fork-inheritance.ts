@@ -16,6 +16,12 @@ export const ForkInheritance = z.object({
   cutoffSortKey: z.number().int().nonnegative(),
   /** The source run the fork starts after; 0 when the source had no settled run. */
   sourceRunOrdinal: z.number().int().nonnegative(),
+  /**
+   * Runs a person counts before this fork's own first run (its source's offset plus
+   * `sourceRunOrdinal`): its run N is shown as run `runOffset + N`, in the UI and in handoffs
+   * alike. Absent on forks recorded before it existed.
+   */
+  runOffset: z.number().int().nonnegative().optional(),
   excludedRunOrdinals: z.array(z.number().int().positive()),
   forkItemId: TurnItemId,
 });

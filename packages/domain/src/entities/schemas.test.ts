@@ -287,7 +287,7 @@ describe("entity schemas", () => {
   it("parseCommand rejects malformed commands with readable, path-qualified messages", () => {
     const result = parseCommand({
       type: "QueueRun",
-      data: { threadId: "run_1", runId: "run_1", messageId: "msg_1", text: "", provider: "gpt" },
+      data: { threadId: "run_1", runId: "run_1", messageId: "msg_1", text: "", provider: "GPT 5" },
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;

@@ -15,6 +15,7 @@ export const ProjectSettingsUpdated = defineEvent("ProjectSettingsUpdated", {
   settings: ProjectSettings,
 });
 export const ProjectArchived = defineEvent("ProjectArchived", { projectId: ProjectId });
+export const ProjectDeleted = defineEvent("ProjectDeleted", { projectId: ProjectId });
 
 export const ProviderSessionOpened = defineEvent("ProviderSessionOpened", {
   session: ProviderSession,

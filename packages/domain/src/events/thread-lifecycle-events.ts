@@ -16,6 +16,7 @@ export const ThreadSettingsPatch = z.object({
   worktreePath: z.string().min(1).nullable().optional(),
   port: z.number().int().min(1).max(65535).nullable().optional(),
   workspaceSetup: WorkspaceSetup.nullable().optional(),
+  autoFeedback: z.boolean().optional(),
 });
 export type ThreadSettingsPatch = z.infer<typeof ThreadSettingsPatch>;
 
@@ -32,6 +33,13 @@ export const ThreadSettingsUpdated = defineEvent("ThreadSettingsUpdated", {
 });
 export const ThreadArchived = defineEvent("ThreadArchived", { threadId: ThreadId });
 export const ThreadUnarchived = defineEvent("ThreadUnarchived", { threadId: ThreadId });
+export const ThreadDeleted = defineEvent("ThreadDeleted", { threadId: ThreadId });
+/** The deleted thread's worktree (null: it had none) and checkpoint refs were removed. */
+export const ThreadPurged = defineEvent("ThreadPurged", {
+  threadId: ThreadId,
+  worktreePath: z.string().min(1).nullable(),
+  refsDeleted: z.number().int().min(0),
+});
 /** The former parent is kept for audit; the thread's lineage no longer names it. */
 export const ThreadPromoted = defineEvent("ThreadPromoted", {
   threadId: ThreadId,

@@ -52,6 +52,7 @@ function renameProject(
 ): ProjectEvent[] {
   const project = requireProject(s, d.projectId);
   if (project.archivedAt) throw new PreconditionFailedError(`project ${project.id} is archived`);
+  if (project.deletedAt) throw new PreconditionFailedError(`project ${project.id} is deleted`);
   return [{ type: "ProjectRenamed", data: { projectId: project.id, title: d.title, at: m.at } }];
 }
 
@@ -79,6 +80,18 @@ function archiveProject(
   return [{ type: "ProjectArchived", data: { projectId: project.id, at: m.at } }];
 }
 
+function deleteProject(
+  d: CommandData<"DeleteProject">,
+  s: ProjectState,
+  m: CommandMeta,
+): ProjectEvent[] {
+  const project = requireProject(s, d.projectId);
+  if (project.deletedAt) {
+    throw new PreconditionFailedError(`project ${project.id} is already deleted`);
+  }
+  return [{ type: "ProjectDeleted", data: { projectId: project.id, at: m.at } }];
+}
+
 export function decideProject(
   command: ProjectCommand,
   state: ProjectState,
@@ -94,6 +107,8 @@ export function decideProject(
         return updateProjectSettings(command.data, state, meta);
       case "ArchiveProject":
         return archiveProject(command.data, state, meta);
+      case "DeleteProject":
+        return deleteProject(command.data, state, meta);
       default:
         return assertNever(command);
     }

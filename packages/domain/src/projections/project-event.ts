@@ -49,7 +49,8 @@ function put(
 function projectRow(s: ProjectState, id: string): ProjectionPut | null {
   const p = s.project;
   if (!p || p.id !== id) return null;
-  return put("projects", p.id, null, null, p.archivedAt ? "archived" : "active", p);
+  const status = p.deletedAt ? "deleted" : p.archivedAt ? "archived" : "active";
+  return put("projects", p.id, null, null, status, p);
 }
 
 function sessionRow(s: SessionState, id: string): ProjectionPut | null {

@@ -189,6 +189,32 @@ describe("thread shell status (P1)", () => {
     expect(shell(s)).toMatchObject({ status: "idle", runCount: 2 });
   });
 
+  it("E3: a compaction run stays a run of the graph but is not counted as a turn, cancelled or not", () => {
+    const s = new ThreadScenario().create();
+    s.completedRun();
+    const queueCompaction = () => {
+      const runId = id("run", `compact${s.state.runOrder.length}`);
+      s.exec({
+        type: "QueueRun",
+        data: {
+          threadId: s.threadId,
+          runId,
+          messageId: id("message", `compact${s.state.runOrder.length}`),
+          text: "/compact",
+          provider: "codex",
+          compact: true,
+        },
+      });
+      return runId;
+    };
+    const compaction = queueCompaction();
+    expect(shell(s)).toMatchObject({ runCount: 1, queuedRunCount: 1 });
+    s.exec({ type: "CancelQueuedRun", data: { threadId: s.threadId, runId: compaction } });
+    s.completedRun();
+    expect(shell(s)).toMatchObject({ runCount: 2 });
+    expect(s.state.runOrder).toHaveLength(3);
+  });
+
   it("assembleThreadShells lists the most recently active first and hides archived threads", () => {
     const a = new ThreadScenario("a").create();
     const b = new ThreadScenario("b").create();

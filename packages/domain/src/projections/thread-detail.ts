@@ -1,4 +1,5 @@
 import type { Checkpoint } from "../entities/checkpoint.ts";
+import type { PlanArtifact } from "../entities/plan-artifact.ts";
 import type { ContextTransfer } from "../entities/context-transfer.ts";
 import type { Run } from "../entities/run.ts";
 import type { RunAttempt } from "../entities/run-attempt.ts";
@@ -17,6 +18,8 @@ export type ThreadDetailRows = {
   requests: readonly ProjectionRow<RuntimeRequest>[];
   /** E4: the runs' attempts (a retry or recovery adds one); absent rows mean none. */
   attempts?: readonly ProjectionRow<RunAttempt>[];
+  /** E17: the runs' plans (todo lists, proposed plans, questions); absent rows mean none. */
+  plans?: readonly ProjectionRow<PlanArtifact>[];
   /** For forks: `collectInheritedTurnItems(...)` of the thread's inheritance. */
   inheritedTurnItems?: readonly TurnItem[];
 };
@@ -37,6 +40,8 @@ export type ThreadDetail = {
   visibleTurnItems: TurnItem[] | null;
   transfers: ContextTransfer[];
   checkpoints: Checkpoint[];
+  /** P2/E17: every plan of the thread's runs (each todo-list update supersedes the last). */
+  plans: PlanArtifact[];
   pendingRequests: RuntimeRequest[];
 };
 
@@ -112,6 +117,7 @@ export function assembleThreadDetail(rows: ThreadDetailRows): ThreadDetail {
     visibleTurnItems,
     transfers: sortedData(rows.transfers),
     checkpoints: sortedData(rows.checkpoints),
+    plans: sortedData(rows.plans ?? []),
     pendingRequests: sortedData(rows.requests).filter((r) => r.status === "pending"),
   };
 }

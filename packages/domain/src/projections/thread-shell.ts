@@ -31,7 +31,10 @@ export type ThreadShell = {
   inheritance: ForkInheritance | null;
   status: ThreadShellStatus;
   activeRunId: RunId | null;
-  /** Runs that count for the conversation (not cancelled, not rolled back). */
+  /**
+   * E3: runs that count for the conversation: not cancelled, not rolled back, and not a
+   * compaction, imported or system run (those stay in the graph, not in this count).
+   */
   runCount: number;
   queuedRunCount: number;
   pendingRequestCount: number;
@@ -47,6 +50,8 @@ export type ThreadShell = {
   /** Issue 26: the `PORT` its runtimes get, and how its worktree's setup went. */
   port?: number | null;
   workspaceSetup?: AppThread["workspaceSetup"];
+  /** B17: the PR's new review comments and failing checks go to the agent unasked (absent: no). */
+  autoFeedback?: boolean;
 };
 
 /**
@@ -81,7 +86,8 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     inheritance: s.inheritance,
     status: shellStatusOf(s),
     activeRunId: s.activeRunId,
-    runCount: s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length,
+    runCount:
+      s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length - s.asideRunCount,
     queuedRunCount: s.queuedRunIds.size,
     pendingRequestCount: s.pendingRequestIds.size,
     usage: s.usageTotal,
@@ -93,5 +99,6 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     ...(t.pullRequest ? { pullRequest: t.pullRequest } : {}),
     ...(t.port != null ? { port: t.port } : {}),
     ...(t.workspaceSetup ? { workspaceSetup: t.workspaceSetup } : {}),
+    ...(t.autoFeedback ? { autoFeedback: true } : {}),
   };
 }

@@ -39,6 +39,11 @@ export {
   unexplainedFailure,
 } from "./provider-failure.ts";
 export {
+  type BuiltinProviderId,
+  CONFIGURED_PROVIDER_ID,
+  type ConfiguredProviderId,
+  isBuiltinProviderId,
+  isConfiguredProviderId,
   isProviderId,
   PROVIDER_IDS,
   PROVIDERS,

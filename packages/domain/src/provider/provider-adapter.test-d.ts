@@ -1,5 +1,6 @@
 import { describe, expectTypeOf, it } from "vitest";
 import type {
+  ConfiguredProviderId,
   ProviderAdapter,
   ProviderCapabilityFlags,
   ProviderSessionHandle,
@@ -17,7 +18,9 @@ import type {
 describe("ProviderAdapter", () => {
   it("is versioned and names its provider", () => {
     expectTypeOf<ProviderAdapter["version"]>().toEqualTypeOf<1>();
-    expectTypeOf<ProviderAdapter["provider"]>().toEqualTypeOf<"codex" | "claude" | "gemini">();
+    expectTypeOf<ProviderAdapter["provider"]>().toEqualTypeOf<
+      "codex" | "claude" | "gemini" | ConfiguredProviderId
+    >();
   });
 
   it("opens a session from an app-assigned id; the raw log, model and extra environment are optional", () => {

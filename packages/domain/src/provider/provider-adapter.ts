@@ -207,6 +207,11 @@ export interface ProviderSessionHandle {
 export interface ProviderAdapter {
   readonly version: typeof PROVIDER_ADAPTER_VERSION;
   readonly provider: ProviderId;
+  /**
+   * The name a person knows it by, where the domain's list does not have one (a configured ACP
+   * agent's `name`, B18). Absent: `providerDisplayName(provider)`.
+   */
+  readonly displayName?: string;
   /** Static capabilities, known without starting a runtime. */
   readonly capabilities: ProviderCapabilityFlags;
   /**

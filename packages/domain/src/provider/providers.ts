@@ -17,16 +17,43 @@ export type ProviderNames = {
   label: string;
 };
 
-export type ProviderId = keyof typeof PROVIDERS;
+/** A provider built into Skein. */
+export type BuiltinProviderId = keyof typeof PROVIDERS;
 
-/** Every provider id, in registration order (the first is the default where none is chosen). */
-export const PROVIDER_IDS = Object.keys(PROVIDERS) as [ProviderId, ...ProviderId[]];
+declare const configured: unique symbol;
+/**
+ * B18: an ACP agent's id from the server's configuration (`SKEIN_ACP_AGENTS`, `agents.json`).
+ * Known only at start-up, so the type says only that the id is well formed; whether this server
+ * runs it is the registry's answer, and events of an agent since removed still read back.
+ */
+export type ConfiguredProviderId = string & { readonly [configured]: true };
 
-export function isProviderId(value: unknown): value is ProviderId {
+/** A provider's id: a built-in one, or a configured agent's. */
+export type ProviderId = BuiltinProviderId | ConfiguredProviderId;
+
+/** What a configured agent's id looks like: 2–32 lowercase letters, digits or dashes. */
+export const CONFIGURED_PROVIDER_ID = /^[a-z][a-z0-9-]{1,31}$/;
+
+/** Every built-in provider id, in registration order (the first is the default where none is chosen). */
+export const PROVIDER_IDS = Object.keys(PROVIDERS) as [BuiltinProviderId, ...BuiltinProviderId[]];
+
+export function isBuiltinProviderId(value: unknown): value is BuiltinProviderId {
   return typeof value === "string" && Object.hasOwn(PROVIDERS, value);
 }
 
-/** The name a person knows a provider by; an unknown id is shown as it is. */
+/** A well-formed configured agent id that no built-in provider holds. */
+export function isConfiguredProviderId(value: unknown): value is ConfiguredProviderId {
+  return (
+    typeof value === "string" && CONFIGURED_PROVIDER_ID.test(value) && !isBuiltinProviderId(value)
+  );
+}
+
+/** A built-in provider's id or a well-formed configured agent's. */
+export function isProviderId(value: unknown): value is ProviderId {
+  return isBuiltinProviderId(value) || isConfiguredProviderId(value);
+}
+
+/** The name a person knows a provider by; a configured agent's id is shown as it is. */
 export function providerDisplayName(provider: string): string {
-  return isProviderId(provider) ? PROVIDERS[provider].displayName : provider;
+  return isBuiltinProviderId(provider) ? PROVIDERS[provider].displayName : provider;
 }

@@ -23,6 +23,11 @@ export function evolveProject(state: ProjectState, event: ProjectEvent): Project
         state.project = { ...project, archivedAt: event.data.at, updatedAt: event.data.at };
       }
       break;
+    case "ProjectDeleted":
+      if (project) {
+        state.project = { ...project, deletedAt: event.data.at, updatedAt: event.data.at };
+      }
+      break;
     default:
       assertNever(event);
   }

@@ -22,6 +22,8 @@ import {
 } from "./evolve/items.ts";
 import {
   onThreadArchived,
+  onThreadDeleted,
+  onThreadPurged,
   onThreadCreated,
   onThreadForked,
   onThreadSettingsUpdated,
@@ -40,6 +42,7 @@ import {
   onRuntimeRequestResolved,
   onRuntimeRequestWithdrawn,
 } from "./evolve/requests.ts";
+import { onQueuedMessageEdited, onQueueReordered } from "./evolve/queue.ts";
 import {
   onAttemptRestarted,
   onRunCancelled,
@@ -85,6 +88,12 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
     case "ThreadArchived":
       onThreadArchived(state, event.data);
       break;
+    case "ThreadDeleted":
+      onThreadDeleted(state, event.data);
+      break;
+    case "ThreadPurged":
+      onThreadPurged(state, event.data);
+      break;
     case "ThreadUnarchived":
       onThreadUnarchived(state, event.data);
       break;
@@ -99,6 +108,12 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "RunCancelled":
       onRunCancelled(state, event.data);
+      break;
+    case "QueuedMessageEdited":
+      onQueuedMessageEdited(state, event.data);
+      break;
+    case "QueueReordered":
+      onQueueReordered(state, event.data);
       break;
     case "RunRetryQueued":
       onRunRetryQueued(state, event.data);

@@ -100,6 +100,10 @@ export type ThreadState = {
   /** Ordinals of rolled-back runs, ascending, so forks can exclude them cheaply. */
   rolledBackRunOrdinals: number[];
   cancelledRunCount: number;
+  /** E3: standing runs that are not turns of the conversation (compaction, imported, system). */
+  asideRunCount: number;
+  /** Issue 33: when a deleted thread's worktree and checkpoint refs were removed. */
+  purgedAt: string | null;
   lastActivityAt: string | null;
   /** Token usage of every run of the thread, summed as turns end (the shell's `usage`). */
   usageTotal: TokenUsage | null;
@@ -159,6 +163,8 @@ export function initialThreadState(): ThreadState {
     lastRootCheckpointId: null,
     rolledBackRunOrdinals: [],
     cancelledRunCount: 0,
+    asideRunCount: 0,
+    purgedAt: null,
     lastActivityAt: null,
     usageTotal: null,
     pullRequestKeys: new Set(),

@@ -120,7 +120,9 @@ export function rollbackThread(
   const checkpoint = requireEntity(s.checkpoints, d.checkpointId, "Checkpoint");
   const scope = requireEntity(s.checkpointScopes, checkpoint.scopeId, "CheckpointScope");
   const safety = scope.kind === "manual";
-  if ((scope.kind !== "root_run" && !safety) || !checkpoint.runId) {
+  // E6: a child scope's checkpoint (a sub-agent's) is restored alone: its files, never runs.
+  const child = scope.kind === "subagent" || scope.kind === "tool";
+  if ((scope.kind !== "root_run" && !safety && !child) || !checkpoint.runId) {
     throw new PreconditionFailedError(
       `checkpoint ${checkpoint.id} is not a conversation checkpoint`,
     );
@@ -129,6 +131,12 @@ export function rollbackThread(
   if (safety && rollbackScope === "conversation") {
     throw new PreconditionFailedError(
       `checkpoint ${checkpoint.id} is a safety checkpoint: it holds files only; roll back its code`,
+    );
+  }
+  // Its runs go on: `both` restores its files only, and the conversation alone is refused.
+  if (child && rollbackScope === "conversation") {
+    throw new PreconditionFailedError(
+      `checkpoint ${checkpoint.id} is a sub-agent's checkpoint inside run ${checkpoint.runId}: it holds files only; roll back its code, or roll back the conversation to a run's checkpoint`,
     );
   }
   if (checkpoint.status !== "ready") {
@@ -144,7 +152,7 @@ export function rollbackThread(
     throw new PreconditionFailedError(`run ${target.id} is ${target.status}`);
   }
   const rolledBackRunIds: RunId[] = [];
-  if (!safety && rollbackScope !== "code") {
+  if (!safety && !child && rollbackScope !== "code") {
     for (let ordinal = s.runOrder.length; ordinal > target.ordinal; ordinal -= 1) {
       const run = s.runs.get(s.runOrder[ordinal - 1] as RunId);
       if (run && isSettledRun(run)) rolledBackRunIds.push(run.id);

@@ -13,6 +13,7 @@ import {
 import { bindHandoff, previewHandoff, supersedeHandoff } from "./handoff-previews.ts";
 import { editHandoff, recordHandoff, regenerateHandoff } from "./handoffs.ts";
 import { adoptThread } from "./adopt.ts";
+import { deleteThread, purgeThread } from "./delete.ts";
 import {
   recordGitCommit,
   recordGitPush,
@@ -38,7 +39,8 @@ import {
   updateProviderThread,
 } from "./provider.ts";
 import { openRuntimeRequest, resolveRuntimeRequest, withdrawRuntimeRequest } from "./requests.ts";
-import { cancelQueuedRun, failRun, interruptRun, queueRun, retryRun, startRun } from "./runs.ts";
+import { cancelQueuedRun, editQueuedMessage, reorderQueue } from "./queue.ts";
+import { failRun, interruptRun, queueRun, retryRun, startRun } from "./runs.ts";
 import { noteRunProgress } from "./run-progress.ts";
 import { recoverInterruptedRun, restartAttempt, steerRun } from "./steering.ts";
 import {
@@ -69,6 +71,10 @@ function route(
       return archiveThread(c.data, s, m);
     case "UnarchiveThread":
       return unarchiveThread(c.data, s, m);
+    case "DeleteThread":
+      return deleteThread(c.data, s, m);
+    case "PurgeThread":
+      return purgeThread(c.data, s, m);
     case "PromoteThread":
       return promoteThread(c.data, s, m);
     case "QueueRun":
@@ -77,6 +83,10 @@ function route(
       return startRun(c.data, s, m);
     case "CancelQueuedRun":
       return cancelQueuedRun(c.data, s, m);
+    case "EditQueuedMessage":
+      return editQueuedMessage(c.data, s, m);
+    case "ReorderQueue":
+      return reorderQueue(c.data, s, m);
     case "RetryRun":
       return retryRun(c.data, s, m);
     case "InterruptRun":

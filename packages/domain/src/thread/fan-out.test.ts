@@ -13,7 +13,7 @@ describe("fan-out rules", () => {
     const nine = Array.from({ length: 9 }, () => ({ provider: "claude" }));
     expect(FanOutTargets.safeParse(nine).success).toBe(false);
     expect(FanOutTargets.safeParse(nine.slice(0, 8)).success).toBe(true);
-    expect(FanOutTargets.safeParse([{ provider: "no-such-agent" }]).success).toBe(false);
+    expect(FanOutTargets.safeParse([{ provider: "No such agent" }]).success).toBe(false);
   });
 
   it("warns for each path two or more forks changed, naming those forks", () => {

@@ -9,6 +9,7 @@ import type { CommandMeta, DecideContext } from "../meta.ts";
 import type { ThreadState } from "../state/thread-state.ts";
 import { itemBase } from "./builders.ts";
 import { resolveForkPoint } from "./fork-point.ts";
+import { forkTitle, runOffsetOf } from "./fork-title.ts";
 import { requireOtherThread, requireThread } from "./guards.ts";
 
 /** The thread's own record of who started it; nothing for the person (the default). */
@@ -80,6 +81,7 @@ export function forkThread(
   }
   const { point, run, cutoffSortKey } = resolveForkPoint(source, d.sourcePoint);
   const sourceRunOrdinal = run?.ordinal ?? 0;
+  const runOffset = runOffsetOf(source.inheritance) + sourceRunOrdinal;
   const transferId = meta.ids.next("transfer");
   const forkItemId = meta.ids.next("item");
   const src = source.thread;
@@ -95,7 +97,7 @@ export function forkThread(
   const thread: AppThread = {
     ...inherited,
     id: d.threadId,
-    title: d.title ?? src.title,
+    title: d.title ?? forkTitle(src.title, runOffset > 0 ? runOffset : null, d.sibling),
     activeProviderThreadId: null,
     lineage: {
       parentThreadId: src.id,
@@ -155,6 +157,7 @@ export function forkThread(
           relationship: d.relationship,
           cutoffSortKey,
           sourceRunOrdinal,
+          runOffset,
           excludedRunOrdinals,
           forkItemId,
         },

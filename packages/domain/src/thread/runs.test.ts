@@ -266,7 +266,7 @@ describe("CancelQueuedRun", () => {
     s.start(runId);
     given(s.events)
       .when({ type: "CancelQueuedRun", data: { threadId: s.threadId, runId } })
-      .thenFails("invalid_transition");
+      .thenFails("conflict", /can no longer be withdrawn/);
   });
 });
 

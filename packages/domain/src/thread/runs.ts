@@ -260,17 +260,6 @@ function latestCountedRun(s: ThreadState): Run | undefined {
   return undefined;
 }
 
-export function cancelQueuedRun(
-  d: CommandData<"CancelQueuedRun">,
-  s: ThreadState,
-  meta: CommandMeta,
-): ThreadEvent[] {
-  requireThread(s, d.threadId);
-  const run = requireEntity(s.runs, d.runId, "Run");
-  assertTransition("Run", run.status, "cancelled", run.id);
-  return [{ type: "RunCancelled", data: { runId: run.id, at: meta.at } }];
-}
-
 /**
  * Asks the provider to stop; the run ends `interrupted` when its turn reports so. A run whose
  * turn has not started yet has nothing to ask, so it ends right away.

@@ -2,7 +2,15 @@ import { createHash } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { assertNotSwapped, realOrResolved } from "../../workspace/held-path.ts";
-import type { IdSource, Run, RunId, ThreadId, ThreadState } from "@skein/domain";
+import type {
+  CheckpointScopeId,
+  IdSource,
+  NodeId,
+  Run,
+  RunId,
+  ThreadId,
+  ThreadState,
+} from "@skein/domain";
 import { type CheckpointStore, checkpointRef, createCheckpointStore } from "@skein/checkpoints";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
@@ -104,7 +112,9 @@ export class CheckpointService {
     const run = state.runs.get(runId);
     const finishedAt = run?.completedAt ? Date.parse(run.completedAt) : Number.NaN;
     if (!(now - finishedAt < RECENT_RUN_MS)) return;
-    for (const checkpoint of state.checkpoints.values()) if (checkpoint.runId === runId) return;
+    for (const checkpoint of state.checkpoints.values()) {
+      if (checkpoint.runId === runId && checkpoint.appRunOrdinal !== null) return;
+    }
     await new Promise<void>((resolve) => {
       const list = this.waiters.get(runId) ?? [];
       const wake = () => {
@@ -131,14 +141,80 @@ export class CheckpointService {
     this.waiters.delete(runId);
   }
 
-  private async capture(threadId: ThreadId, run: Run, cwd: string): Promise<void> {
-    if (!this.captureEnabled || !run.rootNodeId || !existsSync(cwd)) return;
-    const state = await this.repo.thread(threadId);
+  private async rootScope(
+    threadId: ThreadId,
+    state: ThreadState,
+    run: Run,
+    cwd: string,
+  ): Promise<CheckpointScopeId> {
+    const known = rootScopeOf(state, run.id);
+    if (known) return known;
     const scopeId = this.ids.next("checkpointScope");
     await this.repo.execute({
       type: "RecordCheckpointScope",
-      data: { threadId, scopeId, kind: "root_run", nodeId: run.rootNodeId, runId: run.id, cwd },
+      data: { threadId, scopeId, kind: "root_run", nodeId: run.rootNodeId!, runId: run.id, cwd },
     });
+    return scopeId;
+  }
+
+  /**
+   * E6/E7: when a sub-agent (or a delegated child) of a run ends, the workspace is captured in a
+   * child scope nested under the run's root scope, at the node that spawned it. The child
+   * checkpoint lists what changed since the thread's last conversation checkpoint, never
+   * advances the run count, and can be restored alone (code only). Best effort: a failed
+   * capture is logged, and the run's own checkpoint is still taken when it ends.
+   */
+  async captureChild(
+    threadId: ThreadId,
+    runId: RunId,
+    nodeId: NodeId,
+    cwd: string,
+    kind: "subagent" | "tool" = "subagent",
+  ): Promise<void> {
+    if (!this.captureEnabled || !existsSync(cwd)) return;
+    try {
+      const state = await this.repo.thread(threadId);
+      const run = state.runs.get(runId);
+      if (!run?.rootNodeId || !state.nodes.has(nodeId)) return;
+      const parentScopeId = await this.rootScope(threadId, state, run, cwd);
+      const scopeId = this.ids.next("checkpointScope");
+      await this.repo.execute({
+        type: "RecordCheckpointScope",
+        data: { threadId, scopeId, kind, nodeId, runId, parentScopeId, cwd },
+      });
+      const store = await this.storeFor(cwd);
+      const parentRef = lastRootCheckpointRef(state) ?? (await this.baselineOf(store, threadId));
+      // The scope id is the ref's segment: one run may hold several child checkpoints.
+      const captured = await store.capture({
+        threadId,
+        runId: scopeId,
+        ...(parentRef ? { parentRef } : {}),
+      });
+      await this.repo.execute({
+        type: "RecordCheckpoint",
+        data: {
+          threadId,
+          checkpointId: this.ids.next("checkpoint"),
+          scopeId,
+          ref: captured.ref,
+          status: "ready",
+          files: captured.files.map((f) => ({
+            path: f.path,
+            additions: f.additions,
+            deletions: f.deletions,
+            status: f.status,
+          })),
+        },
+      });
+    } catch (error) {
+      this.log.warn({ threadId, runId, error: message(error) }, "child checkpoint capture failed");
+    }
+  }
+
+  private async capture(threadId: ThreadId, run: Run, cwd: string): Promise<void> {
+    if (!this.captureEnabled || !run.rootNodeId || !existsSync(cwd)) return;
+    const state = await this.repo.thread(threadId);
+    const scopeId = await this.rootScope(threadId, state, run, cwd);
     const checkpointId = this.ids.next("checkpoint");
     try {
       const store = await this.storeFor(cwd);
@@ -182,6 +258,14 @@ export class CheckpointService {
       });
     }
   }
+}
+
+/** The run's root scope: recorded by a child capture already, or now (E6). */
+function rootScopeOf(state: ThreadState, runId: RunId): CheckpointScopeId | undefined {
+  for (const scope of state.checkpointScopes.values()) {
+    if (scope.runId === runId && scope.kind === "root_run") return scope.id;
+  }
+  return undefined;
 }
 
 /** A run-id segment no run gets (run ids start with "run_"): the thread's pre-run snapshot. */

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ThreadId } from "@skein/domain";
+import { writeFile } from "@skein/scripted-provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitWorkspace, git, hashTree } from "../../../test/support/git-workspace.ts";
 import {
@@ -17,13 +18,6 @@ const IN_PLACE = { threadWorkspace: "local" } as const;
 let h: Harness;
 afterEach(async () => {
   await h?.close();
-});
-
-const edit = (file: string, content: string | null) => ({
-  type: "file_change" as const,
-  path: file,
-  diff: "",
-  content,
 });
 
 async function checkpointOf(threadId: ThreadId, runId: string) {
@@ -43,9 +37,9 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
       index: readFileSync(path.join(ws, ".git/index")).toString("base64"),
     };
     h.codex.enqueue([
-      edit("a.txt", "one\nTWO\nthree\n"),
-      edit("b.txt", "new\n"),
-      edit("c.txt", null),
+      writeFile("a.txt", "one\nTWO\nthree\n"),
+      writeFile("b.txt", "new\n"),
+      writeFile("c.txt", null),
     ]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { runId, run } = await runMessage(h, threadId, "edit files");
@@ -66,7 +60,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
   it("works in a folder that is not a git repository", async () => {
     const ws = mkdtempSync(path.join(tmpdir(), "skein-plain-"));
     h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
-    h.codex.enqueue([edit("notes.md", "# hi\n")]);
+    h.codex.enqueue([writeFile("notes.md", "# hi\n")]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { runId } = await runMessage(h, threadId, "write notes");
     const checkpoint = await checkpointOf(threadId, runId);
@@ -81,12 +75,12 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
     h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
-    h.codex.enqueue([edit("a.txt", "run one\n")]);
+    h.codex.enqueue([writeFile("a.txt", "run one\n")]);
     const first = await runMessage(h, threadId, "run 1");
     const afterRun1 = hashTree(ws);
-    h.codex.enqueue([edit("a.txt", "run two\n"), edit("two.txt", "2\n")]);
+    h.codex.enqueue([writeFile("a.txt", "run two\n"), writeFile("two.txt", "2\n")]);
     const second = await runMessage(h, threadId, "run 2");
-    h.codex.enqueue([edit("nested/three.txt", "3\n")]);
+    h.codex.enqueue([writeFile("nested/three.txt", "3\n")]);
     const third = await runMessage(h, threadId, "run 3");
     expect(hashTree(ws)).not.toEqual(afterRun1);
 
@@ -110,10 +104,10 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
     h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
-    h.codex.enqueue([edit("a.txt", "run one\n")]);
+    h.codex.enqueue([writeFile("a.txt", "run one\n")]);
     const first = await runMessage(h, threadId, "run 1");
     const checkpoint = await checkpointOf(threadId, first.runId);
-    h.codex.enqueue([edit("a.txt", "run two\n"), { type: "wait", ms: 10_000 }]);
+    h.codex.enqueue([writeFile("a.txt", "run two\n"), { type: "wait", ms: 10_000 }]);
     const { runId } = await h.orchestrator.sendMessage({ threadId, text: "slow" });
     await eventually(async () =>
       expect(readFileSync(path.join(ws, "a.txt"), "utf8")).toBe("run two\n"),
@@ -136,9 +130,9 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
     h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
-    h.codex.enqueue([edit("a.txt", "one\n")]);
+    h.codex.enqueue([writeFile("a.txt", "one\n")]);
     const first = await runMessage(h, threadId, "run 1");
-    h.codex.enqueue([edit("a.txt", "two\n")]);
+    h.codex.enqueue([writeFile("a.txt", "two\n")]);
     await runMessage(h, threadId, "run 2");
     const checkpoint = await checkpointOf(threadId, first.runId);
     git(ws, "update-ref", "-d", checkpoint.ref);
@@ -156,7 +150,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
     h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
-    h.codex.enqueue([edit("a.txt", "source run\n")]);
+    h.codex.enqueue([writeFile("a.txt", "source run\n")]);
     await runMessage(h, threadId, "run 1");
     const sourceFiles = hashTree(ws);
     const fork = await h.orchestrator.forkThread({ threadId });
@@ -164,7 +158,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const worktree = forkState.thread?.worktreePath;
     expect(worktree).toBeTruthy();
     expect(readFileSync(path.join(worktree!, "a.txt"), "utf8")).toBe("source run\n");
-    h.codex.enqueue([edit("a.txt", "fork edit\n"), edit("fork-only.txt", "f\n")]);
+    h.codex.enqueue([writeFile("a.txt", "fork edit\n"), writeFile("fork-only.txt", "f\n")]);
     await runMessage(h, fork.threadId, "edit on the fork", { provider: "codex" });
     expect(readFileSync(path.join(worktree!, "a.txt"), "utf8")).toBe("fork edit\n");
     expect(hashTree(ws)).toEqual(sourceFiles);
@@ -174,7 +168,10 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const ws = mkdtempSync(path.join(tmpdir(), "skein-plain-"));
     h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
-    h.codex.enqueue([edit("src/app.ts", "export const x = 1;\n"), edit("README.md", "# app\n")]);
+    h.codex.enqueue([
+      writeFile("src/app.ts", "export const x = 1;\n"),
+      writeFile("README.md", "# app\n"),
+    ]);
     const first = await runMessage(h, threadId, "scaffold the app");
     const checkpoint = await checkpointOf(threadId, first.runId);
     const fork = await h.orchestrator.forkThread({

@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { writeFile } from "@skein/scripted-provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitWorkspace, hashTree } from "../../../test/support/git-workspace.ts";
 import {
@@ -16,13 +17,6 @@ afterEach(async () => {
   await h?.close();
 });
 
-const edit = (file: string, content: string | null) => ({
-  type: "file_change" as const,
-  path: file,
-  diff: "",
-  content,
-});
-
 const LINES = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
 const text = (lines: readonly string[]) => `${lines.join("\n")}\n`;
 
@@ -34,7 +28,7 @@ async function oneRun() {
   const agent = [...LINES];
   agent[1] = "agent top";
   agent[27] = "agent bottom";
-  h.codex.enqueue([edit("long.txt", text(agent)), edit("new.txt", "agent file\n")]);
+  h.codex.enqueue([writeFile("long.txt", text(agent)), writeFile("new.txt", "agent file\n")]);
   const { runId } = await runMessage(h, threadId, "edit");
   const read = (file: string) => readFileSync(path.join(ws, file), "utf8");
   const write = (file: string, content: string) => writeFileSync(path.join(ws, file), content);

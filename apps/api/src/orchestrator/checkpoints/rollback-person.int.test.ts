@@ -1,6 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ThreadId } from "@skein/domain";
+import { writeFile } from "@skein/scripted-provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitWorkspace, hashTree } from "../../../test/support/git-workspace.ts";
 import {
@@ -17,13 +18,6 @@ afterEach(async () => {
   await h?.close();
 });
 
-const edit = (file: string, content: string | null) => ({
-  type: "file_change" as const,
-  path: file,
-  diff: "",
-  content,
-});
-
 /**
  * The issue's walk-through: three agent runs; then the person edits README.md (no run touched it),
  * creates notes.txt, and the thread is rolled back to the checkpoint after run 2.
@@ -32,11 +26,15 @@ async function threeRuns() {
   const ws = createGitWorkspace({ "README.md": "# project\n", "a.txt": "base\n" });
   h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
   const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
-  h.codex.enqueue([edit("a.txt", "run one\n")]);
+  h.codex.enqueue([writeFile("a.txt", "run one\n")]);
   const first = await runMessage(h, threadId, "run 1");
-  h.codex.enqueue([edit("a.txt", "run two\n"), edit("two.txt", "2\n")]);
+  h.codex.enqueue([writeFile("a.txt", "run two\n"), writeFile("two.txt", "2\n")]);
   const second = await runMessage(h, threadId, "run 2");
-  h.codex.enqueue([edit("a.txt", "run three\n"), edit("three.txt", "3\n"), edit("two.txt", null)]);
+  h.codex.enqueue([
+    writeFile("a.txt", "run three\n"),
+    writeFile("three.txt", "3\n"),
+    writeFile("two.txt", null),
+  ]);
   const third = await runMessage(h, threadId, "run 3");
   const read = (file: string) => readFileSync(path.join(ws, file), "utf8");
   const write = (file: string, text: string) => writeFileSync(path.join(ws, file), text);

@@ -5,11 +5,13 @@ import { ConflictError, type DomainEvent, type IdSource, isDomainError } from "@
 import { KeyedQueue } from "@skein/concurrency";
 import type { Logger } from "../logger.ts";
 import { EffectClaims } from "./effect-claims.ts";
+import { NOTIFY_RECORD_PREFIX } from "../../notify/push-subscriptions.ts";
 
 /** The mutations that take a `commandId`, named as the API names them. */
 export type CommandProcedure =
   | "project.create"
   | "project.updateSettings"
+  | "project.delete"
   | "thread.create"
   | "thread.sendMessage"
   | "thread.fork"
@@ -17,10 +19,14 @@ export type CommandProcedure =
   | "thread.steer"
   | "thread.interrupt"
   | "thread.retryRun"
+  | "thread.editQueued"
+  | "thread.reorderQueue"
+  | "thread.withdrawQueued"
   | "thread.compact"
   | "thread.rollback"
   | "thread.archive"
   | "thread.unarchive"
+  | "thread.delete"
   | "thread.promote"
   | "thread.updateSettings"
   | "thread.import"
@@ -217,6 +223,8 @@ export class CommandGate {
     resume: (procedure: CommandProcedure, input: Record<string, unknown>) => Promise<unknown>,
   ): Promise<void> {
     for (const intent of await this.store.listIntents()) {
+      // B20's delivery and device records share the intent rows; they are no unfinished command.
+      if (intent.procedure.startsWith(NOTIFY_RECORD_PREFIX)) continue;
       const data = intent.data as Intended | null;
       // Another live instance may be running it right now; a retry by its client finishes it.
       if (data?.owner !== undefined && data.owner !== this.owner) continue;

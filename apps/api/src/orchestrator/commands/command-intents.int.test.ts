@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { NewEvent } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
+import { writeFile } from "@skein/scripted-provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitWorkspace } from "../../../test/support/git-workspace.ts";
 import {
@@ -13,13 +14,6 @@ import {
 let h: Harness;
 afterEach(async () => {
   await h?.close();
-});
-
-const edit = (file: string, content: string) => ({
-  type: "file_change" as const,
-  path: file,
-  diff: "",
-  content,
 });
 
 /** The store fails the next append holding an event of `type`, as a crash before it would. */
@@ -43,7 +37,7 @@ async function eventsOf(type: string) {
 async function twoRuns(workspaceRoot?: string) {
   h = await createHarness(workspaceRoot ? { workspaceRoot } : {});
   const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
-  h.codex.enqueue([edit("f.txt", "one\n")], [edit("f.txt", "two\n")]);
+  h.codex.enqueue([writeFile("f.txt", "one\n")], [writeFile("f.txt", "two\n")]);
   const first = await runMessage(h, threadId, "run 1");
   const second = await runMessage(h, threadId, "run 2");
   const state = await h.thread(threadId);

@@ -30,8 +30,10 @@ import {
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
 import type { Logger } from "../logger.ts";
+import { autoFeedback } from "./auto-feedback.ts";
 import { inWords } from "./git-errors.ts";
 import { pullRequestBody } from "./pr-body.ts";
+import { reviewCommentCommand } from "./review-comment.ts";
 import { PullRequestWatch } from "./pr-watch.ts";
 
 /** B17: how Skein reaches GitHub. */
@@ -64,6 +66,7 @@ type Commands = Pick<
   | "syncPullRequest"
   | "sendPullRequestFeedback"
   | "mergePullRequest"
+  | "sendReviewComment"
 >;
 
 /**
@@ -72,16 +75,24 @@ type Commands = Pick<
  * replayed command id answers its receipt), and each is safe to repeat: a commit retried under
  * its recorded parent finds itself, a push of what the remote has is a no-op, a PR is looked up
  * before it is opened, a merged PR answers as merged, feedback messages carry derived command
- * ids. This is the one place PR effects live (issue 35's effect claim can take them over).
+ * ids. This is the one place PR effects live; each runs under its command id's effect claim.
  */
 export function gitFinishCommands(deps: Deps): { commands: Commands; watch: PullRequestWatch } {
   const { gate, repo, requireThread, github } = deps;
   const client = () => createGitHubClient(github.env, github.ghToken);
+  const sendAutomatically = autoFeedback({
+    thread: (threadId) => repo.thread(threadId),
+    send: (input) => commands.sendPullRequestFeedback(input),
+    log: deps.log,
+  });
   const watch = new PullRequestWatch({
     repo,
     store: deps.store,
     log: deps.log,
     client,
+    onRecorded: (threadId, fresh) => {
+      void sendAutomatically(threadId, fresh);
+    },
     ...(github.pollIntervalMs !== undefined ? { intervalMs: github.pollIntervalMs } : {}),
   });
 
@@ -119,6 +130,7 @@ export function gitFinishCommands(deps: Deps): { commands: Commands; watch: Pull
   };
 
   const commands: Commands = {
+    ...reviewCommentCommand({ requireThread, sendMessage: deps.sendMessage }),
     gitCommit: (input) =>
       gate.run(
         "git.commit",

@@ -1,89 +1,20 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { rmSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { type FakeGitHub, startFakeGitHub } from "@skein/fake-github";
-import type { ThreadId } from "@skein/domain";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { serveGitHubWebhook } from "../../http/github-webhook.ts";
 import { silentLogger } from "../logger.ts";
-import { eventually } from "../../../test/support/orchestrator-harness.ts";
 import { createGitWorkspace, git } from "../../../test/support/git-workspace.ts";
-import {
-  createHarness,
-  type Harness,
-  runMessage,
-} from "../../../test/support/orchestrator-harness.ts";
+import { useGitHubThread } from "../../../test/support/github-thread.ts";
+import { eventually, runMessage } from "../../../test/support/orchestrator-harness.ts";
 
-let h: Harness | undefined;
-let fake: FakeGitHub | undefined;
-let bare: string | undefined;
-afterEach(async () => {
-  await h?.close();
-  await fake?.close();
-  if (bare) rmSync(path.dirname(bare), { recursive: true, force: true });
-  h = fake = bare = undefined;
-});
-
-const TOKEN = "ghp_fake_token_for_tests";
-
-/**
- * A project on branch `feature` whose `origin` says https://github.com/acme/widgets.git while git
- * reaches a local bare repository instead (`insteadOf`), and a fake GitHub serving acme/widgets
- * from that bare repository.
- */
-async function setup(options: { token?: string } = {}) {
-  fake = await startFakeGitHub({ token: TOKEN });
-  bare = path.join(mkdtempSync(path.join(tmpdir(), "skein-remote-")), "widgets.git");
-  execFileSync("git", ["init", "-q", "--bare", "-b", "main", bare]);
-  fake.addRepo("acme/widgets", { gitDir: bare, allowMergeCommit: false });
-  const ws = createGitWorkspace({ "README.md": "hello\n" });
-  git(ws, "config", "user.name", "Pat Person");
-  git(ws, "config", "user.email", "pat@example.invalid");
-  git(ws, "remote", "add", "origin", "https://github.com/acme/widgets.git");
-  git(ws, "config", `url.${bare}.insteadOf`, "https://github.com/acme/widgets.git");
-  git(ws, "push", "-q", "origin", "main");
-  git(ws, "checkout", "-q", "-b", "feature");
-  h = await createHarness({
-    workspaceRoot: ws,
-    github: {
-      env: { GITHUB_TOKEN: options.token ?? TOKEN, SKEIN_GITHUB_API_URL: fake.url },
-      ghToken: async () => null,
-      publicUrl: "http://127.0.0.1:4318",
-      pollIntervalMs: 60 * 60_000,
-    },
-  });
-  const { threadId } = await h.orchestrator.createThread({
-    projectId: h.projectId,
-    title: "Greet",
-    // The person's own checkout and branch are what gets committed and pushed here.
-    workspace: "local",
-  });
-  h.codex.enqueue([
-    { type: "file_change", path: "hello.ts", diff: "", content: "export const hi = 1;\n" },
-    { type: "text", text: "Added hello.ts with the greeting constant." },
-  ]);
-  await runMessage(h, threadId, "add a greeting constant");
-  return { h, fake, threadId, ws };
-}
-
-async function eventsOf(type: string) {
-  return (await h!.store.readAll(0)).filter((event) => event.type === type);
-}
-
-async function commitPushOpen(threadId: ThreadId) {
-  const commit = await h!.orchestrator.gitCommit({ threadId, commandId: "cmd_commit1" });
-  await h!.orchestrator.gitPush({ threadId, commandId: "cmd_push1" });
-  const pr = await h!.orchestrator.openPullRequest({ threadId, commandId: "cmd_open1" });
-  return { commit, pr };
-}
+const setup = useGitHubThread();
 
 describe("B17: from a thread to a merged pull request", () => {
   it("B17: commit + push + open PR with real git and the fake GitHub; replayed command ids change nothing", async () => {
-    const { h, fake, threadId, ws } = await setup();
-    const { commit, pr } = await commitPushOpen(threadId);
+    const { h, fake, threadId, ws, bare, eventsOf, commitPushOpen } = await setup();
+    const { commit, pr } = await commitPushOpen();
     expect(commit).toMatchObject({ branch: "feature", files: ["hello.ts"] });
     expect(commit.message).toMatch(/^Greet\n\n- add a greeting constant/);
     expect(git(ws, "log", "-1", "--format=%an").trim()).toBe("Pat Person");
@@ -127,8 +58,8 @@ describe("B17: from a thread to a merged pull request", () => {
   });
 
   it("B17: review comments and a failing check are recorded once each and become messages; merge waits for green", async () => {
-    const { h, fake, threadId } = await setup();
-    const { commit } = await commitPushOpen(threadId);
+    const { h, fake, threadId, commitPushOpen } = await setup();
+    const { commit } = await commitPushOpen();
     const check = fake.addCheckRun("acme/widgets", {
       headSha: commit.sha,
       name: "unit tests",
@@ -189,8 +120,8 @@ describe("B17: from a thread to a merged pull request", () => {
   });
 
   it("B17: what a poll saw is recorded once across a restart", async () => {
-    const { h, fake, threadId } = await setup();
-    const { commit } = await commitPushOpen(threadId);
+    const { h, fake, threadId, eventsOf, commitPushOpen } = await setup();
+    const { commit } = await commitPushOpen();
     fake.addCheckRun("acme/widgets", {
       headSha: commit.sha,
       name: "lint",
@@ -206,7 +137,7 @@ describe("B17: from a thread to a merged pull request", () => {
   });
 
   it("B17: a refused token and a rejected push end in words with nothing recorded as done", async () => {
-    const { h, fake, threadId, ws } = await setup({ token: "ghp_wrong_token" });
+    const { h, fake, threadId, ws, bare, eventsOf } = await setup({ token: "ghp_wrong_token" });
     await h.orchestrator.gitCommit({ threadId });
     await h.orchestrator.gitPush({ threadId });
     await expect(
@@ -222,7 +153,7 @@ describe("B17: from a thread to a merged pull request", () => {
     // Someone else moved `feature` on the remote: the push is refused, not forced.
     const other = createGitWorkspace({ "x.txt": "x\n" });
     try {
-      git(other, "remote", "add", "origin", bare!);
+      git(other, "remote", "add", "origin", bare);
       git(other, "fetch", "-q", "origin");
       git(other, "checkout", "-q", "-B", "feature", "origin/feature");
       git(other, "commit", "-q", "--allow-empty", "-m", "theirs");
@@ -247,8 +178,8 @@ describe("B17: from a thread to a merged pull request", () => {
   });
 
   it("B17: a webhook with a bad signature is refused and changes nothing; a signed one makes the watch poll", async () => {
-    const { h, fake, threadId } = await setup();
-    const { commit } = await commitPushOpen(threadId);
+    const { h, fake, eventsOf, commitPushOpen } = await setup();
+    const { commit } = await commitPushOpen();
     const secret = "webhook-secret-0123456789";
     const server = createServer((req, res) => {
       void serveGitHubWebhook(req, res, {
@@ -273,7 +204,7 @@ describe("B17: from a thread to a merged pull request", () => {
         check_run: { pull_requests: [{ number: 1 }] },
       };
       const polls = () =>
-        fake!.requests.filter((r) => r.path === "/repos/acme/widgets/pulls/1").length;
+        fake.requests.filter((r) => r.path === "/repos/acme/widgets/pulls/1").length;
       const before = polls();
       const bad = await fake.deliver({
         url,

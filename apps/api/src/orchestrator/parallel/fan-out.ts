@@ -16,7 +16,8 @@ type Deps = {
   ) => Promise<{ runId: RunId; sequence: number }>;
   dispatch: (threadId: ThreadId, runId: RunId) => void;
   configured: (provider: ProviderKind) => boolean;
-  sourceTitle: string;
+  /** B16: the number the first fork gets; its siblings count on from it. */
+  firstSibling: () => Promise<number>;
 };
 
 /**
@@ -40,13 +41,14 @@ export async function fanOut(
   if (!id) throw new Error("a fan-out runs under a command id");
   // Worktrees are checked out side by side (git locks per worktree and per branch); the messages
   // are then queued in target order, so runs start in that order as slots free up.
+  // The domain titles each fork ("fork of Main at run 3 (2)"): counted once, numbered apart.
+  const first = await deps.firstSibling();
   const made = await Promise.all(
-    input.targets.map((target, index) => {
-      const label = `${target.provider}${target.model ? ` ${target.model}` : ""} #${index + 1}`;
+    input.targets.map((_target, index) => {
       return deps.forkThread({
         threadId: input.threadId,
         sourcePoint: { type: "latest_stable" },
-        title: `${deps.sourceTitle.slice(0, 170)} · ${label}`,
+        sibling: first + index,
         isolatedWorkspace: true,
         ...(input.agentName ? { agentName: input.agentName } : {}),
         commandId: `${id}.fork.${index}`,

@@ -9,6 +9,7 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
+import { nextForkSibling } from "./fork-sibling.ts";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { prepareThreadWorktree, type ThreadWorktreeDeps } from "../workspaces/thread-worktree.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
@@ -57,6 +58,8 @@ type ForkInput = {
   threadId: ThreadId;
   sourcePoint: ForkSourcePointSpec;
   title?: string;
+  /** Untitled: which fork at this point it is (a fan-out numbers its own); counted when absent. */
+  sibling?: number;
   isolatedWorkspace?: boolean;
   /** B19: the outside agent making the fork. */
   agentName?: string;
@@ -76,6 +79,9 @@ export async function forkThread(
   source: ThreadState,
   input: ForkInput,
 ): Promise<ForkAnswer> {
+  const sibling = input.title
+    ? undefined
+    : (input.sibling ?? (await nextForkSibling(deps.store, source, input.sourcePoint)));
   const forkCommand = (threadId: ThreadId) => ({
     type: "ForkThread" as const,
     data: {
@@ -83,6 +89,7 @@ export async function forkThread(
       sourceThreadId: input.threadId,
       sourcePoint: input.sourcePoint,
       ...(input.title ? { title: input.title } : {}),
+      ...(sibling !== undefined ? { sibling } : {}),
       ...(input.agentName
         ? { createdBy: "agent" as const, agentName: input.agentName }
         : { createdBy: "user" as const }),

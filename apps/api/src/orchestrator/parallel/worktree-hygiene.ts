@@ -148,7 +148,7 @@ async function retiredBecause(
 }
 
 /** The worktree differs from the fork's latest checkpoint (or, before any, its fork point). */
-async function holdsUncapturedWork(deps: Deps, fork: ThreadState, worktree: string) {
+export async function holdsUncapturedWork(deps: Deps, fork: ThreadState, worktree: string) {
   try {
     const id = latestStablePoint(fork).point.checkpointId;
     const checkpoint = id ? fork.checkpoints.get(id) : undefined;
@@ -161,7 +161,7 @@ async function holdsUncapturedWork(deps: Deps, fork: ThreadState, worktree: stri
   }
 }
 
-async function forkPointCommit(deps: Deps, fork: ThreadState, worktree: string) {
+export async function forkPointCommit(deps: Deps, fork: ThreadState, worktree: string) {
   const parentId = fork.inheritance?.sourcePoint.threadId;
   if (!parentId) return null;
   const source = await deps.repo.thread(parentId);

@@ -4,9 +4,16 @@ import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { CLAIM_PREFIX } from "../commands/effect-claims.ts";
 import { newlyDeadInstances, stopDeadSessions } from "../runtime/dead-sessions.ts";
 import type { Logger } from "../logger.ts";
-import type { RunExecutor } from "../runs/run-executor.ts";
 
 const IN_FLIGHT = ["starting", "running", "waiting"];
+
+/** What the sweep dispatches threads through (the runs' executor). */
+export type ThreadDispatcher = {
+  /** Runs the thread's queued runs, taking an expired lease over. */
+  kick(threadId: ThreadId): void;
+  /** Tries again the threads another instance's lease held back. */
+  retryDeferred(): void;
+};
 
 /**
  * R2 at start: a run left in flight ends `interrupted` (its pending requests become
@@ -95,7 +102,7 @@ export function startLeaseSweep(
   store: EventStore,
   repo: AggregateRepository,
   leases: LeaseKeeper,
-  executor: RunExecutor,
+  executor: ThreadDispatcher,
   log: Logger,
 ): () => void {
   const newlyDead = newlyDeadInstances();

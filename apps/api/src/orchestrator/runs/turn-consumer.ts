@@ -16,6 +16,7 @@ import {
   unexplainedFailure,
 } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { LiveRequest } from "../runtime/live-requests.ts";
 import { completionContentOf, contentOf, nodeKindOf } from "./item-content.ts";
 
 /** `request.closed` reasons meaning the provider stopped waiting without our answer. */
@@ -38,13 +39,6 @@ export type FailureHooks = {
   before?: (failure: ProviderFailure) => Promise<void>;
   /** Puts the failure in words for the person reading it (the provider's words stay in). */
   describe?: (failure: ProviderFailure) => string;
-};
-
-/** Where an open request can be answered: the live runtime that asked it. */
-export type LiveRequest = {
-  requestRef: string;
-  threadId: ThreadId;
-  providerSessionId: ProviderSessionId;
 };
 
 /** T9: where a turn's sub-agent events go (see subagent-threads.ts). */

@@ -13,7 +13,15 @@ import {
   PROVIDER_IDS,
 } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
-import type { RunExecutor } from "../runs/run-executor.ts";
+import type { SubagentRegistry } from "./subagent-registry.ts";
+
+/** What a delegated child's run goes through (the runs' executor). */
+export type ChildRunner = {
+  readonly subagents: SubagentRegistry;
+  kick(threadId: ThreadId): void;
+  waitForRun(runId: RunId): Promise<void>;
+  stopChild(threadId: ThreadId): Promise<void>;
+};
 
 const PROVIDER_CHOICES = PROVIDER_IDS.map((id) => `'${id}'`);
 
@@ -66,7 +74,7 @@ function parseInput(input: unknown): DelegateInput {
  */
 export function createDelegateHandler(
   repo: AggregateRepository,
-  executor: RunExecutor,
+  executor: ChildRunner,
   ids: IdSource,
   parentThreadId: ThreadId,
   parentRunId: RunId,

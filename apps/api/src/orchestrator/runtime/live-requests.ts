@@ -1,7 +1,18 @@
-import { PreconditionFailedError, type RuntimeRequestId, type ThreadId } from "@skein/domain";
+import {
+  PreconditionFailedError,
+  type ProviderSessionId,
+  type RuntimeRequestId,
+  type ThreadId,
+} from "@skein/domain";
 import type { AggregateRepository, ExecuteOptions } from "../commands/aggregate-repository.ts";
 import type { SessionManager } from "./session-manager.ts";
-import type { LiveRequest } from "../runs/turn-consumer.ts";
+
+/** Where an open request can be answered: the live runtime that asked it. */
+export type LiveRequest = {
+  requestRef: string;
+  threadId: ThreadId;
+  providerSessionId: ProviderSessionId;
+};
 
 export type RequestAnswer = {
   decision: "accept" | "accept_for_session" | "decline" | "cancel";

@@ -1,5 +1,9 @@
-import { PreconditionFailedError, type ProviderKind } from "@skein/domain";
-import type { ProviderAdapter, ProviderReadiness } from "@skein/domain/provider";
+import { PreconditionFailedError, type ProviderKind, ValidationError } from "@skein/domain";
+import {
+  isConfiguredProviderId,
+  type ProviderAdapter,
+  type ProviderReadiness,
+} from "@skein/domain/provider";
 
 /** A readiness check starts a runtime for a moment; one per provider per this long is enough. */
 export const DEFAULT_READINESS_TTL_MS = 30_000;
@@ -36,13 +40,26 @@ export class ProviderReadinessCache {
    * Only a check that found what is missing refuses; one that could not finish lets it through.
    */
   async requireReady(provider: ProviderKind): Promise<void> {
-    if (!this.adapterOf(provider)) return; // an unconfigured provider is refused where it is used
+    this.requireKnown(provider);
+    if (!this.adapterOf(provider)) return; // an unconfigured built-in is refused where it is used
     let readiness = await this.get(provider);
     if (!readiness.ready) readiness = await this.get(provider, { refresh: true });
     // A check that could not finish (a loaded machine) is no proof: the runtime then says more.
     if (!readiness.ready && readiness.auth?.state !== "unknown") {
       throw new PreconditionFailedError(readiness.lastError ?? `${provider} is not ready.`);
     }
+  }
+
+  /**
+   * B18: a configured agent's id this server does not run (never configured, or since removed) is
+   * refused before anything is recorded, naming where agents are configured.
+   */
+  requireKnown(provider: ProviderKind): void {
+    if (this.adapterOf(provider) || !isConfiguredProviderId(provider)) return;
+    throw new ValidationError(
+      `no provider "${provider}" runs on this server: ACP agents are configured in SKEIN_ACP_AGENTS or <data dir>/agents.json`,
+      [{ path: "provider", message: `unknown provider ${provider}` }],
+    );
   }
 }
 

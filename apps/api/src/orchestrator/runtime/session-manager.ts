@@ -1,6 +1,13 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ProviderKind, ProviderSessionId } from "@skein/domain";
-import type { ProviderAdapter, ProviderSessionHandle, RawEventSink } from "@skein/domain/provider";
+import {
+  isConfiguredProviderId,
+  PROVIDER_IDS,
+  type ProviderAdapter,
+  type ProviderSessionHandle,
+  providerDisplayName,
+  type RawEventSink,
+} from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
 
@@ -51,6 +58,16 @@ export class SessionManager {
 
   adapter(provider: ProviderKind): ProviderAdapter | undefined {
     return this.adapters[provider];
+  }
+
+  /** Every built-in provider (run here or not), then the configured agents this server runs. */
+  providerIds(): ProviderKind[] {
+    return [...PROVIDER_IDS, ...Object.keys(this.adapters).filter(isConfiguredProviderId)];
+  }
+
+  /** The name a person knows the provider by (a configured agent's own `name`, B18). */
+  displayName(provider: ProviderKind): string {
+    return this.adapters[provider]?.displayName ?? providerDisplayName(provider);
   }
 
   /**

@@ -56,16 +56,18 @@ export function threadSettingsCommands(deps: Deps): Commands {
       gate.run("thread.updateSettings", input, async (command) => {
         const { threadId, title, defaultProvider, model, effort, runtimeMode, interactionMode } =
           input;
+        const { autoFeedback } = input;
         if (
           title === undefined &&
           defaultProvider === undefined &&
           model === undefined &&
           effort === undefined &&
           runtimeMode === undefined &&
-          interactionMode === undefined
+          interactionMode === undefined &&
+          autoFeedback === undefined
         ) {
           throw new ValidationError(
-            "nothing to change: give a title, defaultProvider, model, effort, runtimeMode or interactionMode",
+            "nothing to change: give a title, defaultProvider, model, effort, runtimeMode, interactionMode or autoFeedback",
           );
         }
         const thread = (await requireThread(threadId)).thread!;
@@ -93,6 +95,7 @@ export function threadSettingsCommands(deps: Deps): Commands {
               ...(selection ? { modelSelection: selection } : {}),
               ...(runtimeMode !== undefined ? { runtimeMode } : {}),
               ...(interactionMode !== undefined ? { interactionMode } : {}),
+              ...(autoFeedback !== undefined ? { autoFeedback } : {}),
             },
           },
           command.answer({}),

@@ -1,7 +1,32 @@
 "use client";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
 import { useProviderModels } from "../../lib/use-provider-models.ts";
+import { useProviderStatus } from "../../lib/use-provider-status.ts";
 import { PROVIDERS, type ProviderKind } from "../../lib/types.ts";
+
+/**
+ * The built-in providers, then the ACP agents this server was configured with (B18, known from
+ * `provider.status`, by their names), and the current choice if it is neither (an agent since
+ * removed from the configuration).
+ */
+function useProviderChoices(
+  current: ProviderKind | "",
+): Array<{ id: ProviderKind; label: string }> {
+  const { statuses } = useProviderStatus();
+  const choices: Array<{ id: ProviderKind; label: string }> = PROVIDERS.map((id) => ({
+    id,
+    label: PROVIDER_LABEL[id] ?? id,
+  }));
+  for (const status of statuses ?? []) {
+    if (!choices.some((c) => c.id === status.provider)) {
+      choices.push({ id: status.provider, label: status.name });
+    }
+  }
+  if (current !== "" && !choices.some((c) => c.id === current)) {
+    choices.push({ id: current, label: PROVIDER_LABEL[current] ?? current });
+  }
+  return choices;
+}
 
 type ProviderSelectProps = {
   value: ProviderKind | "";
@@ -19,6 +44,7 @@ export function ProviderSelect({
   label = "Provider",
   id,
 }: ProviderSelectProps) {
+  const choices = useProviderChoices(value);
   return (
     <select
       id={id}
@@ -27,9 +53,9 @@ export function ProviderSelect({
       onChange={(event) => onChange(event.target.value as ProviderKind | "")}
     >
       {allowEmpty && <option value="">Choose provider…</option>}
-      {PROVIDERS.map((provider) => (
-        <option key={provider} value={provider}>
-          {PROVIDER_LABEL[provider]}
+      {choices.map((choice) => (
+        <option key={choice.id} value={choice.id}>
+          {choice.label}
         </option>
       ))}
     </select>
@@ -40,7 +66,7 @@ export function ProviderSelect({
  * Model names to offer before the provider's own catalog is read (and if it cannot be); the
  * server refuses a name the provider does not list, empty = provider default.
  */
-export const MODEL_SUGGESTIONS: Record<ProviderKind, readonly string[]> = {
+export const MODEL_SUGGESTIONS: Partial<Record<ProviderKind, readonly string[]>> = {
   codex: ["gpt-5.5", "gpt-5.1-codex", "gpt-5-codex"],
   claude: ["claude-sonnet-4-5", "claude-opus-4-1", "claude-haiku-4-5"],
   gemini: ["gemini-2.5-pro", "gemini-2.5-flash"],
@@ -59,7 +85,8 @@ export function ModelInput({
 }) {
   const listId = `${id}-models`;
   const catalog = useProviderModels(provider).map((model) => model.id);
-  const names = catalog.length > 0 ? catalog : provider === "" ? [] : MODEL_SUGGESTIONS[provider];
+  const names =
+    catalog.length > 0 ? catalog : provider === "" ? [] : (MODEL_SUGGESTIONS[provider] ?? []);
   return (
     <>
       <input

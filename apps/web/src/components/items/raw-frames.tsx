@@ -2,20 +2,23 @@
 import { useState } from "react";
 import type { RouterOutputs } from "@skein/contract";
 import { useApi } from "../../lib/api-context.tsx";
+import { useDebug } from "../../lib/debug-mode.tsx";
 import type { TurnItem } from "../../lib/types.ts";
 
 type RawFramesView = RouterOutputs["events"]["raw"];
 
 /**
  * B8: the raw provider frames an item came from, fetched when the disclosure opens (diagnostics:
- * never loaded with the conversation). Each frame shows the store sequence it led to, if any.
+ * never loaded with the conversation, and shown only with debug details on). Each frame shows
+ * the store sequence it led to, if any.
  */
 export function RawFrames({ item }: { item: TurnItem }) {
   const client = useApi();
   const [view, setView] = useState<RawFramesView | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const { debug } = useDebug();
   const { rawFrames, runId, nodeId, threadId } = item;
-  if (!rawFrames || runId === null || nodeId === null) return null;
+  if (!debug || !rawFrames || runId === null || nodeId === null) return null;
   const load = () => {
     if (view !== null) return;
     client.events.raw

@@ -2,6 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ApiProvider } from "../../lib/api-context.tsx";
+import { DebugProvider } from "../../lib/debug-mode.tsx";
 import { ShellsProvider } from "../../lib/shells-store.tsx";
 import type { PendingRequest, TurnItem } from "../../lib/types.ts";
 import { TurnItemView } from "./turn-item-view.tsx";
@@ -120,9 +121,14 @@ const PENDING = {
   responseCapability: { type: "not_resumable", reason: "the provider process restarted" },
 } as unknown as PendingRequest;
 
-function render(item: TurnItem, pending = new Map<string, PendingRequest>()): string {
+function render(
+  item: TurnItem,
+  pending = new Map<string, PendingRequest>(),
+  debug = false,
+): string {
   const view = createElement(TurnItemView, { item, pendingRequests: pending });
-  const shells = createElement(ShellsProvider, null, view);
+  const withDebug = createElement(DebugProvider, { initial: debug }, view);
+  const shells = createElement(ShellsProvider, null, withDebug);
   return renderToStaticMarkup(createElement(ApiProvider, { apiUrl: "http://127.0.0.1:1" }, shells));
 }
 
@@ -153,13 +159,22 @@ describe("turn item components", () => {
     expect(html("itm_14")).toContain("Input of lookup");
   });
 
-  it("B8: an item that came from provider frames has a folded 'raw' disclosure; others have none", () => {
+  it("B8 B16: with debug details on, an item that came from provider frames has a folded 'raw' disclosure; others have none", () => {
     const item = ITEMS.find((i) => i.id === "itm_2")!;
     const rawFrames = { first: "raw-000001.jsonl:3", last: "raw-000001.jsonl:9" };
-    const html = render({ ...item, rawFrames } as TurnItem);
+    expect(render({ ...item, rawFrames } as TurnItem)).not.toContain("raw-frames");
+    const html = render({ ...item, rawFrames } as TurnItem, new Map(), true);
     expect(html).toMatch(/<details class="raw-frames" data-testid="raw-frames"><summary[^>]*>raw</);
     expect(html).not.toMatch(/<details class="raw-frames"[^>]* open/);
     expect(render(item)).not.toContain("raw-frames");
+  });
+
+  it("B16: a checkpoint that changed no file is plumbing: shown only with debug details on", () => {
+    const item = ITEMS.find((i) => i.type === "checkpoint")!;
+    const empty = { ...item, files: [] } as TurnItem;
+    expect(render(empty)).toBe("");
+    expect(render(empty, new Map(), true)).toContain("no file changes");
+    expect(render(item)).toContain("1 file changed");
   });
 
   it("a pending approval that can no longer be answered says why", () => {

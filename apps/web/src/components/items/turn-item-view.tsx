@@ -1,3 +1,4 @@
+import { useDebug } from "../../lib/debug-mode.tsx";
 import { words } from "../../lib/format.ts";
 import type { PendingRequest, TurnItem } from "../../lib/types.ts";
 import { ApprovalView } from "./approval-item.tsx";
@@ -23,6 +24,8 @@ export function TurnItemView({
   item: TurnItem;
   pendingRequests: ReadonlyMap<string, PendingRequest>;
 }) {
+  const { debug } = useDebug();
+  if (!debug && isPlumbing(item)) return null;
   return (
     <article
       className={`item item-${item.type}`}
@@ -37,6 +40,11 @@ export function TurnItemView({
       <RawFrames item={item} />
     </article>
   );
+}
+
+/** B16: a checkpoint captured after a run that changed no file says nothing to a reader. */
+export function isPlumbing(item: TurnItem): boolean {
+  return item.type === "checkpoint" && item.action !== "restored" && item.files.length === 0;
 }
 
 function body(item: TurnItem, pending: ReadonlyMap<string, PendingRequest>) {

@@ -8,6 +8,8 @@ import { useThread } from "../../lib/use-thread-context.tsx";
 import { ActionError } from "../common/action-error.tsx";
 import { type DiffViewType, FileDiff } from "./file-diff.tsx";
 import { FileList } from "./file-list.tsx";
+import { LineComment, type LineTarget } from "./line-comment.tsx";
+import { PullRequestPanel } from "./pull-request-panel.tsx";
 import type { ReviewDiff } from "./review-types.ts";
 import { targetLabel, useRevert } from "./use-revert.ts";
 import "react-diff-view/style/index.css";
@@ -41,6 +43,8 @@ export function ReviewView() {
   const [diff, setDiff] = useState<ReviewDiff | null>(null);
   const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [loading, setLoading] = useState(false);
+  const [commenting, setCommenting] = useState<LineTarget | null>(null);
+  const [commentSent, setCommentSent] = useState<string | null>(null);
 
   useEffect(() => setLastSeen(readLastSeenRun(threadId)), [threadId]);
 
@@ -149,6 +153,12 @@ export function ReviewView() {
           Nothing marked as seen yet in this browser: showing the whole thread.
         </p>
       )}
+      <PullRequestPanel />
+      {commentSent && (
+        <p className="review-comment-sent" role="status">
+          Sent your comment on {commentSent} to the agent.
+        </p>
+      )}
       <ActionError error={failure} prefix="Could not load the changes." />
       {reverts.done && (
         <p className="review-reverted" role="status">
@@ -226,6 +236,32 @@ export function ReviewView() {
                 viewType={viewType}
                 disabled={reverts.action.pending}
                 onRevertHunk={(hunk) => reverts.revert({ path: file.path, hunk })}
+                onCommentLine={(target) => {
+                  setCommentSent(null);
+                  setCommenting(target);
+                }}
+                comment={
+                  commenting?.path === file.path
+                    ? {
+                        key: commenting.key,
+                        node: (
+                          <LineComment
+                            threadId={threadId}
+                            target={commenting}
+                            onClose={() => setCommenting(null)}
+                            onSent={() => {
+                              setCommentSent(
+                                commenting.line === null
+                                  ? commenting.path
+                                  : `${commenting.path}:${commenting.line}`,
+                              );
+                              setCommenting(null);
+                            }}
+                          />
+                        ),
+                      }
+                    : null
+                }
               />
             </details>
           ))}

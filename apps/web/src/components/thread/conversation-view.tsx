@@ -6,10 +6,13 @@ import type { PendingRequest, Run, ThreadDetail, TurnItem } from "../../lib/type
 import { useFork } from "../../lib/use-fork.ts";
 import { retryableRunId } from "../../lib/retryable-run.ts";
 import { useRetry } from "../../lib/use-retry.ts";
-import { useRunNumber } from "../../lib/use-run-number.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
+import { useDebug } from "../../lib/debug-mode.tsx";
 import { Composer } from "../composer/composer.tsx";
+import { QueuedMessages } from "../queue/queued-messages.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
+import { CurrentPlan } from "./current-plan.tsx";
+import { stopLabel } from "./timeline-scrubber.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -36,10 +39,10 @@ const STICK_PX = 96;
 export function ConversationView() {
   const { detail, refresh, threadId, isolatedForks, older, hasOlder, loadOlder, travel } =
     useThread();
+  const { debug } = useDebug();
   const { shells } = useShells();
-  const forker = useFork(threadId, detail?.thread.title ?? null);
+  const forker = useFork(threadId);
   const retrier = useRetry(threadId, refresh);
-  const numberOf = useRunNumber();
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
 
@@ -83,19 +86,10 @@ export function ConversationView() {
   }, [detail]);
 
   const onFork = useStableCallback((run: Run) =>
-    forker.fork(
-      { type: "run", runId: run.id },
-      { isolatedWorkspace: isolatedForks, runNumber: numberOf(run.threadId, run.ordinal) },
-    ),
+    forker.fork({ type: "run", runId: run.id }, { isolatedWorkspace: isolatedForks }),
   );
   const onForkItem = useStableCallback((item: TurnItem) =>
-    forker.fork(
-      { type: "turn_item", turnItemId: item.id },
-      {
-        isolatedWorkspace: isolatedForks,
-        runNumber: item.runOrdinal === null ? null : numberOf(item.threadId, item.runOrdinal),
-      },
-    ),
+    forker.fork({ type: "turn_item", turnItemId: item.id }, { isolatedWorkspace: isolatedForks }),
   );
   const onRetry = useStableCallback(retrier.retry);
   const latestForkable = useMemo(
@@ -239,11 +233,16 @@ export function ConversationView() {
         <ActionError error={forker.failure} prefix="Fork failed." />
         <ActionError error={retrier.failure} prefix="Retry failed." />
       </div>
+      <CurrentPlan plans={detail.plans} />
       {travel.atSequence === null ? (
-        <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+        <>
+          <QueuedMessages detail={detail} onChanged={refresh} />
+          <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
+        </>
       ) : (
         <p className="past-banner" role="status">
-          You are looking at this thread as it was at event #{travel.atSequence}.{" "}
+          You are looking at this thread as it was{" "}
+          {stopLabel(travel, debug).replace(/^As of /, "at ")}.{" "}
           <button type="button" className="link-button" onClick={() => travel.moveTo(null)}>
             Back to live
           </button>{" "}

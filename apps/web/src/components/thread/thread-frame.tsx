@@ -2,6 +2,7 @@
 import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { type ReactNode, useState } from "react";
+import { PastMomentContext } from "../../lib/past-moment.ts";
 import { ThreadContext } from "../../lib/use-thread-context.tsx";
 import { useThreadDetail } from "../../lib/use-thread-detail.ts";
 import { useTimeTravel } from "../../lib/use-time-travel.ts";
@@ -26,6 +27,10 @@ export function ThreadFrame({ threadId, children }: { threadId: string; children
   const shown = traveling
     ? { ...state, detail: travel.past, older: [], hasOlder: false, loadOlder: () => {} }
     : state;
+  const shownPoint = traveling
+    ? travel.timeline?.points.find((p) => p.sequence === travel.atSequence)
+    : undefined;
+  const pastAt = shownPoint ? Date.parse(shownPoint.recordedAt) : null;
   const toggleTimeline = () => {
     if (timelineOpen) travel.moveTo(null);
     else travel.open();
@@ -45,50 +50,54 @@ export function ThreadFrame({ threadId, children }: { threadId: string; children
   ];
 
   return (
-    <ThreadContext value={{ ...shown, threadId, isolatedForks, setIsolatedForks, travel }}>
-      <div className="thread-frame" data-thread-id={threadId}>
-        {detail === null ? (
-          <div className="page">
-            {watch.status === "failed" ? (
-              <ActionError error={watch.error} prefix="Cannot open this thread." />
-            ) : (
-              <p className="muted">Loading thread…</p>
-            )}
-          </div>
-        ) : (
-          <>
-            <ThreadHeader
-              detail={detail}
-              watch={watch}
-              isolated={isolatedForks}
-              setIsolated={setIsolatedForks}
-            />
-            <nav className="tabs" aria-label="Thread views">
-              {tabs.map((tab) => (
-                <Link
-                  key={tab.href}
-                  href={tab.href}
-                  className="tab"
-                  aria-current={decodeURIComponent(pathname) === tab.href ? "page" : undefined}
+    <PastMomentContext value={traveling ? pastAt : null}>
+      <ThreadContext value={{ ...shown, threadId, isolatedForks, setIsolatedForks, travel }}>
+        <div className="thread-frame" data-thread-id={threadId}>
+          {detail === null ? (
+            <div className="page">
+              {watch.status === "failed" ? (
+                <ActionError error={watch.error} prefix="Cannot open this thread." />
+              ) : (
+                <p className="muted">Loading thread…</p>
+              )}
+            </div>
+          ) : (
+            <>
+              {/* The header travels with the body: in the past it shows the thread as it was. */}
+              <ThreadHeader
+                detail={shown.detail ?? detail}
+                past={traveling}
+                watch={watch}
+                isolated={isolatedForks}
+                setIsolated={setIsolatedForks}
+              />
+              <nav className="tabs" aria-label="Thread views">
+                {tabs.map((tab) => (
+                  <Link
+                    key={tab.href}
+                    href={tab.href}
+                    className="tab"
+                    aria-current={decodeURIComponent(pathname) === tab.href ? "page" : undefined}
+                  >
+                    {tab.label}
+                  </Link>
+                ))}
+                <button
+                  type="button"
+                  className="tab timeline-toggle"
+                  aria-pressed={timelineOpen}
+                  onClick={toggleTimeline}
                 >
-                  {tab.label}
-                </Link>
-              ))}
-              <button
-                type="button"
-                className="tab timeline-toggle"
-                aria-pressed={timelineOpen}
-                onClick={toggleTimeline}
-              >
-                Timeline
-              </button>
-            </nav>
-            {timelineOpen && <TimelineScrubber travel={travel} />}
-            <ActionError error={state.readError} prefix="Refreshing this thread failed." />
-            <div className="thread-body">{children}</div>
-          </>
-        )}
-      </div>
-    </ThreadContext>
+                  Timeline
+                </button>
+              </nav>
+              {timelineOpen && <TimelineScrubber travel={travel} />}
+              <ActionError error={state.readError} prefix="Refreshing this thread failed." />
+              <div className="thread-body">{children}</div>
+            </>
+          )}
+        </div>
+      </ThreadContext>
+    </PastMomentContext>
   );
 }

@@ -11,7 +11,6 @@ import { useAction } from "../../lib/use-action.ts";
 import { currentChoice, sameChoiceInputs } from "../../lib/composer-choice.ts";
 import { useFork } from "../../lib/use-fork.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
-import { useLineage } from "../../lib/use-run-number.ts";
 import { CopyId } from "../common/copy-id.tsx";
 import type { WatchState } from "../../lib/use-watch.ts";
 import { ConnectionBadge } from "../common/connection-badge.tsx";
@@ -26,6 +25,8 @@ type HeaderProps = {
   /** Forks made from here get their own worktree (passed in: the thread context changes per delta). */
   isolated: boolean;
   setIsolated(value: boolean): void;
+  /** Shown as of a past moment (time travel): what it was then, and no actions on it. */
+  past: boolean;
 };
 
 /** Renders again when the shell, runs, watch or fork option change, not for streamed deltas. */
@@ -34,37 +35,39 @@ export const ThreadHeader = memo(
   (a: HeaderProps, b: HeaderProps) =>
     a.watch === b.watch &&
     a.isolated === b.isolated &&
+    a.past === b.past &&
     a.setIsolated === b.setIsolated &&
     sameChoiceInputs(a.detail, b.detail),
 );
 
-function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps) {
+function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: HeaderProps) {
   const client = useApi();
   const { shells, refreshThread } = useShells();
   const { thread } = detail;
-  const forker = useFork(thread.id, thread.title);
+  const forker = useFork(thread.id);
   const archive = useAction();
   const compact = useAction();
   const promote = useAction();
   const parentId = thread.lineage?.parentThreadId ?? null;
   const parent = parentId ? shells.get(parentId) : undefined;
-  const { numberOf } = useLineage();
   const completed = detail.runs.filter((run) => run.status === "completed");
   const hasStableRun = completed.length > 0;
-  // What `latest_stable` resolves to: the latest completed run with a checkpoint, else the latest.
-  const stable = completed.findLast((run) => run.checkpointId !== null) ?? completed.at(-1) ?? null;
   const current = currentChoice(detail);
   const isSubagent = thread.lineage?.relationshipToParent === "subagent";
   const busy = detail.runs.some((run) => run.status === "running" || run.status === "waiting");
 
   return (
-    <header className="thread-header">
+    <header className="thread-header" data-past={past ? "true" : undefined}>
       <div className="thread-title-row">
         <StatusDot status={thread.status} />
         <ThreadTitle threadId={thread.id} title={thread.title} />
         <CopyId id={thread.id} what="thread" />
         <span className="muted">{STATUS_LABEL[thread.status]}</span>
-        <ConnectionBadge watch={watch} label="thread" />
+        {past ? (
+          <span className="badge">as it was then</span>
+        ) : (
+          <ConnectionBadge watch={watch} label="thread" />
+        )}
       </div>
       <div className="thread-meta muted">
         <span
@@ -102,18 +105,10 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated }: HeaderProps)
         )}
         {thread.archivedAt && <span className="badge">archived</span>}
       </div>
-      <div className="thread-actions">
+      <div className="thread-actions" hidden={past}>
         <button
           type="button"
-          onClick={() =>
-            forker.fork(
-              { type: "latest_stable" },
-              {
-                isolatedWorkspace: isolated,
-                runNumber: stable ? numberOf(thread.id, stable.ordinal) : null,
-              },
-            )
-          }
+          onClick={() => forker.fork({ type: "latest_stable" }, { isolatedWorkspace: isolated })}
           disabled={forker.pending || !hasStableRun}
           title={hasStableRun ? "Fork from the latest completed run" : "No completed run yet"}
         >

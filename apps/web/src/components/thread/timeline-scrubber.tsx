@@ -1,13 +1,18 @@
 "use client";
+import { useDebug } from "../../lib/debug-mode.tsx";
 import type { TimeTravel } from "../../lib/use-time-travel.ts";
 import { ActionError } from "../common/action-error.tsx";
 
-function stopLabel(travel: TimeTravel): string {
+/** "As of 10:41:03 (step 12 of 40)"; debug details add the event's number and name. */
+export function stopLabel(travel: TimeTravel, debug: boolean): string {
   const { timeline, atSequence } = travel;
   if (atSequence === null || timeline === null) return "Live";
-  const point = timeline.points.find((p) => p.sequence === atSequence);
-  const when = point ? new Date(point.recordedAt).toLocaleTimeString() : "";
-  return `As of event #${atSequence}${point ? ` (${point.type}, ${when})` : ""}`;
+  const index = timeline.points.findIndex((p) => p.sequence === atSequence);
+  const point = timeline.points[index];
+  if (!point) return debug ? `As of event #${atSequence}` : "As of an earlier moment";
+  const when = new Date(point.recordedAt).toLocaleTimeString();
+  const step = `step ${index + 1} of ${timeline.points.length}`;
+  return debug ? `As of event #${atSequence} (${point.type}, ${when})` : `As of ${when} (${step})`;
 }
 
 /**
@@ -16,6 +21,7 @@ function stopLabel(travel: TimeTravel): string {
  */
 export function TimelineScrubber({ travel }: { travel: TimeTravel }) {
   const { timeline, atSequence } = travel;
+  const { debug } = useDebug();
   if (timeline === null) {
     return (
       <div className="timeline-bar">
@@ -31,7 +37,7 @@ export function TimelineScrubber({ travel }: { travel: TimeTravel }) {
   // One stop past the last event: live.
   const index =
     atSequence === null ? points.length : points.findIndex((p) => p.sequence === atSequence);
-  const label = stopLabel(travel);
+  const label = stopLabel(travel, debug);
   return (
     <fieldset className="timeline-bar" aria-label="Timeline">
       <input

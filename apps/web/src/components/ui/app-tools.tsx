@@ -2,9 +2,10 @@
 import { Command as CommandIcon } from "lucide-react";
 import { useCommands } from "../../lib/commands.tsx";
 import { chordLabel, SHORTCUTS } from "../../lib/shortcuts.ts";
+import { DebugToggle } from "./debug-toggle.tsx";
 import { ThemeToggle } from "./theme-toggle.tsx";
 
-/** The sidebar's corner: command palette and theme. */
+/** The sidebar's corner: command palette, theme and debug details. */
 export function AppTools() {
   const { setPaletteOpen } = useCommands();
   return (
@@ -20,6 +21,7 @@ export function AppTools() {
         <CommandIcon size={16} aria-hidden />
       </button>
       <ThemeToggle />
+      <DebugToggle />
     </div>
   );
 }

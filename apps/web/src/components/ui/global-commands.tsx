@@ -3,6 +3,7 @@ import { useTheme } from "next-themes";
 import { usePathname, useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { useCommand, useCommands } from "../../lib/commands.tsx";
+import { useDebug } from "../../lib/debug-mode.tsx";
 import { buildSidebarRows } from "../../lib/lineage-tree.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { neighbourThread } from "../../lib/shortcuts.ts";
@@ -20,6 +21,7 @@ export function GlobalCommands() {
   const { shells, projects } = useShells();
   const { setPaletteOpen } = useCommands();
   const { theme, setTheme } = useTheme();
+  const { debug, setDebug } = useDebug();
   const current = threadIdIn(pathname);
   const projectMatch = /^\/projects\/([^/]+)/.exec(pathname);
   const projectId =
@@ -81,6 +83,13 @@ export function GlobalCommands() {
     shortcut: "toggleTheme",
     keywords: ["dark", "light", "appearance"],
     run: () => setTheme(nextMode(theme)),
+  });
+  useCommand({
+    id: "toggle-debug",
+    label: debug ? "Hide debug details" : "Show debug details",
+    group: "View",
+    keywords: ["raw", "frames", "ids", "events", "plumbing"],
+    run: () => setDebug(!debug),
   });
   useCommand({
     id: "palette",

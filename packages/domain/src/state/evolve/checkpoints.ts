@@ -2,6 +2,7 @@ import type { EventData } from "../../events.ts";
 import type { RunId } from "../../ids.ts";
 import { addItem, putCheckpoint, putNode, putRun, putScope, touchShell } from "../mutations.ts";
 import { noteRunSettled, recomputeRunCaches } from "../run-caches.ts";
+import { countsForConversation } from "../../projections/conversation-count.ts";
 import type { ThreadState } from "../thread-state.ts";
 
 export function onCheckpointScopeRecorded(
@@ -60,6 +61,7 @@ export function onThreadRolledBack(s: ThreadState, d: EventData<"ThreadRolledBac
     if (!run) continue;
     putRun(s, { ...run, status: "rolled_back" });
     s.rolledBackRunOrdinals.push(run.ordinal);
+    if (!countsForConversation(run)) s.asideRunCount -= 1;
     const checkpoint = run.checkpointId ? s.checkpoints.get(run.checkpointId) : undefined;
     if (checkpoint?.status === "ready") putCheckpoint(s, { ...checkpoint, status: "stale" });
     for (const nodeId of s.nodeIdsByRun.get(run.id) ?? []) {

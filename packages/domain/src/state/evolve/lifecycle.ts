@@ -35,6 +35,16 @@ export function onThreadUnarchived(s: ThreadState, d: EventData<"ThreadUnarchive
   touchShell(s, d.at);
 }
 
+export function onThreadDeleted(s: ThreadState, d: EventData<"ThreadDeleted">): void {
+  if (!s.thread) return;
+  s.thread = { ...s.thread, deletedAt: d.at, updatedAt: d.at };
+  touchShell(s, d.at);
+}
+
+export function onThreadPurged(s: ThreadState, d: EventData<"ThreadPurged">): void {
+  s.purgedAt = d.at;
+}
+
 /** A promoted thread is a root of its own; its items and runs stay as they were. */
 export function onThreadPromoted(s: ThreadState, d: EventData<"ThreadPromoted">): void {
   if (!s.thread) return;

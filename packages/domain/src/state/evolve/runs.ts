@@ -12,6 +12,7 @@ import {
   touchShell,
 } from "../mutations.ts";
 import { noteRunSettled, recomputeRunCaches } from "../run-caches.ts";
+import { countsForConversation } from "../../projections/conversation-count.ts";
 import type { ThreadState } from "../thread-state.ts";
 import { moveQueuedRunItemsToTail } from "./queued-items.ts";
 import {
@@ -24,6 +25,7 @@ import {
 export function onRunQueued(s: ThreadState, d: EventData<"RunQueued">): void {
   putRun(s, d.run);
   s.runOrder.push(d.run.id);
+  if (!countsForConversation(d.run)) s.asideRunCount += 1;
   s.queuedRunIds.add(d.run.id);
   putMessage(s, d.message);
   addItem(s, d.item, d.message.id);
@@ -61,6 +63,7 @@ export function onRunCancelled(s: ThreadState, d: EventData<"RunCancelled">): vo
   putRun(s, { ...run, status: "cancelled", completedAt: d.at });
   s.queuedRunIds.delete(run.id);
   s.cancelledRunCount += 1;
+  if (!countsForConversation(run)) s.asideRunCount -= 1;
   touchShell(s, d.at);
 }
 

@@ -11,16 +11,14 @@ import type {
   ThreadId,
   ThreadState,
 } from "@skein/domain";
+import { subagentTitle } from "@skein/domain";
 import { type RuntimeEvent, unexplainedFailure } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { RunAppender } from "../recovery/lease-fence.ts";
 import type { Logger } from "../logger.ts";
-import {
-  type ChildEvents,
-  type LiveRequest,
-  TurnConsumer,
-  type TurnOutcome,
-} from "../runs/turn-consumer.ts";
+import type { LiveRequest } from "../runtime/live-requests.ts";
+import type { SubagentRegistry } from "../runtime/subagent-registry.ts";
+import { type ChildEvents, TurnConsumer, type TurnOutcome } from "./turn-consumer.ts";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -45,60 +43,9 @@ type ChildTurn = {
   /** False: the provider thread cannot be resumed on its own, so it closes with the turn. */
   resumable: boolean;
   consumer: TurnConsumer;
+  /** The parent's node that spawned the sub-agent: where its child checkpoint is taken (E6). */
+  spawnedBy?: NodeId;
 };
-
-type RunningChild = {
-  parentThreadId: ThreadId;
-  /** Stops the sub-agent's native turn (a person interrupting the child thread). */
-  interrupt: () => Promise<void>;
-};
-
-/**
- * The sub-agent turns running here, for this process: a person interrupting a child thread
- * reaches its native turn, and a parent's interrupt reaches its children. Which child thread
- * follows which native sub-agent thread is not kept here but in the parent's event log (E8).
- */
-export class SubagentRegistry {
-  private readonly running = new Map<ThreadId, RunningChild>();
-
-  started(threadId: ThreadId, turn: RunningChild): void {
-    this.running.set(threadId, turn);
-  }
-
-  ended(threadId: ThreadId): void {
-    this.running.delete(threadId);
-  }
-
-  private readonly delegates = new Map<ThreadId, ThreadId>();
-
-  /** A delegated child thread (the app's own delegate tool) runs for `parentThreadId`. */
-  delegated(childId: ThreadId, parentThreadId: ThreadId): void {
-    this.delegates.set(childId, parentThreadId);
-  }
-
-  undelegated(childId: ThreadId): void {
-    this.delegates.delete(childId);
-  }
-
-  /** Delegated child threads running for `parentThreadId` right now. */
-  delegatedUnder(parentThreadId: ThreadId): ThreadId[] {
-    return [...this.delegates]
-      .filter(([, parent]) => parent === parentThreadId)
-      .map(([childId]) => childId);
-  }
-
-  /** Child threads whose sub-agent turn runs under `parentThreadId`'s turn right now. */
-  runningUnder(parentThreadId: ThreadId): ThreadId[] {
-    return [...this.running]
-      .filter(([, child]) => child.parentThreadId === parentThreadId)
-      .map(([threadId]) => threadId);
-  }
-
-  /** The native turn a child thread's active run is, while its parent's turn runs here. */
-  runningTurn(threadId: ThreadId): RunningChild | undefined {
-    return this.running.get(threadId);
-  }
-}
 
 export type SubagentThreadDeps = {
   repo: AggregateRepository;
@@ -114,6 +61,8 @@ export type SubagentThreadDeps = {
   stopReason: () => string | null;
   /** Asks the provider to stop a native turn of the runtime the parent runs on. */
   interruptNative: (nativeThreadRef: string, nativeTurnRef: string | null) => Promise<void>;
+  /** E6: a child checkpoint of the parent's run at the node that spawned a sub-agent. */
+  captureChild?: (spawnedBy: NodeId) => Promise<void>;
 };
 
 /**
@@ -136,6 +85,9 @@ export class SubagentThreads implements ChildEvents {
       if (event.type === "subagent.started") {
         const threadId = await this.start(childRef, event);
         await this.link(childRef, threadId, event.parentItemRef, parentNodeOf);
+        const started = this.turns.get(childRef);
+        const spawnedBy = event.parentItemRef ? parentNodeOf(event.parentItemRef) : undefined;
+        if (started && spawnedBy) started.spawnedBy = spawnedBy;
         return;
       }
       const turn = this.turns.get(childRef);
@@ -144,6 +96,7 @@ export class SubagentThreads implements ChildEvents {
         this.turns.delete(childRef);
         this.deps.registry.ended(turn.threadId);
         await this.end(turn, await this.outcomeOf(turn, event));
+        if (turn.spawnedBy) await this.deps.captureChild?.(turn.spawnedBy);
         return;
       }
       const { childThreadRef: _own, ...own } = event;
@@ -272,6 +225,7 @@ export class SubagentThreads implements ChildEvents {
     const parent = (await d.repo.thread(d.parentThreadId)).thread;
     if (!parent) throw new Error(`parent thread ${d.parentThreadId} not found`);
     const task = event.description?.trim() || "a task from its parent agent";
+    const title = subagentTitle(event.description);
     const runId = d.ids.next("run");
     const providerTurnId = d.ids.next("providerTurn");
     let providerThreadId = known
@@ -286,7 +240,7 @@ export class SubagentThreads implements ChildEvents {
         data: {
           threadId,
           projectId: parent.projectId,
-          title: `Sub-agent: ${task.slice(0, 80)}`,
+          title,
           defaultProvider: d.provider,
           modelSelection: parent.modelSelection,
           runtimeMode: parent.runtimeMode,

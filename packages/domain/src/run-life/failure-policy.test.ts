@@ -1,4 +1,4 @@
-import { PROVIDER_FAILURE_KINDS, type ProviderFailureKind } from "@skein/domain/provider";
+import { PROVIDER_FAILURE_KINDS, type ProviderFailureKind } from "../provider/provider-failure.ts";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_ATTEMPT_POLICY } from "./attempt-policy.ts";
 import { decideFailure, failureInWords } from "./failure-policy.ts";

@@ -1,8 +1,5 @@
-import {
-  type ProviderFailure,
-  type ProviderFailureKind,
-  providerDisplayName,
-} from "@skein/domain/provider";
+import type { ProviderFailure, ProviderFailureKind } from "../provider/provider-failure.ts";
+import { providerDisplayName } from "../provider/providers.ts";
 import { type AttemptPolicy, attemptDelayMs } from "./attempt-policy.ts";
 
 /** The new attempt a failure earns while attempts are left (B2), or none. */

@@ -1,0 +1,215 @@
+/**
+ * Issue 28 row: acp_turn_overhead_ratio. The same instant scripted-model turn on real Gemini CLI
+ * (`gemini --acp`, the fake Gemini API), timed two ways on warm agent processes, interleaved so
+ * machine noise hits both alike:
+ * - through Skein: sendMessage → the run's RunFinished in the store (orchestrator, real SQLite
+ *   store, the ACP adapter);
+ * - directly: `session/prompt` → its answer, as newline-delimited JSON-RPC on the agent's stdio
+ *   from a second process of the same CLI with the same environment, nothing of Skein's between.
+ * Both sessions grow the same history. The fake model runs in a process of its own, as a real
+ * model service would be: in this one, its answers would wait on Skein's work. A ratio, never a
+ * wall-clock bound.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { createGeminiAdapter, geminiAgentSpec } from "@skein/adapters-acp";
+import { openSqliteEventStore, type StoredEvent } from "@skein/db";
+import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
+import { createGeminiTestHome } from "@skein/fake-models";
+import { createOrchestrator } from "../src/orchestrator/index.ts";
+import { writeBenchRows } from "./bench-rows.ts";
+
+const WARMUP = 3;
+const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 20);
+const TARGET = 1.15;
+/** Pause after every turn, either side, so one turn's tail (a checkpoint, the CLI's own session write) is charged to neither. */
+const SETTLE_MS = 200;
+
+const median = (xs: number[]) => {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
+};
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A bare ACP client: JSON-RPC 2.0 lines on the agent's stdio, requests answered by id. */
+function rawAcp(child: ChildProcess) {
+  let nextId = 1;
+  const pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
+  const lines = createInterface({ input: child.stdout! });
+  lines.on("line", (line) => {
+    const frame = JSON.parse(line) as {
+      id?: number;
+      method?: string;
+      result?: unknown;
+      error?: { message: string };
+    };
+    if (frame.id === undefined || frame.method !== undefined) return; // notifications, requests
+    const waiter = pending.get(frame.id);
+    pending.delete(frame.id);
+    if (frame.error) waiter?.reject(new Error(frame.error.message));
+    else waiter?.resolve(frame.result);
+  });
+  return {
+    request<T>(method: string, params: unknown): Promise<T> {
+      const id = nextId++;
+      child.stdin!.write(`${JSON.stringify({ jsonrpc: "2.0", id, method, params })}\n`);
+      return new Promise<T>((resolve, reject) =>
+        pending.set(id, { resolve: resolve as (v: unknown) => void, reject }),
+      );
+    },
+  };
+}
+
+/** Resolves per run when its RunFinished is committed, from one live subscription. */
+function finishedRuns(events: AsyncIterable<StoredEvent>) {
+  const waiters = new Map<string, () => void>();
+  void (async () => {
+    for await (const event of events) {
+      if (event.type !== "RunFinished") continue;
+      const runId = (event.data as { runId: string }).runId;
+      waiters.get(runId)?.();
+      waiters.delete(runId);
+    }
+  })();
+  return (runId: RunId) => new Promise<void>((resolve) => waiters.set(runId, resolve));
+}
+
+/** The fake Gemini API in its own process (see fake-gemini-process.ts); resolves with its URL. */
+async function startFakeInItsOwnProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const script = fileURLToPath(new URL("./fake-gemini-process.ts", import.meta.url));
+  const child = spawn(process.execPath, ["--import", "tsx", script], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const [line] = await once(createInterface({ input: child.stdout! }), "line");
+  return { url: String(line).trim(), child };
+}
+
+async function main() {
+  const server = await startFakeInItsOwnProcess();
+  const home = await createGeminiTestHome({ baseUrl: server.url });
+  const dataDir = mkdtempSync(join(tmpdir(), "skein-acp-bench-data-"));
+  const skeinCwd = mkdtempSync(join(tmpdir(), "skein-acp-bench-skein-"));
+  const directCwd = mkdtempSync(join(tmpdir(), "skein-acp-bench-direct-"));
+  const store = openSqliteEventStore({ dataDir });
+  // The agent's own share of each Skein turn: its session/prompt out → the answer in.
+  let promptOut = 0;
+  let promptIn = 0;
+  const orchestrator = await createOrchestrator({
+    store,
+    adapters: { gemini: createGeminiAdapter({ env: home.env }) },
+    dataDir,
+    sessionIdleMs: 0,
+    rawLog: {
+      record(frame) {
+        if (frame.direction === "outgoing" && frame.method === "session/prompt") {
+          promptOut = performance.now();
+        } else if (frame.direction === "incoming" && frame.messageKind === "response") {
+          promptIn = performance.now();
+        }
+        return "bench";
+      },
+    },
+  });
+  const spec = geminiAgentSpec({ env: home.env });
+  const child = spawn(spec.command, [...(spec.args ?? [])], {
+    cwd: directCwd,
+    env: { ...process.env, ...spec.env },
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  try {
+    const direct = rawAcp(child);
+    await direct.request("initialize", { protocolVersion: 1, clientCapabilities: {} });
+    const { sessionId } = await direct.request<{ sessionId: string }>("session/new", {
+      cwd: directCwd,
+      mcpServers: [],
+    });
+    const directTurn = async (text: string) => {
+      const started = performance.now();
+      await direct.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
+      const elapsed = performance.now() - started;
+      await sleep(SETTLE_MS);
+      return elapsed;
+    };
+
+    const { projectId } = await orchestrator.createProject({
+      name: "acp bench",
+      workspaceRoot: skeinCwd,
+    });
+    const { threadId } = await orchestrator.createThread({ projectId, provider: "gemini" });
+    const subscription = store.subscribe({
+      afterSequence: await store.headSequence(),
+      filter: { streamIds: [threadStreamId(threadId as ThreadId)] },
+    });
+    const finished = finishedRuns(subscription);
+    const agentShare: number[] = [];
+    const skeinTurn = async (text: string) => {
+      const started = performance.now();
+      const { runId } = await orchestrator.sendMessage({ threadId, text });
+      // Asked while the run is in flight, so it resolves once the runner is done with it.
+      const settled = orchestrator.waitForRun(runId);
+      await finished(runId as RunId);
+      const elapsed = performance.now() - started;
+      agentShare.push(promptIn - promptOut);
+      await settled;
+      await sleep(SETTLE_MS);
+      return elapsed;
+    };
+
+    for (let i = 0; i < WARMUP; i += 1) {
+      await directTurn(`warm ${i}`);
+      await skeinTurn(`warm ${i}`);
+    }
+    agentShare.length = 0;
+    const skein: number[] = [];
+    const native: number[] = [];
+    // Which side goes first is shuffled (seeded, so runs are comparable), as in the Codex row.
+    let seed = 0x5eed;
+    const coin = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed < 2 ** 30;
+    };
+    for (let i = 0; i < ROUNDS; i += 1) {
+      if (coin()) {
+        skein.push(await skeinTurn(`message ${i}`));
+        native.push(await directTurn(`message ${i}`));
+      } else {
+        native.push(await directTurn(`message ${i}`));
+        skein.push(await skeinTurn(`message ${i}`));
+      }
+    }
+    subscription.close();
+    const ratio = median(skein) / median(native);
+    const own = skein.map((total, i) => total - (agentShare[i] ?? 0));
+    console.log(
+      `skein median ${median(skein).toFixed(1)} ms, direct ACP median ${median(native).toFixed(1)} ms, ` +
+        `ratio ${ratio.toFixed(3)}; the agent's session/prompt inside the Skein turn median ` +
+        `${median(agentShare).toFixed(1)} ms, Skein's own time around it median ${median(own).toFixed(1)} ms`,
+    );
+    writeBenchRows("acp.json", [
+      {
+        name: "acp_turn_overhead_ratio",
+        value: +ratio.toFixed(3),
+        unit: "ratio",
+        target: TARGET,
+        pass: ratio <= TARGET,
+      },
+    ]);
+  } finally {
+    child.stdin?.end();
+    child.kill("SIGTERM");
+    await orchestrator.shutdown();
+    await store.close();
+    server.child.stdin?.end();
+    await home.remove();
+    for (const dir of [dataDir, skeinCwd, directCwd]) rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+await main();

@@ -1,0 +1,35 @@
+/// <reference path="./compression.d.ts" />
+import type { IncomingMessage, ServerResponse } from "node:http";
+import compression from "compression";
+
+/**
+ * Issue 34: tRPC answers and the watch streams (SSE) go out brotli- or gzip-compressed when the
+ * client accepts it (browsers and Node's fetch do); a thread's detail is mostly repeated keys
+ * and ids, so it shrinks to a fraction. Answers under 1 KB go as they are. A stream's frames
+ * are held by the compressor until `flushCompressed` (lean-sse.ts calls it after each burst).
+ */
+const compress = compression();
+
+/**
+ * Left plain: the sidebar's watch, which every open window holds. Its frames are a few hundred
+ * bytes each, and compressing each one for each subscriber (a compressor flush per frame)
+ * tripled the server's CPU at 100 subscribers in sse-fanout.bench.ts (16% → 45% of a core) to
+ * save little. A thread's watch keeps compression: its snapshot is a whole window of runs.
+ */
+const PLAIN_PATHS: ReadonlySet<string> = new Set(["/trpc/thread.watchShells"]);
+
+/** Runs `serve` with `res` compressing what it writes, per the request's Accept-Encoding. */
+export function withCompression(
+  req: IncomingMessage,
+  res: ServerResponse,
+  serve: () => void,
+): void {
+  const pathname = (req.url ?? "/").split("?")[0] ?? "/";
+  if (PLAIN_PATHS.has(pathname)) serve();
+  else compress(req, res, () => serve());
+}
+
+/** Sends what the compressor holds (a no-op on a response that is not compressed). */
+export function flushCompressed(res: ServerResponse): void {
+  (res as ServerResponse & { flush?: () => void }).flush?.();
+}

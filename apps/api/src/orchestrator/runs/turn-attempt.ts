@@ -1,0 +1,171 @@
+import type { RuntimeRequestId } from "@skein/domain";
+import {
+  type ProviderFailure,
+  providerFailureOf,
+  type TurnHandle,
+  type TurnInput,
+} from "@skein/domain/provider";
+import { failureInWords, type RunLifeOutput, type StartTurn } from "@skein/domain/run-life";
+import { LeaseLostError, untilAborted } from "../recovery/lease-fence.ts";
+import type { ActiveTurn } from "../runtime/active-turns.ts";
+import type { LiveRequest } from "../runtime/live-requests.ts";
+import { untilIdle } from "./idle-watchdog.ts";
+import { ModelReachWatch } from "./model-reach.ts";
+import type { BegunRun, RunLife } from "./run-life.ts";
+import { message, type ThreadScope } from "./runner-context.ts";
+import { SubagentThreads } from "./subagent-threads.ts";
+import { TurnConsumer } from "./turn-consumer.ts";
+
+/**
+ * One provider turn of a run: starts it natively, feeds the run-life workflow what happens to
+ * it (started, stalled, failed) and carries out what it decides within the turn, while the
+ * turn's events are recorded. Resolves with the workflow's decision when the provider refused
+ * the turn, or null once the turn's end is recorded.
+ */
+export async function runTurn(
+  scope: ThreadScope,
+  life: RunLife,
+  begun: BegunRun,
+  input: TurnInput,
+  start: StartTurn["data"],
+): Promise<RunLifeOutput | null> {
+  const { ctx, threadId, appends } = scope;
+  const { active, settings, onAppToolCall } = begun;
+  const runId = active.runId;
+  const { session } = active;
+  ctx.sessions.begin(session);
+  try {
+    const opened = await openTurn(active, input, {
+      settings,
+      ...(onAppToolCall ? { onAppToolCall } : {}),
+    });
+    if ("refused" in opened) {
+      return life.feed({ type: "TurnRefused", data: { failure: opened.refused } });
+    }
+    // Steering may arrive as soon as the turn exists natively; its command queues behind this
+    // one on the thread's stream, so the turn is recorded first either way.
+    active.nativeTurnRef = opened.nativeTurnRef;
+    active.started = true;
+    const recorded = life.feed({
+      type: "TurnStarted",
+      data: { nativeTurnRef: opened.nativeTurnRef, interruptRequested: active.interruptRequested },
+    });
+    if (recorded.type !== "RecordTurnStart") throw unexpected(recorded);
+    await appends.execute(recorded.data.command);
+    if (recorded.data.interrupt) void ctx.turns.interruptNative(active);
+    const stalled = (reason: "idle" | "model_unreachable") => {
+      const stop = life.feed({ type: "TurnStalled", data: { reason } });
+      if (stop.type !== "InterruptTurn") throw unexpected(stop);
+      return ctx.turns.interruptNative(active);
+    };
+    const onRequest = (requestId: RuntimeRequestId, live: LiveRequest | null) => {
+      if (live) ctx.requests.remember(requestId, live);
+      else ctx.requests.forget(requestId);
+    };
+    const stopReason = () =>
+      ctx.stopping ? "Skein was stopped while the run was in flight" : null;
+    const children = new SubagentThreads({
+      repo: ctx.repo,
+      appends,
+      ids: ctx.ids,
+      log: ctx.log,
+      registry: ctx.subagents,
+      parentThreadId: threadId,
+      provider: session.provider,
+      providerSessionId: session.providerSessionId,
+      onRequest,
+      stopReason,
+      interruptNative: (ref, turnRef) => session.handle.interruptTurn(ref, turnRef),
+      captureChild: (spawnedBy) =>
+        ctx.checkpoints.captureChild(threadId, runId, spawnedBy, settings.cwd),
+    });
+    const reach = new ModelReachWatch({
+      provider: session.provider,
+      boundMs: ctx.attempts.unreachableMs,
+      note: (progress) =>
+        appends.execute({ type: "NoteRunProgress", data: { threadId, runId, progress } }).then(
+          () => undefined,
+          (error: unknown) => ctx.log.warn({ runId, error: message(error) }, "notice lost"),
+        ),
+      giveUp: () => stalled("model_unreachable"),
+    });
+    let words: string | null = null;
+    const failed = async (failure: ProviderFailure) => {
+      const decided = life.feed({
+        type: "TurnFailed",
+        data: {
+          failure,
+          runtimeAlive: active.session.handle.isAlive(),
+          modelUnreachable: reach.unreachable,
+          halted: scope.halted(),
+          interruptRequested: active.interruptRequested,
+          steered: active.restartWith !== null,
+        },
+      });
+      if (decided.type === "ScheduleRetry") {
+        // Recorded before the failed turn's end, so the run does not end with it (B2).
+        await appends.execute(decided.data.command);
+        const { reason } = decided.data.command.data;
+        ctx.log.warn({ threadId, runId, reason, failure }, "new attempt");
+      } else if (decided.type !== "DescribeFailure") throw unexpected(decided);
+      words = decided.data.words;
+    };
+    const consumer = new TurnConsumer(
+      appends,
+      ctx.ids,
+      threadId,
+      start.providerTurnId,
+      session.providerSessionId,
+      onRequest,
+      stopReason,
+      {
+        before: failed,
+        describe: (failure) => words ?? failureInWords(session.provider, failure, start.attempt),
+      },
+      children,
+    );
+    const events = untilIdle(
+      reach.watch(opened.turn.events),
+      ctx.attempts.idleTimeoutMs,
+      async () => (await ctx.repo.thread(threadId)).runs.get(runId)?.status === "waiting",
+      () => stalled("idle"),
+    );
+    try {
+      await consumer.consume(untilAborted(events, active.abandon.signal, threadId));
+    } catch (error) {
+      // The turn's events could not be recorded (the store went away): the provider's turn
+      // must not go on working unrecorded.
+      if (active.started && !(error instanceof LeaseLostError)) {
+        await ctx.turns.interruptNative(active).catch(() => undefined);
+      }
+      throw error;
+    }
+    return null;
+  } finally {
+    // The lease may be lost before the turn started natively, or found lost by the fence
+    // before the renewal timer reports it: either way the native turn must stop.
+    if (scope.lost() && active.started) await ctx.turns.interruptForLoss(active);
+    ctx.sessions.end(session);
+    active.started = false;
+  }
+}
+
+/** The turn started natively, or the provider refused it (its runtime died, or the request). */
+async function openTurn(
+  active: ActiveTurn,
+  input: TurnInput,
+  options: Parameters<ActiveTurn["session"]["handle"]["startTurn"]>[2],
+): Promise<{ turn: TurnHandle; nativeTurnRef: string | null } | { refused: ProviderFailure }> {
+  try {
+    const turn = active.session.handle.startTurn(active.nativeThreadRef, input, options);
+    const { nativeTurnRef } = await turn.started;
+    return { turn, nativeTurnRef };
+  } catch (error) {
+    return { refused: providerFailureOf(error) };
+  }
+}
+
+const unexpected = (output: RunLifeOutput) =>
+  output.type === "AbortLife"
+    ? output.data.error
+    : new Error(`run life: unexpected ${output.type}`);

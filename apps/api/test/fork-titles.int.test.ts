@@ -1,0 +1,77 @@
+import type { ThreadId } from "@skein/domain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createGitWorkspace } from "./support/git-workspace.ts";
+import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
+
+let t: ScriptedTestServer;
+let projectId: string;
+let main: ThreadId;
+
+/** A run on `threadId` through the typed client, finished. */
+async function answered(threadId: ThreadId, text: string): Promise<void> {
+  t.codex.enqueue([{ type: "text", text: `re: ${text}` }]);
+  const { runId } = await t.client.thread.sendMessage.mutate({ threadId, text });
+  await t.orchestrator.waitForRun(runId);
+}
+
+const titleOf = async (threadId: ThreadId) =>
+  (await t.client.thread.detail.query({ threadId })).thread.title;
+
+beforeAll(async () => {
+  t = await startScriptedServer();
+  ({ projectId } = await t.client.project.create.mutate({
+    name: "titles",
+    workspaceRoot: createGitWorkspace({ "a.txt": "a\n" }),
+  }));
+  ({ threadId: main } = await t.client.thread.create.mutate({
+    projectId: projectId as never,
+    title: "Main",
+    provider: "codex",
+  }));
+  await answered(main, "first");
+});
+afterAll(async () => {
+  await t.close();
+});
+
+describe("B16: fork titles come from the domain, for every client", () => {
+  it("B16: untitled forks made through the typed client say where they came from and are numbered apart; a given title is kept", async () => {
+    const one = await t.client.thread.fork.mutate({ threadId: main });
+    const two = await t.client.thread.fork.mutate({ threadId: main });
+    const named = await t.client.thread.fork.mutate({ threadId: main, title: "Try the cache" });
+    expect(await titleOf(one.threadId)).toBe("fork of Main at run 1");
+    expect(await titleOf(two.threadId)).toBe("fork of Main at run 1 (2)");
+    expect(await titleOf(named.threadId)).toBe("Try the cache");
+  });
+
+  it("B16: a fan-out's forks count on from the forks already made, and a second fan-out from there", async () => {
+    const fan = () =>
+      t.client.thread.fanOut.mutate({
+        threadId: main,
+        text: "try it",
+        isolated: true,
+        targets: [{ provider: "codex" }, { provider: "codex" }],
+      });
+    t.codex.enqueue([{ type: "text", text: "a" }], [{ type: "text", text: "b" }]);
+    const first = await fan();
+    t.codex.enqueue([{ type: "text", text: "c" }], [{ type: "text", text: "d" }]);
+    const second = await fan();
+    const titles = await Promise.all(
+      [...first.forks, ...second.forks].map((fork) => titleOf(fork.threadId)),
+    );
+    // Two forks at run 1 exist from the test above: the fan-outs number theirs 3 to 6.
+    expect(titles).toEqual([3, 4, 5, 6].map((n) => `fork of Main at run 1 (${n})`));
+  });
+
+  it("B16: one run numbering: a fork's own runs count on from the runs it inherited, and so do its forks' titles", async () => {
+    const fork = await t.client.thread.fork.mutate({ threadId: main, title: "Branch" });
+    await answered(fork.threadId, "on the fork");
+    const detail = await t.client.thread.detail.query({ threadId: fork.threadId });
+    expect(detail.thread.inheritance?.runOffset).toBe(1);
+    const nested = await t.client.thread.fork.mutate({ threadId: fork.threadId });
+    // The fork's first own run is run 2 as a person counts (run 1 was inherited).
+    expect(await titleOf(nested.threadId)).toBe("fork of Branch at run 2");
+    const inner = await t.client.thread.detail.query({ threadId: nested.threadId });
+    expect(inner.thread.inheritance?.runOffset).toBe(2);
+  });
+});

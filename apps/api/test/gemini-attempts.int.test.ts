@@ -1,0 +1,111 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createGeminiAdapter } from "@skein/adapters-acp";
+import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import type { ProjectId, ThreadId } from "@skein/domain";
+import {
+  createGeminiTestHome,
+  type FakeGeminiServer,
+  type GeminiTestHome,
+  geminiErrorReply,
+  geminiTextReply,
+  startFakeGeminiServer,
+} from "@skein/fake-models";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
+
+// Real Gemini CLI (ACP) on the fake Gemini API; its test home makes one attempt per model call,
+// so every second conversation request below is Skein's new attempt.
+let store: SqliteEventStore;
+let orchestrator: Orchestrator;
+let gemini: FakeGeminiServer;
+let home: GeminiTestHome;
+let projectId: ProjectId;
+const dirs = {
+  data: mkdtempSync(join(tmpdir(), "skein-gemini-attempts-data-")),
+  work: mkdtempSync(join(tmpdir(), "skein-gemini-attempts-work-")),
+};
+
+beforeAll(async () => {
+  gemini = await startFakeGeminiServer();
+  home = await createGeminiTestHome({ baseUrl: gemini.url });
+  store = openSqliteEventStore({ dataDir: dirs.data });
+  orchestrator = await createOrchestrator({
+    store,
+    adapters: { gemini: createGeminiAdapter({ env: home.env }) },
+    dataDir: dirs.data,
+    sessionIdleMs: 0,
+    attempts: { baseDelayMs: 50, maxRetries: 1 },
+  });
+  ({ projectId } = await orchestrator.createProject({
+    name: "gemini attempts",
+    workspaceRoot: dirs.work,
+  }));
+}, 60_000);
+
+afterAll(async () => {
+  await orchestrator?.shutdown();
+  await store?.close();
+  await gemini?.close();
+  await home?.remove();
+  for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function runOnGemini(text: string) {
+  const { threadId } = await orchestrator.createThread({ projectId, provider: "gemini" });
+  const { runId } = await orchestrator.sendMessage({ threadId: threadId as ThreadId, text });
+  await orchestrator.waitForRun(runId);
+  const state = await orchestrator.repository.thread(threadId as ThreadId);
+  const attempts = [...state.attempts.values()]
+    .filter((a) => a.runId === runId)
+    .sort((a, b) => a.attemptOrdinal - b.attemptOrdinal);
+  return { run: state.runs.get(runId)!, attempts };
+}
+
+describe("B1/B2: Gemini CLI's typed failures through the policy table (real Gemini CLI)", () => {
+  it("B2 overloaded (503) earns a retry attempt of the same run, which completes", async () => {
+    gemini.enqueue(
+      geminiErrorReply(503, "The model is overloaded. Please try again later."),
+      geminiTextReply("ANSWER-AFTER-RETRY"),
+    );
+    const { run, attempts } = await runOnGemini("first try is overloaded");
+    expect(run.status).toBe("completed");
+    expect(attempts.map((a) => [a.reason, a.status])).toEqual([
+      ["initial", "superseded"],
+      ["retry", "completed"],
+    ]);
+  }, 120_000);
+
+  it("B2 rate_limited with the wait Gemini asked for earns a retry, which completes", async () => {
+    gemini.enqueue(
+      geminiErrorReply(429, "Resource has been exhausted (e.g. check quota).", {
+        retryDelay: "1s",
+      }),
+      geminiTextReply("ANSWER-AFTER-WAIT"),
+    );
+    const { run, attempts } = await runOnGemini("first try is rate limited");
+    expect(run.status).toBe("completed");
+    expect(attempts.map((a) => a.reason)).toEqual(["initial", "retry"]);
+  }, 120_000);
+
+  it("B1 auth (401) fails the run at once, in words that say what to check", async () => {
+    gemini.enqueue(geminiErrorReply(401, "API key not valid. Please pass a valid API key."));
+    const { run, attempts } = await runOnGemini("the key is wrong");
+    expect(run.status).toBe("failed");
+    expect(attempts).toHaveLength(1);
+    expect(run.error).toMatch(
+      /^The Gemini CLI turn failed: API key not valid\. Please pass a valid API key\. \(UNAUTHENTICATED\)\. Check Gemini CLI's credentials on the server/,
+    );
+  }, 120_000);
+
+  it("B1 invalid_request (400) fails the run at once, in words", async () => {
+    gemini.enqueue(geminiErrorReply(400, "Request contains an invalid argument."));
+    const { run, attempts } = await runOnGemini("a bad request");
+    expect(run.status).toBe("failed");
+    expect(attempts).toHaveLength(1);
+    expect(run.error).toMatch(
+      /^The Gemini CLI turn failed: Request contains an invalid argument\. \(INVALID_ARGUMENT\)\. Gemini CLI refused the request itself/,
+    );
+  }, 120_000);
+});

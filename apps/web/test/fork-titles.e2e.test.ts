@@ -1,0 +1,84 @@
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter } from "@skein/contract";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
+import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
+import { useE2eStack } from "./support/e2e-stack.ts";
+import type { Stack } from "./support/stack.ts";
+import { assistantTexts, sendMessage, text, threadIdOf } from "./support/ui.ts";
+
+/**
+ * B16 in the browser (issue 29 item 3): forks made through the typed client and from the page
+ * get titles from the domain that tell them apart, and a fork's runs are numbered on from the
+ * runs it inherited, in its run headers and in the titles of its own forks.
+ */
+describe.runIf(chromiumAvailable)("fork titles (Chromium, real API, real Codex)", () => {
+  let stack: Stack;
+  let page: Page;
+
+  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
+    ({ stack, page } = started);
+  });
+
+  it("B16: API-made and page-made forks carry distinct titles saying where they came from; one run numbering", async () => {
+    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
+    const { projectId } = await client.project.create.mutate({
+      name: "Titles",
+      workspaceRoot: stack.providers.workspace,
+    });
+    const { threadId } = await client.thread.create.mutate({
+      projectId,
+      title: "Daily report",
+      provider: "codex",
+    });
+    stack.providers.openai.enqueue(responsesTextReply("FIRST-ANSWER"));
+    await page.goto(`${stack.web.url}/threads/${threadId}`);
+    await page.locator(".conversation").waitFor();
+    await sendMessage(page, "first question");
+    await expect.poll(() => assistantTexts(page), { timeout: 60_000 }).toEqual(["FIRST-ANSWER"]);
+
+    // Two forks through the typed client, no titles given, then one from the page.
+    const one = await client.thread.fork.mutate({ threadId });
+    const two = await client.thread.fork.mutate({ threadId });
+    await page.getByRole("button", { name: "Fork latest" }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith(threadId));
+    const fromPage = threadIdOf(page);
+    const titles = await Promise.all(
+      [one.threadId, two.threadId, fromPage].map(
+        async (id) => (await client.thread.detail.query({ threadId: id })).thread.title,
+      ),
+    );
+    expect(titles).toEqual([
+      "fork of Daily report at run 1",
+      "fork of Daily report at run 1 (2)",
+      "fork of Daily report at run 1 (3)",
+    ]);
+    await expect
+      .poll(() => text(page.locator(".thread-title")))
+      .toBe("fork of Daily report at run 1 (3)");
+    // Under their source in the sidebar, each reads short and still apart from its siblings.
+    const rowLabel = (id: string) =>
+      text(page.locator(`.sidebar .thread-row[data-thread-id="${id}"]`));
+    await expect.poll(() => rowLabel(one.threadId)).toContain("fork at run 1");
+    await expect.poll(() => rowLabel(two.threadId)).toContain("fork at run 1 (2)");
+    await expect.poll(() => rowLabel(fromPage)).toContain("fork at run 1 (3)");
+    await saveScreenshot(page, "fork-titles-sidebar");
+
+    // The fork's own first run is run 2 as a person counts (run 1 was inherited) …
+    stack.providers.openai.enqueue(responsesTextReply("FORK-ANSWER"));
+    await sendMessage(page, "fork question");
+    await expect
+      .poll(() => assistantTexts(page), { timeout: 60_000 })
+      .toEqual(["FIRST-ANSWER", "FORK-ANSWER"]);
+    const labels = await page.locator(".run-header .run-label").allInnerTexts();
+    expect(labels).toEqual(["Run 1", "Run 2"]);
+    // … and a fork of it made there is titled with that same number.
+    await page.getByRole("button", { name: "Fork latest" }).click();
+    await page.waitForURL((url) => !url.pathname.endsWith(fromPage));
+    await expect
+      .poll(() => text(page.locator(".thread-title")))
+      .toBe("fork of fork of Daily report at run 1 (3) at run 2");
+    await saveScreenshot(page, "fork-titles-nested");
+  });
+});
