@@ -25,7 +25,12 @@ const say = (text: string) => [{ type: "text" as const, text }];
 async function parentThread(files: Record<string, string> = { "shared.txt": "one\n" }) {
   const ws = createGitWorkspace(files);
   const { projectId } = await t.client.project.create.mutate({ name: "fan", workspaceRoot: ws });
-  const { threadId } = await t.client.thread.create.mutate({ projectId, provider: "codex" });
+  const { threadId } = await t.client.thread.create.mutate({
+    projectId,
+    provider: "codex",
+    // The person's main thread, in their folder: bring-back lands there (forks get worktrees).
+    workspace: "local",
+  });
   t.codex.enqueue(say("ready"));
   await runToCheckpoint(threadId, "get ready");
   return { ws, threadId };

@@ -17,7 +17,11 @@ afterEach(async () => {
 
 async function newThread(workspaceRoot: string) {
   const { projectId } = await t.client.project.create.mutate({ name: "Review", workspaceRoot });
-  const { threadId } = await t.client.thread.create.mutate({ projectId });
+  const { threadId } = await t.client.thread.create.mutate({
+    projectId,
+    // The person's dirty checkout is the thread's workspace here.
+    workspace: "local",
+  });
   return threadId;
 }
 

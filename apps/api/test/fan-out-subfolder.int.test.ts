@@ -34,6 +34,8 @@ describe("fan-out of a project that is a subfolder of a git repository (B9)", ()
       projectId,
       provider: "codex",
       runtimeMode: "full-access",
+      // The person's main thread, in their folder: bring-back lands there (forks get worktrees).
+      workspace: "local",
     });
     h.server.enqueue(responsesTextReply("parent ready"));
     await orchestrator.waitForRun(await h.send(parent, "get ready"));

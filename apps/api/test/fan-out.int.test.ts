@@ -40,6 +40,8 @@ describe("parallel agents on real Codex and Claude runtimes over real git", () =
       projectId,
       provider: "codex",
       runtimeMode: "full-access",
+      // The person's main thread, in their folder: bring-back lands there (forks get worktrees).
+      workspace: "local",
     });
     openai.enqueue(responsesTextReply("parent ready"));
     const first = await h.send(parent, "get ready");

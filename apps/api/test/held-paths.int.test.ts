@@ -64,7 +64,12 @@ describe("issue 35: paths resolved once and held", () => {
   it("B4: a folder swapped for a symbolic link is refused before rollback and run; the other folder is untouched", async () => {
     const ws = createGitWorkspace({ "f.txt": "zero\n" });
     const { projectId } = await t.client.project.create.mutate({ name: "p", workspaceRoot: ws });
-    const { threadId } = await t.client.thread.create.mutate({ projectId, provider: "codex" });
+    // The thread works in the project's folder itself, the one swapped below.
+    const { threadId } = await t.client.thread.create.mutate({
+      projectId,
+      provider: "codex",
+      workspace: "local",
+    });
     t.codex.enqueue(edit("f.txt", "one\n"), edit("f.txt", "two\n"));
     const first = await t.client.thread.sendMessage.mutate({ threadId, text: "1" });
     const checkpoint = await completed(threadId, first.runId);

@@ -39,7 +39,11 @@ async function raced<T>(call: (on: PgInstance) => Promise<T>): Promise<T> {
 
 async function parentThread(): Promise<ThreadId> {
   const { projectId } = await a.client.project.create.mutate({ name: "fx", workspaceRoot: ws });
-  const { threadId } = await a.client.thread.create.mutate({ projectId, provider: "codex" });
+  const { threadId } = await a.client.thread.create.mutate({
+    projectId,
+    provider: "codex",
+    workspace: "local",
+  });
   codex.enqueue(edit("f.txt", "one\n"));
   await settled(
     threadId,

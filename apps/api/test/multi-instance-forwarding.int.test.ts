@@ -50,6 +50,8 @@ async function thread(on: PgInstance, runtimeMode?: "approval-required") {
   const { projectId } = await on.client.project.create.mutate({
     name: "Demo",
     workspaceRoot: process.cwd(),
+    // Skein's own checkout: its threads never get worktrees of it (issue 26).
+    settings: { threadWorkspace: "local" },
   });
   const { threadId } = await on.client.thread.create.mutate({
     projectId,

@@ -53,7 +53,11 @@ describe("B17 on PostgreSQL with two instances", () => {
     }
     const [a, b] = instances as [PgInstance, PgInstance];
     const { projectId } = await a.client.project.create.mutate({ name: "p", workspaceRoot: ws });
-    const { threadId } = await a.client.thread.create.mutate({ projectId, title: "Two" });
+    const { threadId } = await a.client.thread.create.mutate({
+      projectId,
+      title: "Two",
+      workspace: "local",
+    });
     writeFileSync(path.join(ws, "two.ts"), "export const two = 2;\n");
     const commit = await a.client.git.commit.mutate({ threadId });
     await a.client.git.push.mutate({ threadId });

@@ -29,6 +29,8 @@ describe("B3: one command id raced on two instances [postgres]", () => {
     const { projectId } = await a.client.project.create.mutate({
       name: "Demo",
       workspaceRoot: process.cwd(),
+      // Skein's own checkout: its threads never get worktrees of it (issue 26).
+      settings: { threadWorkspace: "local" },
     });
     const [first, second] = await Promise.all(
       [a, b].map((on) => on.client.thread.create.mutate({ projectId, provider: "codex" })),

@@ -47,6 +47,8 @@ async function thread(on: PgInstance, runtimeMode?: "approval-required") {
   const { projectId } = await on.client.project.create.mutate({
     name: "Demo",
     workspaceRoot: process.cwd(),
+    // Skein's own checkout: its threads never get worktrees of it (issue 26).
+    settings: { threadWorkspace: "local" },
   });
   return on.client.thread.create.mutate({
     projectId,
@@ -116,6 +118,8 @@ describe("two API instances on one PostgreSQL database", () => {
     const { projectId } = await a.client.project.create.mutate({
       name: "Demo",
       workspaceRoot: process.cwd(),
+      // Skein's own checkout: its threads never get worktrees of it (issue 26).
+      settings: { threadWorkspace: "local" },
     });
     const createId = "cmd_create_thread_twice";
     const created = await Promise.all(

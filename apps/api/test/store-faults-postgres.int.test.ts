@@ -34,6 +34,8 @@ describe("issue 35: a PostgreSQL restart mid-run [postgres]", () => {
     const { projectId } = await api.client.project.create.mutate({
       name: "Demo",
       workspaceRoot: process.cwd(),
+      // Skein's own checkout: its threads never get worktrees of it (issue 26).
+      settings: { threadWorkspace: "local" },
     });
     const { threadId } = await api.client.thread.create.mutate({ projectId, provider: "codex" });
     codex.enqueue([{ type: "text", text: "z".repeat(2_000), chunks: 500, delayMs: 40 }]);

@@ -21,7 +21,12 @@ async function health() {
 }
 
 const createProject = (name: string) =>
-  t.client.project.create.mutate({ name, workspaceRoot: process.cwd() });
+  t.client.project.create.mutate({
+    name,
+    workspaceRoot: process.cwd(),
+    // Skein's own checkout: its threads never get worktrees of it (issue 26).
+    settings: { threadWorkspace: "local" },
+  });
 
 describe("issue 35: a SQLite data file that goes away or is damaged", () => {
   it("B1: deleted: the next write is refused in words, health is red, and nothing unreadable was acknowledged", async () => {

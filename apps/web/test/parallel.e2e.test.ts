@@ -42,6 +42,8 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
       title: "Parallel main",
       provider: "codex",
       runtimeMode: "full-access",
+      // The person's main thread, in their folder: bring-back lands there (forks get worktrees).
+      workspace: "local",
     });
     stack.providers.openai.enqueue(responsesTextReply("ready"));
     await client.thread.sendMessage.mutate({ threadId, text: "get ready" });

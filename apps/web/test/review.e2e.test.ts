@@ -68,6 +68,8 @@ describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)
       title: "Review thread",
       provider: "codex",
       runtimeMode: "full-access",
+      // The person's own files sit next to the agent's here (issue 26: a local thread).
+      workspace: "local",
     });
     stack.providers.openai.enqueue(
       applyPatchReply(FIRST_PATCH, "call_first"),

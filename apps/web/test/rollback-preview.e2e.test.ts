@@ -37,6 +37,8 @@ describe.runIf(chromiumAvailable)("rollback preview (Chromium, real API, real Co
       title: "Rollback preview thread",
       provider: "codex",
       runtimeMode: "full-access",
+      // The person's own files sit next to the agent's here (issue 26: a local thread).
+      workspace: "local",
     });
     const settled = (runs: number) =>
       expect

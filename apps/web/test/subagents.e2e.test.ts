@@ -43,6 +43,8 @@ describe.runIf(chromiumAvailable)("sub-agents (Chromium, real API, real Codex)",
       title: "Parent thread",
       provider: "codex",
       runtimeMode: "approval-required",
+      // The child's file is looked for in the project's folder (issue 26: a local thread).
+      workspace: "local",
     });
     stack.providers.openai.enqueue(
       { ...spawnAgentReply("helper", "CHILD-TASK: write child.txt", "call_spawn"), when: parent },

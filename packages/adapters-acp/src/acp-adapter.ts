@@ -75,7 +75,9 @@ export function createAcpAdapter(
       return capabilities;
     },
     async openSession(input) {
-      const session = await AcpProviderSession.open(spec, input, options.capabilities);
+      // The thread's own variables (a PORT) on top of the agent's configured ones.
+      const agent = input.env ? { ...spec, env: { ...spec.env, ...input.env } } : spec;
+      const session = await AcpProviderSession.open(agent, input, options.capabilities);
       if (!options.capabilities) capabilities = session.capabilities;
       return session;
     },

@@ -14,8 +14,9 @@ export function createClaudeAdapter(config: ClaudeConfig = {}): ProviderAdapter 
     provider: "claude",
     capabilities: CLAUDE_CAPABILITIES,
     attachmentTypes: CLAUDE_ATTACHMENT_TYPES,
-    async openSession({ providerSessionId, model, rawLog }) {
-      const sessionConfig = model ? { ...config, model } : config;
+    async openSession({ providerSessionId, model, rawLog, env }) {
+      const withModel = model ? { ...config, model } : config;
+      const sessionConfig = env ? { ...withModel, env: { ...withModel.env, ...env } } : withModel;
       return new ClaudeProviderSession(providerSessionId, sessionConfig, rawLog);
     },
     listModels: () => listClaudeModels(config),

@@ -48,7 +48,10 @@ export function createCodexAdapter(options: CodexAdapterOptions = {}): ProviderA
     // Codex reads images from local paths (`localImage`); it takes no documents.
     attachmentTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
     async openSession(input) {
-      const resolved = resolveCodexConfig(config);
+      const configured = resolveCodexConfig(config);
+      // The thread's own variables (a PORT) on top; CODEX_HOME stays the adapter's.
+      const { CODEX_HOME: _adapters, ...extra } = input.env ?? {};
+      const resolved = { ...configured, env: { ...configured.env, ...extra } };
       const client = await CodexAppServerClient.start({
         config: resolved,
         providerSessionId: input.providerSessionId,

@@ -8,7 +8,7 @@ import {
 import { captureCheckpoint } from "./capture.ts";
 import { checkpointExists, deleteThreadRefs, resolveCheckpoint } from "./checkpoint-refs.ts";
 import { diffCheckpoints, diffTrees } from "./diff.ts";
-import { type CheckpointStoreOptions, openGitContext } from "./git-context.ts";
+import { type CheckpointStoreOptions, headCommit, openGitContext } from "./git-context.ts";
 import { changedFiles, checkpointTree, mergeTrees, snapshotTree } from "./merge.ts";
 import {
   checkpointBaseTree,
@@ -59,6 +59,8 @@ export type CheckpointStore = {
   removeWorktree(input: RemoveWorktreeInput): Promise<void>;
   listWorktrees(): Promise<WorktreeEntry[]>;
   branchCommit(branch: string): Promise<string | null>;
+  /** The checked-out commit (HEAD), or null before the first commit; no status is read. */
+  headCommit(): Promise<string | null>;
   pruneWorktrees(): Promise<void>;
   /** The workspace right now as a tree object; nothing is recorded (see merge.ts). */
   snapshotTree(seed: string | null): Promise<string>;
@@ -126,6 +128,7 @@ export async function createCheckpointStore(
     removeWorktree: (input) => removeWorktree(ctx, input),
     listWorktrees: () => listWorktrees(ctx),
     branchCommit: (branch) => branchCommit(ctx, branch),
+    headCommit: () => headCommit(ctx),
     pruneWorktrees: () => pruneWorktrees(ctx),
     snapshotTree: (seed) => snapshotTree(ctx, seed),
     checkpointTree: (ref) => checkpointTree(ctx, ref),

@@ -58,8 +58,11 @@ export type CheckpointFileSummary = {
   changedFiles: SummarizedFile[];
 };
 
-export type IsolatedWorktreeInput = {
-  ref: string;
+export type IsolatedWorktreeInput = (
+  | { ref: string }
+  /** A commit of the repository (a new thread's worktree starts at the checked-out HEAD). */
+  | { commit: string }
+) & {
   /** New branch name, created at the checkpoint commit. */
   branch: string;
   /** Where the worktree goes; must not exist yet (or be empty). */

@@ -43,7 +43,10 @@ export async function createIsolatedWorktree(
   input: IsolatedWorktreeInput,
 ): Promise<IsolatedWorktree> {
   requireRepository(ctx, "create an isolated worktree");
-  const checkpoint = await resolveCheckpoint(ctx, input.ref);
+  const checkpoint =
+    "ref" in input
+      ? await resolveCheckpoint(ctx, input.ref)
+      : await verifyCommit(ctx, input.commit);
   try {
     await runGit(["check-ref-format", "--branch", input.branch], { cwd: ctx.workTree });
   } catch {
@@ -78,6 +81,15 @@ export async function createIsolatedWorktree(
     workspacePath: path.resolve(worktreePath, ctx.prefix),
     commit: checkpoint.commit,
   };
+}
+
+async function verifyCommit(ctx: GitContext, commit: string): Promise<{ commit: string }> {
+  const { stdout, exitCode } = await runGit(
+    ["rev-parse", "--verify", "--quiet", "--end-of-options", `${commit}^{commit}`],
+    { cwd: ctx.workTree, okCodes: [0, 1] },
+  );
+  if (exitCode !== 0) throw new CheckpointError(`${commit} is not a commit of this repository`);
+  return { commit: stdout.toString("utf8").trim() };
 }
 
 /** Removes a fork's worktree (even with uncommitted edits: they belong to the fork being dropped). */

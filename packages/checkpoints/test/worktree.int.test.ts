@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCheckpointStore, CheckpointError, CheckpointMissingError } from "../src/index.ts";
@@ -60,6 +60,30 @@ describe("isolated worktree at a checkpoint", () => {
     expect(existsSync(fork.worktreePath)).toBe(false);
     expect(git(repo, "branch", "--list", "skein/*")).toBe("");
     expect(await store.status(forkRun.ref)).toBe("ready"); // checkpoints outlive the fork
+  });
+
+  it("starts a worktree at a commit (a new thread's, at HEAD); a non-commit is refused", async () => {
+    const repo = tempDir("src");
+    initRepo(repo, { "app.ts": "v1\n" });
+    writeFiles(repo, { "app.ts": "person's uncommitted edit\n" });
+    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    const head = git(repo, "rev-parse", "HEAD");
+    expect(await store.headCommit()).toBe(head);
+    const made = await store.createIsolatedWorktree({
+      commit: "HEAD",
+      branch: "skein/thr_new",
+      path: path.join(tempDir("wt"), "thr_new"),
+    });
+    expect(made.commit).toBe(head);
+    // The committed file, not the person's uncommitted edit.
+    expect(readFileSync(path.join(made.worktreePath, "app.ts"), "utf8")).toBe("v1\n");
+    await expect(
+      store.createIsolatedWorktree({
+        commit: "no-such-branch",
+        branch: "skein/thr_bad",
+        path: path.join(tempDir("wt"), "thr_bad"),
+      }),
+    ).rejects.toThrow(CheckpointError);
   });
 
   it("adds and removes many worktrees of one repository at once (fan-out), none failing", async () => {

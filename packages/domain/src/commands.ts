@@ -21,6 +21,7 @@ import {
   DeleteProject,
   OpenProviderSession,
   RenameProject,
+  UpdateProjectSettings,
 } from "./commands/project-commands.ts";
 import {
   CompleteProviderTurn,
@@ -140,6 +141,7 @@ export type ThreadCommand = z.infer<typeof ThreadCommand>;
 export const ProjectCommand = z.discriminatedUnion("type", [
   CreateProject,
   RenameProject,
+  UpdateProjectSettings,
   ArchiveProject,
   DeleteProject,
 ]);

@@ -24,6 +24,7 @@ import {
   ProjectCreated,
   ProjectDeleted,
   ProjectRenamed,
+  ProjectSettingsUpdated,
   ProviderSessionOpened,
   ProviderSessionStatusChanged,
 } from "./events/project-events.ts";
@@ -136,6 +137,7 @@ export type ThreadEvent = z.infer<typeof ThreadEvent>;
 export const ProjectEvent = z.discriminatedUnion("type", [
   ProjectCreated,
   ProjectRenamed,
+  ProjectSettingsUpdated,
   ProjectArchived,
   ProjectDeleted,
 ]);

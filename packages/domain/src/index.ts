@@ -63,7 +63,7 @@ export {
 } from "./inputs/index.ts";
 
 // Entities (E1–E18, P6)
-export { AppThread, AppThreadLineage } from "./entities/app-thread.ts";
+export { AppThread, AppThreadLineage, WorkspaceSetup } from "./entities/app-thread.ts";
 export {
   Checkpoint,
   CheckpointFileSummary,
@@ -125,7 +125,16 @@ export {
   PlanStep,
   UserInputQuestion,
 } from "./entities/plan-artifact.ts";
-export { Project } from "./entities/project.ts";
+export {
+  CopyPattern,
+  DEFAULT_PROJECT_SETTINGS,
+  PortRange,
+  Project,
+  ProjectSettings,
+  ProjectSettingsPatch,
+  projectSettingsOf,
+  ThreadWorkspaceMode,
+} from "./entities/project.ts";
 export {
   ProviderCapabilities,
   ProviderSession,

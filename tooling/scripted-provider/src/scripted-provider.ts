@@ -59,7 +59,11 @@ export function createScriptedProvider(
     async openSession(input) {
       calls.push({
         op: "openSession",
-        args: { providerSessionId: input.providerSessionId, cwd: input.cwd },
+        args: {
+          providerSessionId: input.providerSessionId,
+          cwd: input.cwd,
+          ...(input.env ? { env: input.env } : {}),
+        },
       });
       const session = new ScriptedSession(
         input.providerSessionId,

@@ -149,6 +149,8 @@ export function createSkeinAcpAgent(options: SkeinAcpOptions): AgentApp {
         .thread.create.mutate({
           projectId,
           runtimeMode: "approval-required",
+          // The editor shows and edits its own folder: the agent works there, not in a worktree.
+          workspace: "local",
           ...(options.provider ? { provider: options.provider } : {}),
         })
         .catch(acpErrorOf);

@@ -2,9 +2,9 @@ import { AttachmentStore } from "../attachments/attachment-store.ts";
 import { type EventStore, LeaseKeeper } from "@skein/db";
 import {
   type ContextTransferId,
-  DEFAULT_THREAD_TITLE,
   type IdSource,
   NotFoundError,
+  type ProjectSettings,
   type ProviderKind,
   type RunId,
   type ThreadId,
@@ -28,6 +28,8 @@ import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
 import { nextForkSibling } from "./parallel/fork-sibling.ts";
 import { forkThread } from "./parallel/fork-workspace.ts";
+import { createThread } from "./workspaces/create-thread.ts";
+import { WorktreeSetups } from "./workspaces/worktree-setup.ts";
 import { editHandoff, regenerateHandoff } from "./transfers/handoff-commands.ts";
 import { draftHandoff } from "./transfers/handoff-draft.ts";
 import { type Logger, silentLogger } from "./logger.ts";
@@ -96,6 +98,8 @@ export type OrchestratorOptions = {
   fanOutConcurrency?: number;
   /** B9: archived, merged and orphaned fork worktrees are removed this long after (24 h). */
   worktreeGraceMs?: number;
+  /** Issue 26: how long a worktree's setup script may run (default 10 min). */
+  setupTimeoutMs?: number;
   /** Issue 33: how long a deleted thread keeps its worktree and refs (default 7 days). */
   purgeGraceMs?: number;
   /** B15: how long a provider's readiness (authentication included) is reused (default 30 s). */
@@ -207,7 +211,17 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     summaries: createSideTurnWriter(sessions, options.summaryTimeoutMs),
   };
 
-  const forkDeps = { repo, store: options.store, checkpoints, ids, dataDir: options.dataDir };
+  const setups = new WorktreeSetups(repo, log, options.setupTimeoutMs);
+  executor.workspaceSetups = setups;
+  const forkDeps = {
+    repo,
+    checkpoints,
+    ids,
+    dataDir: options.dataDir,
+    store: options.store,
+    claims: gate.claims,
+    setups,
+  };
   const hygieneDeps = {
     store: options.store,
     repo,
@@ -281,7 +295,12 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         const result = await repo.execute(
           {
             type: "CreateProject",
-            data: { projectId, title: input.name, workspaceRoot: input.workspaceRoot },
+            data: {
+              projectId,
+              title: input.name,
+              workspaceRoot: input.workspaceRoot,
+              ...(input.settings ? { settings: input.settings } : {}),
+            },
           },
           command.answer({ projectId }),
         );
@@ -290,36 +309,38 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
           sequence: result.sequence,
         };
       }),
-    createThread: (input) =>
-      gate.run("thread.create", input, async (command) => {
-        if (input.provider) readiness.requireKnown(input.provider);
-        await checkModelChoice(catalog, {
-          provider: input.provider ?? defaultProvider,
-          model: input.model ?? null,
-          effort: input.effort ?? null,
-        });
-        const threadId = ids.next("thread");
+    updateProjectSettings: (input) =>
+      gate.run("project.updateSettings", input, async (command) => {
         const result = await repo.execute(
-          {
-            type: "CreateThread",
-            data: {
-              threadId,
-              projectId: input.projectId,
-              title: input.title ?? DEFAULT_THREAD_TITLE,
-              defaultProvider: input.provider ?? defaultProvider,
-              modelSelection: {
-                model: input.model ?? null,
-                ...(input.effort ? { effort: input.effort } : {}),
-              },
-              ...(input.runtimeMode ? { runtimeMode: input.runtimeMode } : {}),
-              ...(input.interactionMode ? { interactionMode: input.interactionMode } : {}),
-              ...(input.agentName ? { agentName: input.agentName } : {}),
-            },
-          },
-          command.answer({ threadId }),
+          { type: "UpdateProjectSettings", data: input },
+          command.answer((events) => {
+            const updated = events.find((event) => event.type === "ProjectSettingsUpdated");
+            return updated?.type === "ProjectSettingsUpdated"
+              ? { settings: updated.data.settings }
+              : {};
+          }),
         );
-        return { ...(result.receipt as { threadId: ThreadId }), sequence: result.sequence };
+        return {
+          ...(result.receipt as { settings: ProjectSettings }),
+          sequence: result.sequence,
+        };
       }),
+    createThread: (input) =>
+      gate.run(
+        "thread.create",
+        input,
+        async (command) => {
+          if (input.provider) readiness.requireKnown(input.provider);
+          const provider = input.provider ?? defaultProvider;
+          await checkModelChoice(catalog, {
+            provider,
+            model: input.model ?? null,
+            effort: input.effort ?? null,
+          });
+          return createThread(forkDeps, command, { ...input, provider });
+        },
+        { effects: input.workspace !== "local" },
+      ),
     sendMessage: (input) => queueMessage(input, (threadId) => executor.kick(threadId)),
     fanOut: (input) =>
       gate.run(
@@ -394,7 +415,17 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
           input.scope ?? "both",
         ),
       ),
-    ...threadSettingsCommands({ gate, repo, runtime, executor, log, requireThread, catalog }),
+    ...threadSettingsCommands({
+      gate,
+      repo,
+      runtime,
+      executor,
+      log,
+      requireThread,
+      catalog,
+      store: options.store,
+      claims: gate.claims,
+    }),
     ...queueCommands({ gate, repo, requireThread }),
     ...threadImportCommands({ gate, repo, store: options.store }),
     ...deletes,

@@ -30,6 +30,8 @@ export async function parentWithFork(
     projectId,
     provider: "codex",
     runtimeMode: "full-access",
+    // The person's main thread, in their folder: bring-back lands there (forks get worktrees).
+    workspace: "local",
   });
   h.server.enqueue(responsesTextReply("parent ready"));
   await h.orchestrator.waitForRun(await h.send(parent, "get ready"));

@@ -94,6 +94,8 @@ export function useGitHubThread(): (options?: { token?: string }) => Promise<Git
     const { threadId } = await h.orchestrator.createThread({
       projectId: h.projectId,
       title: "Greet",
+      // The person's own checkout and branch are what gets committed and pushed here.
+      workspace: "local",
     });
     h.codex.enqueue([
       { type: "file_change", path: "hello.ts", diff: "", content: "export const hi = 1;\n" },

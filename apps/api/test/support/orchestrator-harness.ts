@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
-import type { ProjectId, ProviderKind, ThreadId, ThreadState } from "@skein/domain";
+import type {
+  ProjectId,
+  ProjectSettingsPatch,
+  ProviderKind,
+  ThreadId,
+  ThreadState,
+} from "@skein/domain";
 import type { ProviderCapabilityFlags } from "@skein/domain/provider";
 import { createScriptedProvider, type ScriptedProvider } from "@skein/scripted-provider";
 import {
@@ -36,6 +42,9 @@ export async function createHarness(
     attempts?: OrchestratorOptions["attempts"];
     /** B17: where GitHub is (a fake) and its token. */
     github?: OrchestratorOptions["github"];
+    /** Issue 26: the project's settings (thread workspace, setup script, files, ports). */
+    projectSettings?: ProjectSettingsPatch;
+    setupTimeoutMs?: number;
   } = {},
 ): Promise<Harness> {
   const dataDir = mkdtempSync(join(tmpdir(), "skein-orch-"));
@@ -56,11 +65,16 @@ export async function createHarness(
       sessionIdleMs: options.sessionIdleMs ?? 0,
       ...(options.attempts ? { attempts: options.attempts } : {}),
       ...(options.github ? { github: options.github } : {}),
+      ...(options.setupTimeoutMs ? { setupTimeoutMs: options.setupTimeoutMs } : {}),
     });
   let orchestrator = await make();
   // Keep the workspace apart from the data dir: checkpoints must never capture Skein's own files.
   const workspaceRoot = options.workspaceRoot ?? mkdtempSync(join(tmpdir(), "skein-ws-"));
-  const { projectId } = await orchestrator.createProject({ name: "demo", workspaceRoot });
+  const { projectId } = await orchestrator.createProject({
+    name: "demo",
+    workspaceRoot,
+    ...(options.projectSettings ? { settings: options.projectSettings } : {}),
+  });
   const harness: Harness = {
     store,
     get orchestrator() {

@@ -6,6 +6,8 @@ import type {
   InteractionMode,
   PlanId,
   ProjectId,
+  ProjectSettings,
+  ProjectSettingsPatch,
   ProviderKind,
   RequestAnswers,
   RequestDecision,
@@ -15,6 +17,7 @@ import type {
   RuntimeRequestId,
   ThreadExportDocument,
   ThreadId,
+  ThreadWorkspaceMode,
 } from "@skein/domain";
 import type { ProviderAuth, ProviderCapabilityFlags, ProviderModel } from "@skein/domain/provider";
 import type { HandoffDraft } from "../views/handoff-draft.ts";
@@ -72,8 +75,15 @@ export interface OrchestratorCommands {
   createProject(input: {
     name: string;
     workspaceRoot: string;
+    settings?: ProjectSettingsPatch;
     commandId?: string;
   }): Promise<{ projectId: ProjectId; sequence: number }>;
+  /** Issue 26: changes the named settings; new threads use them. */
+  updateProjectSettings(input: {
+    projectId: ProjectId;
+    settings: ProjectSettingsPatch;
+    commandId?: string;
+  }): Promise<{ settings: ProjectSettings; sequence: number }>;
   createThread(input: {
     projectId: ProjectId;
     title?: string;
@@ -82,6 +92,8 @@ export interface OrchestratorCommands {
     effort?: string | null;
     runtimeMode?: RuntimeMode;
     interactionMode?: InteractionMode;
+    /** Issue 26: absent, the project's `threadWorkspace` (git projects only get a worktree). */
+    workspace?: ThreadWorkspaceMode;
     /** B19: an outside agent starts the thread (recorded as `createdBy: "agent"`). */
     agentName?: string;
     commandId?: string;

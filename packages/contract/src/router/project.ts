@@ -1,4 +1,4 @@
-import { ProjectId, WorkspacePath } from "@skein/domain";
+import { ProjectId, ProjectSettingsPatch, WorkspacePath } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
@@ -11,12 +11,33 @@ export const projectRouter = {
    * folder's real path, resolved once here (issue 35).
    */
   create: apiProcedure
-    .input(z.object({ name: Title, workspaceRoot: WorkspacePath, commandId: OptionalCommandId }))
+    .input(
+      z.object({
+        name: Title,
+        workspaceRoot: WorkspacePath,
+        /** Issue 26: how threads get their workspace; left out, the defaults. */
+        settings: ProjectSettingsPatch.optional(),
+        commandId: OptionalCommandId,
+      }),
+    )
     .mutation(async ({ ctx, input }) => {
       const real = await ctx.services.workspaces.assertUsable(input.workspaceRoot);
       return ctx.services.commands.createProject(real ? { ...input, workspaceRoot: real } : input);
     }),
 
+  /**
+   * Issue 26: the settings named change (thread workspace, setup script, files to copy, port
+   * range); the others keep their values. New threads use them; existing ones keep theirs.
+   */
+  updateSettings: apiProcedure
+    .input(
+      z.object({
+        projectId: ProjectId,
+        settings: ProjectSettingsPatch,
+        commandId: OptionalCommandId,
+      }),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.updateProjectSettings(input)),
   /** Issue 33: the project and all its threads, soft; CONFLICT (nothing deleted) while one runs. */
   delete: apiProcedure
     .input(z.object({ projectId: ProjectId, commandId: OptionalCommandId }))

@@ -16,6 +16,7 @@ import {
   RuntimeMode,
   ThreadExportDocument,
   ThreadId,
+  ThreadWorkspaceMode,
 } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
@@ -78,6 +79,11 @@ export const threadRouter = {
         effort: ReasoningEffort.nullable().optional(),
         runtimeMode: RuntimeMode.optional(),
         interactionMode: InteractionMode.optional(),
+        /**
+         * Issue 26: `worktree` (the default in a git project, from the project's settings) gives
+         * the thread its own git worktree and branch; `local` works in the project's folder.
+         */
+        workspace: ThreadWorkspaceMode.optional(),
         commandId: OptionalCommandId,
       }),
     )

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { NameText } from "../inputs/text.ts";
 import { WorkspacePath } from "../inputs/workspace-path.ts";
 import { ProviderKind } from "../entities/common.ts";
+import { ProjectSettingsPatch } from "../entities/project.ts";
 import { ProviderCapabilities, ProviderSessionStatus } from "../entities/provider-session.ts";
 import { ProjectId, ProviderSessionId } from "../ids.ts";
 import { defineCommand } from "./define.ts";
@@ -11,6 +12,13 @@ export const CreateProject = defineCommand("CreateProject", {
   title: NameText,
   workspaceRoot: WorkspacePath,
   defaultProvider: ProviderKind.nullable().optional(),
+  /** Issue 26: what differs from `DEFAULT_PROJECT_SETTINGS`. */
+  settings: ProjectSettingsPatch.optional(),
+});
+/** Issue 26: changes the given settings; the others keep their values. */
+export const UpdateProjectSettings = defineCommand("UpdateProjectSettings", {
+  projectId: ProjectId,
+  settings: ProjectSettingsPatch,
 });
 export const RenameProject = defineCommand("RenameProject", {
   projectId: ProjectId,

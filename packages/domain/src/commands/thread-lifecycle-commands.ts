@@ -7,6 +7,7 @@ import {
   ProviderKind,
   RuntimeMode,
 } from "../entities/common.ts";
+import { WorkspaceSetup } from "../entities/app-thread.ts";
 import { TransferCreatedBy } from "../entities/context-transfer.ts";
 import {
   CheckpointId,
@@ -74,6 +75,10 @@ export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
   interactionMode: InteractionMode.optional(),
   branch: PathText.nullable().optional(),
   worktreePath: PathText.nullable().optional(),
+  /** Issue 26: the `PORT` of a thread with its own worktree, picked by the edge from a range. */
+  port: z.number().int().min(1).max(65535).nullable().optional(),
+  /** Issue 26: progress of the worktree's setup (copied files, setup script). */
+  workspaceSetup: WorkspaceSetup.nullable().optional(),
   /** B17: review comments and failing checks of the thread's PR go to the agent unasked. */
   autoFeedback: z.boolean().optional(),
 });

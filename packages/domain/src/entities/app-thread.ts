@@ -18,6 +18,22 @@ export const AppThreadLineage = z.object({
 });
 export type AppThreadLineage = z.infer<typeof AppThreadLineage>;
 
+/**
+ * Issue 26: the project's setup script in the thread's new worktree, as far as it got. `output`
+ * is the tail of what it printed (stdout and stderr interleaved).
+ */
+export const WorkspaceSetup = z.object({
+  status: z.enum(["running", "succeeded", "failed"]),
+  /** Files copied in from the project's folder (relative paths), before the script ran. */
+  copied: z.array(z.string()).max(1_000),
+  script: z.string().nullable(),
+  output: z.string().max(20_000),
+  exitCode: z.number().int().nullable(),
+  /** Why it failed, in words (null unless failed). */
+  error: z.string().max(2_000).nullable(),
+});
+export type WorkspaceSetup = z.infer<typeof WorkspaceSetup>;
+
 /** E1: the canonical conversation; not 1:1 with any provider-native thread. */
 export const AppThread = z.object({
   id: ThreadId,
@@ -44,6 +60,10 @@ export const AppThread = z.object({
   createdBy: TransferCreatedBy.optional(),
   /** The outside agent's own name (its MCP/ACP `clientInfo.name`), with `createdBy: "agent"`. */
   agentName: z.string().min(1).max(200).nullable().optional(),
+  /** Issue 26: the `PORT` the thread's runtimes get (null or absent: none). */
+  port: z.number().int().min(1).max(65535).nullable().optional(),
+  /** Issue 26: the setup of the thread's own worktree (absent: none was set up). */
+  workspaceSetup: WorkspaceSetup.nullable().optional(),
   /** B17: the pull request opened from the thread (absent or null: none). */
   pullRequest: ThreadPullRequest.nullable().optional(),
   /** B17: review comments and failing checks go to the agent without a click. */

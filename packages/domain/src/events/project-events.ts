@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Project } from "../entities/project.ts";
+import { Project, ProjectSettings } from "../entities/project.ts";
 import { ProviderSession, ProviderSessionStatus } from "../entities/provider-session.ts";
 import { ProjectId, ProviderSessionId } from "../ids.ts";
 import { defineEvent } from "./define.ts";
@@ -8,6 +8,11 @@ export const ProjectCreated = defineEvent("ProjectCreated", { project: Project }
 export const ProjectRenamed = defineEvent("ProjectRenamed", {
   projectId: ProjectId,
   title: z.string().min(1).max(200),
+});
+/** Issue 26: the project's settings as they are now (every one of them). */
+export const ProjectSettingsUpdated = defineEvent("ProjectSettingsUpdated", {
+  projectId: ProjectId,
+  settings: ProjectSettings,
 });
 export const ProjectArchived = defineEvent("ProjectArchived", { projectId: ProjectId });
 export const ProjectDeleted = defineEvent("ProjectDeleted", { projectId: ProjectId });

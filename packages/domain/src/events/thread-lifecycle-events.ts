@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AppThread } from "../entities/app-thread.ts";
+import { AppThread, WorkspaceSetup } from "../entities/app-thread.ts";
 import { InteractionMode, ModelSelection, ProviderKind, RuntimeMode } from "../entities/common.ts";
 import { ForkInheritance } from "../entities/fork-inheritance.ts";
 import { ForkItem } from "../entities/turn-item.ts";
@@ -14,6 +14,8 @@ export const ThreadSettingsPatch = z.object({
   interactionMode: InteractionMode.optional(),
   branch: z.string().min(1).nullable().optional(),
   worktreePath: z.string().min(1).nullable().optional(),
+  port: z.number().int().min(1).max(65535).nullable().optional(),
+  workspaceSetup: WorkspaceSetup.nullable().optional(),
   autoFeedback: z.boolean().optional(),
 });
 export type ThreadSettingsPatch = z.infer<typeof ThreadSettingsPatch>;

@@ -43,6 +43,41 @@ describe("project stream", () => {
       .thenFails("not_found");
   });
 
+  it("UpdateProjectSettings changes only what it names; defaults fill the rest; none is refused", () => {
+    const { events } = given([], { kind: "project" })
+      .when(create)
+      .then([{ type: "ProjectCreated" }]);
+    const updated = given(events, { kind: "project" })
+      .when({
+        type: "UpdateProjectSettings",
+        data: { projectId: P, settings: { threadWorkspace: "local", setupScript: "make" } },
+      })
+      .then([
+        {
+          type: "ProjectSettingsUpdated",
+          data: {
+            settings: {
+              threadWorkspace: "local",
+              setupScript: "make",
+              copyFiles: [".env*"],
+              portRange: { from: 3100, to: 3199 },
+            },
+          },
+        },
+      ]);
+    given([...events, ...updated.events], { kind: "project" })
+      .when({ type: "UpdateProjectSettings", data: { projectId: P, settings: { copyFiles: [] } } })
+      .then([
+        {
+          type: "ProjectSettingsUpdated",
+          data: { settings: { threadWorkspace: "local", setupScript: "make", copyFiles: [] } },
+        },
+      ]);
+    given(events, { kind: "project" })
+      .when({ type: "UpdateProjectSettings", data: { projectId: P, settings: {} } })
+      .thenFails("validation");
+  });
+
   it("a project command against a thread stream is a validation error", () => {
     given([]).when(create).thenFails("validation");
   });

@@ -5,7 +5,9 @@ import {
   PreconditionFailedError,
   type DecideResult,
   guarded,
+  ValidationError,
 } from "../errors.ts";
+import { projectSettingsOf } from "../entities/project.ts";
 import type { ProjectEvent } from "../events.ts";
 import type { CommandMeta } from "../meta.ts";
 import { assertNever } from "../assert-never.ts";
@@ -26,6 +28,7 @@ function createProject(
           title: d.title,
           workspaceRoot: d.workspaceRoot,
           defaultProvider: d.defaultProvider ?? null,
+          ...(d.settings ? { settings: projectSettingsOf({ settings: d.settings }) } : {}),
           createdAt: m.at,
           updatedAt: m.at,
           archivedAt: null,
@@ -51,6 +54,19 @@ function renameProject(
   if (project.archivedAt) throw new PreconditionFailedError(`project ${project.id} is archived`);
   if (project.deletedAt) throw new PreconditionFailedError(`project ${project.id} is deleted`);
   return [{ type: "ProjectRenamed", data: { projectId: project.id, title: d.title, at: m.at } }];
+}
+
+function updateProjectSettings(
+  d: CommandData<"UpdateProjectSettings">,
+  s: ProjectState,
+  m: CommandMeta,
+): ProjectEvent[] {
+  const project = requireProject(s, d.projectId);
+  if (project.archivedAt) throw new PreconditionFailedError(`project ${project.id} is archived`);
+  const changes = Object.entries(d.settings).filter(([, value]) => value !== undefined);
+  if (changes.length === 0) throw new ValidationError("no settings to change");
+  const settings = { ...projectSettingsOf(project), ...Object.fromEntries(changes) };
+  return [{ type: "ProjectSettingsUpdated", data: { projectId: project.id, settings, at: m.at } }];
 }
 
 function archiveProject(
@@ -87,6 +103,8 @@ export function decideProject(
         return createProject(command.data, state, meta);
       case "RenameProject":
         return renameProject(command.data, state, meta);
+      case "UpdateProjectSettings":
+        return updateProjectSettings(command.data, state, meta);
       case "ArchiveProject":
         return archiveProject(command.data, state, meta);
       case "DeleteProject":

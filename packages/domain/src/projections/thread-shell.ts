@@ -47,6 +47,9 @@ export type ThreadShell = {
   deletedAt: string | null;
   /** B17: the pull request opened from the thread, as its watch last saw it. */
   pullRequest?: AppThread["pullRequest"];
+  /** Issue 26: the `PORT` its runtimes get, and how its worktree's setup went. */
+  port?: number | null;
+  workspaceSetup?: AppThread["workspaceSetup"];
   /** B17: the PR's new review comments and failing checks go to the agent unasked (absent: no). */
   autoFeedback?: boolean;
 };
@@ -94,6 +97,8 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     archivedAt: t.archivedAt,
     deletedAt: t.deletedAt,
     ...(t.pullRequest ? { pullRequest: t.pullRequest } : {}),
+    ...(t.port != null ? { port: t.port } : {}),
+    ...(t.workspaceSetup ? { workspaceSetup: t.workspaceSetup } : {}),
     ...(t.autoFeedback ? { autoFeedback: true } : {}),
   };
 }

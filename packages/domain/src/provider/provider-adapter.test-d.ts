@@ -23,13 +23,14 @@ describe("ProviderAdapter", () => {
     >();
   });
 
-  it("opens a session from an app-assigned id; the raw log and model are optional", () => {
+  it("opens a session from an app-assigned id; the raw log, model and extra environment are optional", () => {
     type Open = Parameters<ProviderAdapter["openSession"]>[0];
     expectTypeOf<Open>().toEqualTypeOf<{
       providerSessionId: string;
       cwd: string;
       model?: string | null;
       rawLog?: RawEventSink;
+      env?: Readonly<Record<string, string>>;
     }>();
     expectTypeOf<ReturnType<ProviderAdapter["openSession"]>>().toEqualTypeOf<
       Promise<ProviderSessionHandle>

@@ -69,6 +69,11 @@ export type ThreadSettings = {
   runtimeMode: AdapterRuntimeMode;
   /** App-owned tools to expose on this thread, when `appOwnedTools` is supported. */
   tools?: AppToolDefinition[];
+  /**
+   * Added to the runtime's process environment (issue 26: the thread's `PORT`). It is the
+   * runtime's, not the thread's: the orchestrator opens one runtime per distinct environment.
+   */
+  env?: Readonly<Record<string, string>>;
 };
 
 /**
@@ -220,6 +225,8 @@ export interface ProviderAdapter {
     cwd: string;
     model?: string | null;
     rawLog?: RawEventSink;
+    /** Added to (and overriding) the server's environment for the runtime's process. */
+    env?: Readonly<Record<string, string>>;
   }): Promise<ProviderSessionHandle>;
   /**
    * The models the provider offers here (its own catalog, read from the runtime), default first

@@ -13,6 +13,11 @@ export function evolveProject(state: ProjectState, event: ProjectEvent): Project
       if (project)
         state.project = { ...project, title: event.data.title, updatedAt: event.data.at };
       break;
+    case "ProjectSettingsUpdated":
+      if (project) {
+        state.project = { ...project, settings: event.data.settings, updatedAt: event.data.at };
+      }
+      break;
     case "ProjectArchived":
       if (project) {
         state.project = { ...project, archivedAt: event.data.at, updatedAt: event.data.at };

@@ -85,8 +85,15 @@ export function forkThread(
   const transferId = meta.ids.next("transfer");
   const forkItemId = meta.ids.next("item");
   const src = source.thread;
-  // The fork is started by whoever forks it, not by whoever started the source.
-  const { createdBy: _sourceStarter, agentName: _sourceAgent, ...inherited } = src;
+  // The fork is started by whoever forks it, not by whoever started the source; the source's
+  // port and worktree setup stay the source's own (a fork gets its own when it gets a worktree).
+  const {
+    createdBy: _sourceStarter,
+    agentName: _sourceAgent,
+    port: _sourcePort,
+    workspaceSetup: _sourceSetup,
+    ...inherited
+  } = src;
   const thread: AppThread = {
     ...inherited,
     id: d.threadId,

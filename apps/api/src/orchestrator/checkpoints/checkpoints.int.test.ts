@@ -12,6 +12,9 @@ import {
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
 
+/** The person and the agent share the project's folder here (issue 26: `local` threads). */
+const IN_PLACE = { threadWorkspace: "local" } as const;
+
 let h: Harness;
 afterEach(async () => {
   await h?.close();
@@ -27,7 +30,7 @@ async function checkpointOf(threadId: ThreadId, runId: string) {
 describe("checkpoints, rollback and isolated forks (issue 6)", () => {
   it("a run's checkpoint lists edited, created and deleted files; the user's index, HEAD and status are untouched", async () => {
     const ws = createGitWorkspace({ "a.txt": "one\ntwo\n", "c.txt": "gone\nsoon\n" });
-    h = await createHarness({ workspaceRoot: ws });
+    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const before = {
       status: git(ws, "status", "--porcelain"),
       head: git(ws, "rev-parse", "HEAD"),
@@ -56,7 +59,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("works in a folder that is not a git repository", async () => {
     const ws = mkdtempSync(path.join(tmpdir(), "skein-plain-"));
-    h = await createHarness({ workspaceRoot: ws });
+    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     h.codex.enqueue([writeFile("notes.md", "# hi\n")]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { runId } = await runMessage(h, threadId, "write notes");
@@ -70,7 +73,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("rollback to run 1 of 3 restores files byte for byte, marks runs 2–3 rolled_back, and the provider forgets them", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws });
+    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "run one\n")]);
     const first = await runMessage(h, threadId, "run 1");
@@ -99,7 +102,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("rollback while a run is active is refused clearly and changes nothing", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws });
+    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "run one\n")]);
     const first = await runMessage(h, threadId, "run 1");
@@ -125,7 +128,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("a checkpoint ref deleted behind Skein's back is marked missing and rollback to it is refused", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws });
+    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "one\n")]);
     const first = await runMessage(h, threadId, "run 1");
@@ -145,7 +148,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("a fork with an isolated worktree edits its own copy; the source workspace is unchanged", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws });
+    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "source run\n")]);
     await runMessage(h, threadId, "run 1");
@@ -163,7 +166,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("a fork from a checkpoint on another provider gets a checkpoint_summary handoff naming it and its files", async () => {
     const ws = mkdtempSync(path.join(tmpdir(), "skein-plain-"));
-    h = await createHarness({ workspaceRoot: ws });
+    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([
       writeFile("src/app.ts", "export const x = 1;\n"),

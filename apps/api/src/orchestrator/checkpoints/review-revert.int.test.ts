@@ -9,6 +9,9 @@ import {
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
 
+/** The person and the agent share the project's folder here (issue 26: `local` threads). */
+const IN_PLACE = { threadWorkspace: "local" } as const;
+
 let h: Harness;
 afterEach(async () => {
   await h?.close();
@@ -20,7 +23,7 @@ const text = (lines: readonly string[]) => `${lines.join("\n")}\n`;
 /** Run 1 edits the top and the bottom of long.txt (two hunks) and adds new.txt. */
 async function oneRun() {
   const ws = createGitWorkspace({ "long.txt": text(LINES), "README.md": "# mine\n" });
-  h = await createHarness({ workspaceRoot: ws });
+  h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
   const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
   const agent = [...LINES];
   agent[1] = "agent top";

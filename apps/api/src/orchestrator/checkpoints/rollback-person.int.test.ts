@@ -10,6 +10,9 @@ import {
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
 
+/** The person and the agent share the project's folder here (issue 26: `local` threads). */
+const IN_PLACE = { threadWorkspace: "local" } as const;
+
 let h: Harness;
 afterEach(async () => {
   await h?.close();
@@ -21,7 +24,7 @@ afterEach(async () => {
  */
 async function threeRuns() {
   const ws = createGitWorkspace({ "README.md": "# project\n", "a.txt": "base\n" });
-  h = await createHarness({ workspaceRoot: ws });
+  h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
   const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
   h.codex.enqueue([writeFile("a.txt", "run one\n")]);
   const first = await runMessage(h, threadId, "run 1");

@@ -24,6 +24,7 @@ import {
   workspaceOf,
 } from "./rollback-plan.ts";
 import { keepSafetyCheckpoint } from "./safety-checkpoint.ts";
+import { runtimeEnvOf } from "../workspaces/worktree-setup.ts";
 
 type Deps = {
   store: EventStore;
@@ -181,7 +182,7 @@ async function rollbackProviderThread(
     const adapter = deps.sessions.adapter(pt.provider);
     if (!adapter?.capabilities.rollback)
       throw new Error(`${pt.provider} cannot roll back natively`);
-    const session = await deps.sessions.ensure(pt.provider, cwd, null);
+    const session = await deps.sessions.ensure(pt.provider, cwd, null, runtimeEnvOf(state.thread!));
     if (!session.loadedThreads.has(pt.nativeThreadRef)) {
       await session.handle.resumeThread(pt.nativeThreadRef, {
         cwd,

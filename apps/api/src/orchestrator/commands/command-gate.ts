@@ -10,6 +10,7 @@ import { NOTIFY_RECORD_PREFIX } from "../../notify/push-subscriptions.ts";
 /** The mutations that take a `commandId`, named as the API names them. */
 export type CommandProcedure =
   | "project.create"
+  | "project.updateSettings"
   | "project.delete"
   | "thread.create"
   | "thread.sendMessage"

@@ -1,6 +1,4 @@
 import { SwappedFolderError } from "../../workspace/held-path.ts";
-import { existsSync } from "node:fs";
-import path from "node:path";
 import {
   type ContextTransferId,
   type DomainEvent,
@@ -11,9 +9,9 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import type { EventStore } from "@skein/db";
 import { nextForkSibling } from "./fork-sibling.ts";
-import type { AggregateRepository, ExecuteOptions } from "../commands/aggregate-repository.ts";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import { prepareThreadWorktree, type ThreadWorktreeDeps } from "../workspaces/thread-worktree.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { CommandContext } from "../commands/command-gate.ts";
 
@@ -54,13 +52,7 @@ export async function planForkWorkspace(
   return null;
 }
 
-type ForkDeps = {
-  repo: AggregateRepository;
-  store: EventStore;
-  checkpoints: CheckpointService;
-  ids: IdSource;
-  dataDir: string;
-};
+type ForkDeps = ThreadWorktreeDeps & { ids: IdSource };
 
 type ForkInput = {
   threadId: ThreadId;
@@ -127,10 +119,13 @@ export async function forkThread(
   const transfer = [...fork.transfers.values()].find((t) => t.type === "fork");
   if (!transfer) throw new Error(`fork ${plan.threadId} has no fork transfer`);
   const answer = { threadId: plan.threadId, transferId: transfer.id };
-  const result = await createForkWorkspace(
+  const project = (await deps.repo.project(fork.thread!.projectId)).project;
+  if (!project) throw new Error(`fork ${plan.threadId}'s project is gone`);
+  const result = await prepareThreadWorktree(
     deps,
     plan.threadId,
-    plan.workspace,
+    { start: { ref: plan.workspace.ref }, cwd: plan.workspace.cwd },
+    project,
     command.answer(answer),
   );
   return { ...(result.receipt as typeof answer), sequence: result.sequence };
@@ -140,33 +135,4 @@ function forkTransferOf(events: readonly DomainEvent[]): ContextTransferId {
   const forked = events.find((event) => event.type === "ThreadForked");
   if (forked?.type !== "ThreadForked") throw new Error("ForkThread recorded no ThreadForked");
   return forked.data.inheritance.transferId;
-}
-
-/**
- * Checks the fork's worktree out at the source checkpoint and records it on the fork. A worktree
- * left at the fork's path by an attempt that died before recording it is the fork's own (nothing
- * ran in it yet): it is removed and checked out afresh.
- */
-async function createForkWorkspace(
-  deps: ForkDeps,
-  forkId: ThreadId,
-  plan: NonNullable<ForkWorkspacePlan>,
-  answer: ExecuteOptions,
-) {
-  const store = await deps.checkpoints.storeFor(plan.cwd);
-  const branch = `skein/${forkId}`;
-  const target = path.join(deps.dataDir, "worktrees", forkId);
-  if (existsSync(target)) {
-    await store.removeWorktree({ worktreePath: target, deleteBranch: branch }).catch(() => {});
-  }
-  const worktree = await store.createIsolatedWorktree({ ref: plan.ref, branch, path: target });
-  // A workspace in a repository's subfolder is that same subfolder inside the fork's checkout:
-  // the fork's agent, checkpoints, compare and bring-back all see only the project's files.
-  return deps.repo.execute(
-    {
-      type: "UpdateThreadSettings",
-      data: { threadId: forkId, branch: worktree.branch, worktreePath: worktree.workspacePath },
-    },
-    answer,
-  );
 }

@@ -6,6 +6,7 @@ import type { EventStore } from "@skein/db";
 import { latestStablePoint, type ThreadId, type ThreadState } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { forkPointCheckpointId } from "./bring-back-code.ts";
+import { insideGitRepository } from "../workspaces/git-folder.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { Logger } from "../logger.ts";
 import type { SweepInput, SweepResult, SweptWorktree } from "@skein/contract";
@@ -174,12 +175,4 @@ export async function forkPointCommit(deps: Deps, fork: ThreadState, worktree: s
 function isWithin(root: string, inner: string): boolean {
   const rel = path.relative(root, inner);
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
-/** Cheap pre-check (no git spawned, no shadow store created): a `.git` here or above. */
-function insideGitRepository(root: string): boolean {
-  for (let dir = path.resolve(root); ; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, ".git"))) return true;
-    if (path.dirname(dir) === dir) return false;
-  }
 }

@@ -26,7 +26,12 @@ export async function reattach(
   if (active.session.handle.isAlive()) return;
   const { repo, sessions } = deps.ctx;
   const threadId = deps.threadId;
-  const session = await sessions.ensure(run.provider, settings.cwd, settings.model ?? null);
+  const session = await sessions.ensure(
+    run.provider,
+    settings.cwd,
+    settings.model ?? null,
+    settings.env,
+  );
   if (!session.loadedThreads.has(active.nativeThreadRef)) {
     await session.handle.resumeThread(active.nativeThreadRef, settings);
     session.loadedThreads.add(active.nativeThreadRef);

@@ -13,6 +13,7 @@ import { SubagentRegistry } from "../runtime/subagent-registry.ts";
 import { message, type RunnerContext, threadScope, type ToolFactory } from "./runner-context.ts";
 import { DEFAULT_START_BREAKER, StartBreaker, type StartBreakerOptions } from "./start-breaker.ts";
 import { ThreadRunner } from "./thread-runner.ts";
+import type { WorktreeSetups } from "../workspaces/worktree-setup.ts";
 
 export type { ToolFactory } from "./runner-context.ts";
 
@@ -58,6 +59,7 @@ export class RunExecutor {
       requests: new LiveRequests(repo, sessions),
       subagents: new SubagentRegistry(),
       attachments: null,
+      workspaceSetups: null,
       deferred: new Set(),
       lost: new Set(),
       unfinishedTakeovers: new Map(),
@@ -76,6 +78,11 @@ export class RunExecutor {
   /** Where uploaded attachments are stored (E16); set by the orchestrator. */
   set attachments(store: AttachmentStore | null) {
     this.ctx.attachments = store;
+  }
+
+  /** Issue 26: worktree setups a thread's runs wait for; set by the orchestrator. */
+  set workspaceSetups(setups: WorktreeSetups | null) {
+    this.ctx.workspaceSetups = setups;
   }
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */

@@ -7,6 +7,7 @@ import { startRun } from "./run-start-runner.ts";
 import { leftQueueHead } from "./queue-head.ts";
 import { firstTurnInput } from "./turn-input.ts";
 import { describeStartFailure, workspaceProblem } from "./workspace-check.ts";
+import { runtimeEnvOf } from "../workspaces/worktree-setup.ts";
 
 /**
  * A run ready for its first turn, in its folder; or why it cannot start, in words; or, B20, no
@@ -29,6 +30,9 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // Folders get moved and deleted: look before opening a runtime in one (B1).
   const problem = await workspaceProblem(cwd);
   if (problem) return { refused: problem };
+  // A new worktree's setup script (issue 26) runs before its first run; a failed one is shown
+  // on the thread and the run goes ahead.
+  await ctx.workspaceSetups?.settled(state);
   // What the thread's first checkpoint diffs from, taken before the provider's first turn can
   // touch the folder. Starting a provider thread only reads it, so the capture (git, a few
   // hundred ms on a new thread) runs alongside that start instead of ahead of it (issue 34).
@@ -40,6 +44,7 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
     model: run.model ?? null,
     runtimeMode: thread.runtimeMode,
     ...(appTools ? { tools: appTools.tools } : {}),
+    ...(thread.port != null ? { env: runtimeEnvOf(thread) } : {}),
   };
   let prepared: Awaited<ReturnType<typeof startRun>>;
   try {

@@ -78,7 +78,12 @@ async function perform(
       return { type: "ContextLoaded", data: { state, inputs } };
     }
     case "EnsureRuntime": {
-      const opened = await deps.sessions.ensure(run.provider, settings.cwd, settings.model ?? null);
+      const opened = await deps.sessions.ensure(
+        run.provider,
+        settings.cwd,
+        settings.model ?? null,
+        settings.env,
+      );
       live.session = opened;
       return {
         type: "RuntimeReady",

@@ -13,6 +13,7 @@ import type { LiveRequests } from "../runtime/live-requests.ts";
 import type { SessionManager } from "../runtime/session-manager.ts";
 import type { SubagentRegistry } from "../runtime/subagent-registry.ts";
 import type { StartBreaker } from "./start-breaker.ts";
+import type { WorktreeSetups } from "../workspaces/worktree-setup.ts";
 
 export type ToolFactory = (
   threadId: ThreadId,
@@ -39,6 +40,8 @@ export type RunnerContext = {
   readonly subagents: SubagentRegistry;
   /** Where uploaded attachments are stored (E16); set by the orchestrator. */
   attachments: AttachmentStore | null;
+  /** Issue 26: worktree setups a thread's runs wait for; set by the orchestrator. */
+  workspaceSetups: WorktreeSetups | null;
   /** Threads whose lease another instance held when we tried to dispatch them. */
   readonly deferred: Set<ThreadId>;
   /** Threads whose lease another instance took over while we ran them (see `leaseLost`). */

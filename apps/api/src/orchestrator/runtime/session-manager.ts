@@ -70,9 +70,18 @@ export class SessionManager {
     return this.adapters[provider]?.displayName ?? providerDisplayName(provider);
   }
 
-  /** A live runtime for the provider in `cwd`, opening (and recording) one when needed. */
-  async ensure(provider: ProviderKind, cwd: string, model: string | null): Promise<LiveSession> {
-    const key = `${provider}|${cwd}`;
+  /**
+   * A live runtime for the provider in `cwd` with `env` added to its process environment (a
+   * thread's PORT, issue 26), opening (and recording) one when needed.
+   */
+  async ensure(
+    provider: ProviderKind,
+    cwd: string,
+    model: string | null,
+    env?: Readonly<Record<string, string>>,
+  ): Promise<LiveSession> {
+    const extra = env && Object.keys(env).length > 0 ? env : undefined;
+    const key = extra ? `${provider}|${cwd}|${JSON.stringify(extra)}` : `${provider}|${cwd}`;
     const current = this.live.get(key);
     if (current?.handle.isAlive()) return current;
     if (current) {
@@ -81,7 +90,7 @@ export class SessionManager {
     }
     const pending = this.opening.get(key);
     if (pending) return pending;
-    const opening = this.open(provider, cwd, model).finally(() => this.opening.delete(key));
+    const opening = this.open(provider, cwd, model, extra).finally(() => this.opening.delete(key));
     this.opening.set(key, opening);
     const session = await opening;
     this.live.set(key, session);
@@ -92,6 +101,7 @@ export class SessionManager {
     provider: ProviderKind,
     cwd: string,
     model: string | null,
+    env: Readonly<Record<string, string>> | undefined,
   ): Promise<LiveSession> {
     const adapter = this.adapters[provider];
     if (!adapter) throw new Error(`provider ${provider} is not configured on this server`);
@@ -113,6 +123,7 @@ export class SessionManager {
         cwd,
         model,
         rawLog: this.rawLog,
+        ...(env ? { env } : {}),
       });
       await this.setStatus(providerSessionId, "ready", null);
       this.log.info({ provider, providerSessionId, cwd }, "provider session opened");

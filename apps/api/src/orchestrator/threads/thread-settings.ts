@@ -1,7 +1,10 @@
 import type { ProviderKind, ThreadId, ThreadState } from "@skein/domain";
 import { ValidationError } from "@skein/domain";
 import type { ProviderModel } from "@skein/domain/provider";
+import type { EventStore } from "@skein/db";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { EffectClaims } from "../commands/effect-claims.ts";
+import { reclaimPort } from "../workspaces/thread-ports.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
 import type { Logger } from "../logger.ts";
 import { checkModelChoice } from "../runs/model-choice.ts";
@@ -18,6 +21,8 @@ type Deps = {
   requireThread: (threadId: ThreadId) => Promise<ThreadState>;
   /** The provider's model catalog, to refuse a model or effort it does not offer. */
   catalog: (provider: ProviderKind) => Promise<ProviderModel[]>;
+  store: EventStore;
+  claims: EffectClaims;
 };
 
 type Commands = Pick<OrchestratorCommands, "updateSettings" | "archive" | "unarchive" | "promote">;
@@ -114,6 +119,8 @@ export function threadSettingsCommands(deps: Deps): Commands {
           { type: "UnarchiveThread", data: { threadId: input.threadId } },
           command.answer({}),
         );
+        // Issue 26: its PORT was free for others while it was archived.
+        await reclaimPort(deps, input.threadId);
         return { sequence: result.sequence };
       }),
     // The parent's interrupt and its sub-agent's later turns find their child threads by lineage

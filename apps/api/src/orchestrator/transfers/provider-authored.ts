@@ -10,6 +10,7 @@ import {
 } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { SideTurnSource, SummaryWriter } from "./side-turn-summary.ts";
+import { runtimeEnvOf } from "../workspaces/worktree-setup.ts";
 
 type Deps = {
   repo: AggregateRepository;
@@ -78,6 +79,7 @@ async function sideTurnSource(
     at,
     cwd: state.thread.worktreePath ?? project.project?.workspaceRoot ?? process.cwd(),
     model: lastRun?.model ?? null,
+    env: runtimeEnvOf(state.thread),
   };
 }
 

@@ -9,6 +9,8 @@ export type SideTurnSource = {
   at: NativeTurnBoundary | null;
   cwd: string;
   model: string | null;
+  /** The source thread's runtime environment (its PORT), so its own runtime is the one used. */
+  env?: Readonly<Record<string, string>>;
 };
 
 /** Asks the source provider for text; rejects with the reason in words. */
@@ -54,7 +56,7 @@ export function createSideTurnWriter(
   timeoutMs = DEFAULT_SUMMARY_TIMEOUT_MS,
 ): SummaryWriter {
   return async (source, prompt) => {
-    const live = await sessions.ensure(source.provider, source.cwd, source.model);
+    const live = await sessions.ensure(source.provider, source.cwd, source.model, source.env);
     const settings: ThreadSettings = {
       cwd: source.cwd,
       model: source.model,

@@ -18,6 +18,10 @@ export function NewThreadForm({ projectId }: { projectId: string }) {
   const [provider, setProvider] = useState<ProviderKind | "">(DEFAULT_PROVIDER);
   const [model, setModel] = useState("");
   const [runtimeMode, setRuntimeMode] = useState<RuntimeMode>("approval-required");
+  // Issue 26: the project's choice unless the person picks the other one for this thread.
+  const projectWorkspace = project?.settings?.threadWorkspace ?? "worktree";
+  const [workspace, setWorkspace] = useState<"worktree" | "local" | null>(null);
+  const chosenWorkspace = workspace ?? projectWorkspace;
   const action = useAction();
 
   const submit = (event: FormEvent) => {
@@ -29,6 +33,9 @@ export function NewThreadForm({ projectId }: { projectId: string }) {
         ...(provider ? { provider } : {}),
         model: model.trim() || null,
         runtimeMode,
+        // Only a choice that differs from the project's is sent: by default a folder that is not
+        // a git repository works in place instead of being refused.
+        ...(chosenWorkspace !== projectWorkspace ? { workspace: chosenWorkspace } : {}),
       });
       refreshThread(threadId);
       router.push(`/threads/${threadId}`);
@@ -72,6 +79,30 @@ export function NewThreadForm({ projectId }: { projectId: string }) {
             onChange={() => setRuntimeMode("full-access")}
           />
           Full access
+        </label>
+      </fieldset>
+      <fieldset>
+        <legend>Workspace</legend>
+        <label className="inline">
+          <input
+            type="radio"
+            name="thread-workspace"
+            value="worktree"
+            checked={chosenWorkspace === "worktree"}
+            onChange={() => setWorkspace("worktree")}
+          />
+          Its own worktree: a branch and folder of its own, so other threads never edit its files
+          (git projects)
+        </label>
+        <label className="inline">
+          <input
+            type="radio"
+            name="thread-workspace"
+            value="local"
+            checked={chosenWorkspace === "local"}
+            onChange={() => setWorkspace("local")}
+          />
+          The project's folder itself, shared with the other threads working there
         </label>
       </fieldset>
       <div className="row">

@@ -18,6 +18,7 @@ import { ConnectionBadge } from "../common/connection-badge.tsx";
 import { StatusDot } from "../common/status-dot.tsx";
 import { ActionError } from "../common/action-error.tsx";
 import { ThreadTitle } from "./thread-title.tsx";
+import { WorkspaceSetupNotice } from "./workspace-setup-notice.tsx";
 
 type HeaderProps = {
   detail: ThreadDetail;
@@ -100,6 +101,11 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
         {thread.worktreePath && (
           <span title={thread.worktreePath}>
             own worktree …/{thread.worktreePath.split("/").filter(Boolean).at(-1)}
+          </span>
+        )}
+        {thread.port != null && (
+          <span title="The PORT this thread's agent and setup script get (free for another thread once this one is archived)">
+            PORT {thread.port}
           </span>
         )}
         {parentId && (
@@ -190,6 +196,7 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
           </button>
         )}
       </div>
+      <WorkspaceSetupNotice thread={thread} />
       <ActionError error={forker.failure} prefix="Fork failed." />
       <ActionError error={archive.failure} prefix="Archive or unarchive failed." />
       <ActionError error={compact.failure} prefix="Compaction could not start." />

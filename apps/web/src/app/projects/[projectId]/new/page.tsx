@@ -1,5 +1,6 @@
 import { AdoptSession } from "../../../../components/home/adopt-session.tsx";
 import { NewThreadForm } from "../../../../components/home/new-thread-form.tsx";
+import { ProjectSettingsForm } from "../../../../components/home/project-settings-form.tsx";
 
 export default async function NewThreadPage({
   params,
@@ -10,6 +11,7 @@ export default async function NewThreadPage({
   return (
     <div className="page">
       <NewThreadForm projectId={decodeURIComponent(projectId)} />
+      <ProjectSettingsForm projectId={decodeURIComponent(projectId)} />
       <AdoptSession projectId={decodeURIComponent(projectId)} />
     </div>
   );

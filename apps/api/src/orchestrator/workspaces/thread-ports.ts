@@ -1,0 +1,62 @@
+import type { EventStore } from "@skein/db";
+import {
+  type PortRange,
+  PreconditionFailedError,
+  projectSettingsOf,
+  type ThreadId,
+} from "@skein/domain";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { EffectClaims } from "../commands/effect-claims.ts";
+
+/** The claim every port choice holds (issue 35 claims), so two threads never pick one port. */
+export const PORT_CLAIM = "thread-ports";
+
+/**
+ * Issue 26: the lowest port of `range` no open thread (but `except`) holds. A thread holds its
+ * port until it is archived (or deleted); an archived thread's port is free for the next thread.
+ * Call it while holding `PORT_CLAIM`, and record the port before letting go of the claim.
+ */
+export async function freePort(
+  store: EventStore,
+  range: PortRange,
+  except?: ThreadId,
+): Promise<number> {
+  const { data: rows } = await store.snapshot((q) => q.list("threads"));
+  const held = new Set<number>();
+  for (const row of rows) {
+    const thread = row.data as {
+      id?: string;
+      port?: number | null;
+      archivedAt?: string | null;
+      deletedAt?: string | null;
+    } | null;
+    if (thread?.id === except) continue;
+    if (thread?.port != null && !thread.archivedAt && !thread.deletedAt) held.add(thread.port);
+  }
+  for (let port = range.from; port <= range.to; port += 1) {
+    if (!held.has(port)) return port;
+  }
+  throw new PreconditionFailedError(
+    `every port from ${range.from} to ${range.to} is held by an open thread of this server; ` +
+      "archive threads you are done with, or widen the project's port range",
+  );
+}
+
+type ReclaimDeps = { store: EventStore; claims: EffectClaims; repo: AggregateRepository };
+
+/**
+ * An unarchived thread takes its port back, unless another thread got it meanwhile: then it gets
+ * a free one from its project's range (none left: it keeps none rather than share one).
+ */
+export async function reclaimPort(deps: ReclaimDeps, threadId: ThreadId): Promise<void> {
+  await deps.claims.exclusive(PORT_CLAIM, async () => {
+    const thread = (await deps.repo.thread(threadId)).thread;
+    if (thread?.port == null || thread.archivedAt) return;
+    const own = { from: thread.port, to: thread.port };
+    if ((await freePort(deps.store, own, threadId).catch(() => null)) !== null) return;
+    const project = (await deps.repo.project(thread.projectId)).project;
+    const range = project ? projectSettingsOf(project).portRange : null;
+    const port = range ? await freePort(deps.store, range, threadId).catch(() => null) : null;
+    await deps.repo.execute({ type: "UpdateThreadSettings", data: { threadId, port } });
+  });
+}
