@@ -83,8 +83,9 @@ describe("B17: review feedback reaches the real runtimes and their fix lands on 
         const commit = await t.client.git.commit.mutate({ threadId });
         expect(commit.files).toEqual(["hello.ts"]);
         await t.client.git.push.mutate({ threadId });
+        // The thread works in its own worktree (the default in a git project), on its own branch.
         const pr = await t.client.pr.open.mutate({ threadId });
-        expect(pr).toMatchObject({ number: 1, head: "feature", created: true });
+        expect(pr).toMatchObject({ number: 1, head: `skein/${threadId}`, created: true });
 
         remote.fake.addReviewComment("acme/widgets", {
           pullNumber: 1,
@@ -109,7 +110,7 @@ describe("B17: review feedback reaches the real runtimes and their fix lands on 
         const fix = await t.client.git.commit.mutate({ threadId });
         expect(fix.files).toEqual(["hello.ts"]);
         await t.client.git.push.mutate({ threadId });
-        const onRemote = execFileSync("git", ["show", "feature:hello.ts"], {
+        const onRemote = execFileSync("git", ["show", `${pr.head}:hello.ts`], {
           cwd: remote.bare,
           encoding: "utf8",
         });

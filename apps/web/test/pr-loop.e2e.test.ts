@@ -108,6 +108,14 @@ describe.runIf(chromiumAvailable)(
         provider: "codex",
         runtimeMode: "full-access",
       });
+      // The thread works in its own worktree (the default in a git project), on its own branch.
+      const branch = () => `skein/${threadId}`;
+      let worktreePath: string | null = null;
+      const worktree = () => {
+        if (!worktreePath) throw new Error("the thread has no worktree");
+        return worktreePath;
+      };
+      const committed = () => new RegExp(`^Committed 1 file as [0-9a-f]{7} on ${branch()}\\.$`);
       stack.providers.openai.enqueue(
         applyPatchReply(ADD_APP, "call_add"),
         responsesTextReply("ADDED"),
@@ -123,14 +131,15 @@ describe.runIf(chromiumAvailable)(
         )
         .toBe(true);
 
+      worktreePath = (await client.thread.detail.query({ threadId })).thread.worktreePath;
       await page.goto(`${stack.web.url}/threads/${threadId}/review`);
       const app = page.locator('.review-file[data-path="src/app.ts"]');
       await app.waitFor({ timeout: 30_000 });
       const panel = page.getByRole("region", { name: "Commit and pull request" });
       await panel.getByRole("button", { name: "Commit", exact: true }).click();
-      await expect.poll(status).toMatch(/^Committed 1 file as [0-9a-f]{7} on feature\.$/);
+      await expect.poll(status).toMatch(committed());
       await panel.getByRole("button", { name: "Push", exact: true }).click();
-      await expect.poll(status).toBe("Pushed feature to origin.");
+      await expect.poll(status).toBe(`Pushed ${branch()} to origin.`);
       await panel.getByRole("button", { name: "Open pull request" }).click();
       await expect.poll(status).toBe("Opened pull request #1.");
       await expect
@@ -170,12 +179,12 @@ describe.runIf(chromiumAvailable)(
 
       await page.getByRole("link", { name: "Review", exact: true }).click();
       await panel.getByRole("button", { name: "Commit", exact: true }).click();
-      await expect.poll(status).toMatch(/^Committed 1 file as [0-9a-f]{7} on feature\.$/);
+      await expect.poll(status).toMatch(committed());
       await panel.getByRole("button", { name: "Push", exact: true }).click();
-      await expect.poll(status).toBe("Pushed feature to origin.");
-      const head = git(ws, "rev-parse", "HEAD").trim();
+      await expect.poll(status).toBe(`Pushed ${branch()} to origin.`);
+      const head = git(worktree(), "rev-parse", "HEAD").trim();
       expect(
-        execFileSync("git", ["show", "feature:src/app.ts"], { cwd: bare, encoding: "utf8" }),
+        execFileSync("git", ["show", `${branch()}:src/app.ts`], { cwd: bare, encoding: "utf8" }),
       ).toContain("export function welcome");
       fake.addCheckRun("acme/widgets", {
         headSha: head,
