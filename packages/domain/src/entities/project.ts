@@ -37,6 +37,12 @@ export const PortRange = z
   .refine((r) => r.to - r.from < 10_000, "a port range holds at most 10000 ports");
 export type PortRange = z.infer<typeof PortRange>;
 
+/** B17: a GitHub repository as `owner/name`. */
+export const GitHubRepositoryName = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "a GitHub repository is written owner/name");
+
 /** How a project's threads get and prepare their workspace (issue 26 item 3). */
 export const ProjectSettings = z.object({
   threadWorkspace: ThreadWorkspaceMode,
@@ -46,6 +52,11 @@ export const ProjectSettings = z.object({
   copyFiles: z.array(CopyPattern).max(50),
   /** Each thread's `PORT`; null: threads get none. */
   portRange: PortRange.nullable(),
+  /**
+   * B17: the repository pull requests go to when the push remote's URL does not name one (a
+   * mirror, a proxy); null or absent: read from the remote. Optional: older settings lack it.
+   */
+  githubRepository: GitHubRepositoryName.nullable().optional(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 export const ProjectSettingsPatch = ProjectSettings.partial();
@@ -56,6 +67,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   setupScript: null,
   copyFiles: [".env*"],
   portRange: { from: 3100, to: 3199 },
+  githubRepository: null,
 };
 
 export const Project = z.object({

@@ -4,6 +4,7 @@ import type { EventStore } from "@skein/db";
 import {
   type CommandId,
   PreconditionFailedError,
+  projectSettingsOf,
   type PullRequestFact,
   type RunId,
   type ThreadId,
@@ -216,7 +217,13 @@ export function gitFinishCommands(deps: Deps): { commands: Commands; watch: Pull
           if (!head.branch) {
             throw new PreconditionFailedError("the thread's worktree is not on a branch");
           }
-          const ref = await repositoryOf(cwd, head.branch, input.repository);
+          const project = (await repo.project(state.thread!.projectId)).project;
+          const configured = project ? projectSettingsOf(project).githubRepository : null;
+          const ref = await repositoryOf(
+            cwd,
+            head.branch,
+            input.repository ?? configured ?? undefined,
+          );
           const opened = await inWords(async () =>
             openPullRequest(await client(), {
               repo: ref,

@@ -230,3 +230,27 @@ describe("B17: from a thread to a merged pull request", () => {
     }
   });
 });
+
+describe("B17: the repository a pull request goes to", () => {
+  it("B17: a push remote whose URL names no GitHub repository is refused in words; the project's githubRepository setting names it", async () => {
+    const { h, fake, threadId, ws, bare } = await setup();
+    git(ws, "remote", "set-url", "origin", bare);
+    await h.orchestrator.gitCommit({ threadId });
+    await h.orchestrator.gitPush({ threadId });
+    await expect(h.orchestrator.openPullRequest({ threadId })).rejects.toMatchObject({
+      code: "precondition_failed",
+      message: expect.stringMatching(
+        /is not a GitHub repository URL: give repository "owner\/name"/,
+      ),
+    });
+    expect(fake.pulls("acme/widgets")).toHaveLength(0);
+
+    await h.orchestrator.updateProjectSettings({
+      projectId: h.projectId,
+      settings: { githubRepository: "acme/widgets" },
+    });
+    const pr = await h.orchestrator.openPullRequest({ threadId });
+    expect(pr).toMatchObject({ number: 1, repository: "acme/widgets", created: true });
+    expect(fake.pulls("acme/widgets")).toHaveLength(1);
+  });
+});

@@ -21,6 +21,7 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
   const [script, setScript] = useState("");
   const [copy, setCopy] = useState(DEFAULT_COPY.join("\n"));
   const [ports, setPorts] = useState(`${DEFAULT_RANGE.from}-${DEFAULT_RANGE.to}`);
+  const [repository, setRepository] = useState("");
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
@@ -30,6 +31,7 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
     setScript(settings.setupScript ?? "");
     setCopy(settings.copyFiles.join("\n"));
     setPorts(settings.portRange ? `${settings.portRange.from}-${settings.portRange.to}` : "");
+    setRepository(settings.githubRepository ?? "");
   }, [settings]);
 
   const submit = (event: FormEvent) => {
@@ -53,6 +55,7 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
             .map((line) => line.trim())
             .filter(Boolean),
           portRange: match ? { from: Number(match[1]), to: Number(match[2]) } : null,
+          githubRepository: repository.trim() ? repository.trim() : null,
         },
       });
       refreshProjects();
@@ -96,6 +99,15 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
         <label>
           PORT range, one port per open thread (empty: none)
           <input value={ports} onChange={(e) => setPorts(e.target.value)} placeholder="3100-3199" />
+        </label>
+        <label>
+          GitHub repository for pull requests, owner/name (empty: read from the push remote)
+          <input
+            value={repository}
+            onChange={(e) => setRepository(e.target.value)}
+            placeholder="owner/name"
+            maxLength={200}
+          />
         </label>
         <div className="row">
           <button type="submit" disabled={action.pending || !project}>
