@@ -132,7 +132,9 @@ describe.runIf(chromiumAvailable)(
         .toBe(true);
 
       worktreePath = (await client.thread.detail.query({ threadId })).thread.worktreePath;
-      await page.goto(`${stack.web.url}/threads/${threadId}/review`);
+      await page.goto(`${stack.web.url}/threads/${threadId}`);
+      await page.getByRole("link", { name: "Commit & PR…" }).click();
+      await page.waitForURL(/\/review$/);
       const app = page.locator('.review-file[data-path="src/app.ts"]');
       await app.waitFor({ timeout: 30_000 });
       const panel = page.getByRole("region", { name: "Commit and pull request" });
@@ -146,6 +148,9 @@ describe.runIf(chromiumAvailable)(
         .poll(() => text(page.locator(".pr-card .pr-title")))
         .toMatch(/#1 Greeting\s+open/);
       expect(fake.pulls("acme/widgets")).toHaveLength(1);
+      // The thread header names the PR wherever the person is in the thread.
+      await expect.poll(() => text(page.locator(".thread-pr"))).toBe("PR #1 open");
+      await page.getByRole("link", { name: "Pull request #1…" }).waitFor();
 
       // A comment on line 1 of the new file, written on the diff: the model's next request has it.
       stack.providers.openai.enqueue(

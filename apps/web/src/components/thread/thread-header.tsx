@@ -120,6 +120,17 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
           </span>
         )}
         {thread.archivedAt && <span className="badge">archived</span>}
+        {thread.pullRequest && (
+          <a
+            className="thread-pr"
+            href={thread.pullRequest.url}
+            target="_blank"
+            rel="noreferrer"
+            title={`${thread.pullRequest.head} → ${thread.pullRequest.base}`}
+          >
+            PR #{thread.pullRequest.number} {thread.pullRequest.state}
+          </a>
+        )}
       </div>
       <div className="thread-actions" hidden={past}>
         <button
@@ -170,6 +181,10 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
           />
           Isolated workspace for forks
         </label>
+        {/* B17: commit, push and the pull request live beside the diff they are about. */}
+        <Link className="button" href={`/threads/${thread.id}/review`}>
+          {thread.pullRequest ? `Pull request #${thread.pullRequest.number}…` : "Commit & PR…"}
+        </Link>
         {thread.archivedAt === null ? (
           <button
             type="button"
