@@ -8,11 +8,11 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createSilentLogger } from "../src/logger.ts";
 import { Notifier, type NotifierOptions } from "../src/notify/notifier.ts";
 import { webhookSignature } from "../src/notify/webhook.ts";
-import { startReceiver } from "./support/push-service.ts";
+import { startPostRecorder } from "@skein/fake-models";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
 import { until } from "./support/until.ts";
 
-type Receiver = Awaited<ReturnType<typeof startReceiver>>;
+type Receiver = Awaited<ReturnType<typeof startPostRecorder>>;
 
 /** A device's push keys (RFC 8291), as a browser makes them; the test keeps the private half. */
 function deviceKeys() {
@@ -40,8 +40,8 @@ const notifiers: Notifier[] = [];
 
 beforeEach(async () => {
   t = await startScriptedServer();
-  push = await startReceiver();
-  hook = await startReceiver();
+  push = await startPostRecorder();
+  hook = await startPostRecorder();
 });
 afterEach(async () => {
   for (const notifier of notifiers.splice(0)) await notifier.close();

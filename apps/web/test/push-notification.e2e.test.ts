@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import { startReceiver } from "./support/push-service.ts";
+import { startPostRecorder } from "../../../tooling/fake-models/src/index.ts";
 import type { Stack } from "./support/stack.ts";
 
 /**
@@ -48,7 +48,7 @@ describe.runIf(chromiumAvailable)("Web Push to Chromium (real API, real Codex)",
   });
 
   it("B20: an approval becomes one encrypted Web Push message; Skein's service worker shows it, pointing at the request", async () => {
-    const pushService = await startReceiver();
+    const pushService = await startPostRecorder();
     try {
       await page.context().grantPermissions(["notifications"], { origin: stack.web.url });
       await page.goto(`${stack.web.url}/approvals`);

@@ -131,3 +131,4 @@ export {
 export { type GeminiResponseChunk, encodeGeminiSse, geminiStreamChunks } from "./gemini-sse.ts";
 export { type GeminiTestHome, createGeminiTestHome } from "./gemini-test-home.ts";
 export { closedLoopbackUrl, createOpenAiCodexHome } from "./offline-homes.ts";
+export { type RecordedPost, startPostRecorder } from "./post-recorder.ts";
