@@ -38,6 +38,8 @@ describe.runIf(chromiumAvailable)(
       const { projectId } = await client.project.create.mutate({
         name: "Approvals",
         workspaceRoot: workspace,
+        // The fake model names files in the project's own folder: its threads work there.
+        settings: { threadWorkspace: "local" },
       });
       const { threadId } = await client.thread.create.mutate({
         projectId,

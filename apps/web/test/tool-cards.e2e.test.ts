@@ -36,6 +36,8 @@ describe.runIf(chromiumAvailable)("tool cards (Chromium, real Claude and Codex)"
     const { projectId } = await client.project.create.mutate({
       name: "Tools",
       workspaceRoot: workspace,
+      // The fake model names files in the project's own folder: its threads work there.
+      settings: { threadWorkspace: "local" },
     });
     const claude = await client.thread.create.mutate({
       projectId,

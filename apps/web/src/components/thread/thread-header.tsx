@@ -99,9 +99,8 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
           </span>
         )}
         {thread.worktreePath && (
-          <span title={thread.worktreePath}>
-            own worktree …/{thread.worktreePath.split("/").filter(Boolean).at(-1)}
-          </span>
+          // The folder is named by the thread's id: plumbing, so it stays in the tooltip (B16).
+          <span title={thread.worktreePath}>own worktree</span>
         )}
         {thread.port != null && (
           <span title="The PORT this thread's agent and setup script get (free for another thread once this one is archived)">

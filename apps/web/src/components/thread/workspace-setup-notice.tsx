@@ -9,6 +9,9 @@ import type { ThreadShell } from "../../lib/types.ts";
 export function WorkspaceSetupNotice({ thread }: { thread: ThreadShell }) {
   const setup = thread.workspaceSetup;
   if (!setup) return null;
+  // A worktree that needed nothing (no script, nothing copied) has nothing to tell the person.
+  const uneventful = !setup.script && setup.copied.length === 0 && !setup.output;
+  if (setup.status === "succeeded" && uneventful) return null;
   const copied = setup.copied.length > 0 ? `Copied ${setup.copied.join(", ")}. ` : "";
   const output = setup.output ? (
     <details className="workspace-setup-output" open={setup.status === "failed"}>
