@@ -46,7 +46,12 @@ async function settledRun(threadId: string, text: string, file: string) {
 }
 
 async function projectWithThread() {
-  const { projectId } = await t.client.project.create.mutate({ name: "p", workspaceRoot: ws });
+  // The thread works in the person's checkout (its forks get their own worktrees).
+  const { projectId } = await t.client.project.create.mutate({
+    name: "p",
+    workspaceRoot: ws,
+    settings: { threadWorkspace: "local" },
+  });
   const { threadId } = await t.client.thread.create.mutate({ projectId, provider: "codex" });
   await settledRun(threadId, "one", "f.txt");
   return { projectId, threadId };

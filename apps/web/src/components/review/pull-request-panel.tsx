@@ -1,5 +1,5 @@
 "use client";
-import type { ThreadShell, TurnItem } from "../../lib/types.ts";
+import type { ThreadShell } from "../../lib/types.ts";
 import { useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { useAction } from "../../lib/use-action.ts";
@@ -96,7 +96,6 @@ export function PullRequestPanel() {
           threadId={threadId}
           pr={pr}
           autoFeedback={thread.autoFeedback === true}
-          comments={reviewComments(detail.turnItems)}
           pending={action.pending}
           act={act}
         />
@@ -111,33 +110,16 @@ export function PullRequestPanel() {
   );
 }
 
-type ReviewComment = { id: number; title: string; body: string };
-
-/** The PR's review comments as the thread recorded them (newest last), with their GitHub ids. */
-function reviewComments(items: readonly TurnItem[]): ReviewComment[] {
-  const comments: ReviewComment[] = [];
-  for (const item of items) {
-    if (item.type !== "git" || item.action !== "review_comment") continue;
-    const id = Number(/^comment:(\d+)/.exec(item.ref ?? "")?.[1]);
-    if (!Number.isInteger(id) || id <= 0) continue;
-    // The item's detail is the comment's body, then its hunk.
-    comments.push({ id, title: item.title, body: (item.detail ?? "").split("\n\n")[0] ?? "" });
-  }
-  return comments;
-}
-
 function PullRequestCard({
   threadId,
   pr,
   autoFeedback,
-  comments,
   pending,
   act,
 }: {
   threadId: string;
   pr: PullRequest;
   autoFeedback: boolean;
-  comments: ReviewComment[];
   pending: boolean;
   act: (work: () => Promise<string>) => void;
 }) {
@@ -162,35 +144,6 @@ function PullRequestCard({
           {current.map((check) => (
             <li key={check.id} data-result={checkWord(check)}>
               <span className="pr-check-name">{check.name}</span> {checkWord(check)}
-            </li>
-          ))}
-        </ul>
-      )}
-      {comments.length > 0 && (
-        <ul className="pr-comments" aria-label="Review comments">
-          {comments.map((comment) => (
-            <li key={comment.id}>
-              <span className="pr-comment-title">{comment.title}</span>{" "}
-              <q className="pr-comment-body">{comment.body}</q>{" "}
-              {pr.state === "open" && (
-                <button
-                  type="button"
-                  className="small"
-                  disabled={pending}
-                  aria-label={`Send to the agent: ${comment.title}`}
-                  onClick={() =>
-                    act(async () => {
-                      await client.pr.sendFeedback.mutate({
-                        threadId: id,
-                        commentIds: [comment.id],
-                      });
-                      return `Sent "${comment.title}" to the agent.`;
-                    })
-                  }
-                >
-                  Send to the agent
-                </button>
-              )}
             </li>
           ))}
         </ul>
