@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { readBody, sleep } from "./http-plumbing.ts";
 import { type FakeReply, responsesTextReply } from "./openai-responses-replies.ts";
 import {
   isResponsesRequestBody,
@@ -156,15 +157,6 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(JSON.stringify(value));
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (chunk: Buffer) => chunks.push(chunk));
-    req.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-    req.on("error", reject);
-  });
-}
-
 function parseJson(raw: string): unknown {
   if (raw === "") return null;
   try {
@@ -172,8 +164,4 @@ function parseJson(raw: string): unknown {
   } catch {
     return raw;
   }
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
 }

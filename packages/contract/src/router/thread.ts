@@ -68,6 +68,18 @@ const DetailWindow = z
     "at most one of before, after and aroundRun",
   );
 
+/** A sweep of what is past its grace period: `force` takes uncaptured work too, `dryRun` reports. */
+const GraceSweep = z.object({
+  graceMs: z
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 24 * 3_600_000)
+    .optional(),
+  force: z.boolean().optional(),
+  dryRun: z.boolean().optional(),
+});
+
 export const threadRouter = {
   create: apiProcedure
     .input(
@@ -194,18 +206,7 @@ export const threadRouter = {
    * worktree holding work no checkpoint captured stays unless `force`. `dryRun` only reports.
    */
   sweepWorktrees: apiProcedure
-    .input(
-      z.object({
-        graceMs: z
-          .number()
-          .int()
-          .min(0)
-          .max(365 * 24 * 3_600_000)
-          .optional(),
-        force: z.boolean().optional(),
-        dryRun: z.boolean().optional(),
-      }),
-    )
+    .input(GraceSweep)
     .mutation(({ ctx, input }) => ctx.services.commands.sweepWorktrees(input)),
 
   /** Steer and interrupt run where the thread's runtime is (forwarded to its instance). */
@@ -319,18 +320,7 @@ export const threadRouter = {
 
   /** Purges deleted threads past `graceMs` (default 7 days); `dryRun` only reports. */
   purgeDeleted: apiProcedure
-    .input(
-      z.object({
-        graceMs: z
-          .number()
-          .int()
-          .min(0)
-          .max(365 * 24 * 3_600_000)
-          .optional(),
-        force: z.boolean().optional(),
-        dryRun: z.boolean().optional(),
-      }),
-    )
+    .input(GraceSweep)
     .mutation(({ ctx, input }) => ctx.services.commands.purgeDeleted(input)),
 
   /**

@@ -17,7 +17,16 @@ type Deps = {
  * facts replays the first one's receipt instead of sending them twice.
  */
 export function autoFeedback(deps: Deps) {
+  // Called without awaiting from the poll: it never rejects, a failure is logged.
   return async (threadId: ThreadId, fresh: readonly PullRequestFact[]): Promise<void> => {
+    try {
+      await sendFresh(threadId, fresh);
+    } catch (error) {
+      deps.log.warn({ err: error, threadId }, "automatic pull request feedback was not sent");
+    }
+  };
+
+  async function sendFresh(threadId: ThreadId, fresh: readonly PullRequestFact[]): Promise<void> {
     const commentIds = fresh.filter((f) => f.kind === "comment").map((f) => f.id);
     const checkRunIds = fresh
       .filter((f) => f.kind === "check" && isFailingCheck(f))
@@ -32,17 +41,13 @@ export function autoFeedback(deps: Deps) {
     const comments = unsent("comment", commentIds);
     const checks = unsent("check", checkRunIds);
     if (comments.length === 0 && checks.length === 0) return;
-    try {
-      await deps.send({
-        threadId,
-        ...(comments.length > 0 ? { commentIds: comments } : {}),
-        ...(checks.length > 0 ? { checkRunIds: checks } : {}),
-        commandId: autoFeedbackCommandId(threadId, comments, checks),
-      });
-    } catch (error) {
-      deps.log.warn({ err: error, threadId }, "automatic pull request feedback was not sent");
-    }
-  };
+    await deps.send({
+      threadId,
+      ...(comments.length > 0 ? { commentIds: comments } : {}),
+      ...(checks.length > 0 ? { checkRunIds: checks } : {}),
+      commandId: autoFeedbackCommandId(threadId, comments, checks),
+    });
+  }
 }
 
 function autoFeedbackCommandId(
