@@ -1,7 +1,8 @@
 import type { Browser, BrowserContext, Page, ViewportSize } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, afterEach, beforeAll } from "vitest";
 import { launchBrowser } from "./browser.ts";
 import { ensureProductionBuild } from "./build.ts";
+import { watchPage } from "./failure-report.ts";
 import { type Stack, startStack } from "./stack.ts";
 
 export type E2eStack = { stack: Stack; browser: Browser; context: BrowserContext; page: Page };
@@ -30,6 +31,7 @@ export type E2eStackOptions = {
  */
 export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack) => void): void {
   let started: Partial<E2eStack> = {};
+  let watched: ReturnType<typeof watchPage> | null = null;
   beforeAll(async () => {
     const build = ensureProductionBuild();
     console.info(
@@ -49,8 +51,13 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     );
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeoutMs ?? 30_000);
+    watched = watchPage(page);
     ready({ stack, browser, context, page });
   }, options.startTimeoutMs);
+  afterEach(async (context) => {
+    if (context.task.result?.state !== "fail" || !watched) return;
+    console.error(await watched.report(context.task.name));
+  });
   afterAll(async () => {
     await started.browser?.close();
     await started.stack?.close();
