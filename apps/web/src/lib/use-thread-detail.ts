@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
 import { clearBackgroundFailure, notifyBackgroundFailure } from "./notify.ts";
+import { withOlderWindow } from "./older-windows.ts";
 import { FramePublisher } from "./frame-publisher.ts";
 import {
   fromSnapshot,
@@ -141,6 +142,8 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   const refresh = useCallback(() => reader.scheduler.request(), [reader]);
 
   const before = older[0]?.window.before ?? detail?.window.before ?? null;
+  const liveBefore = useRef<string | null>(null);
+  liveBefore.current = detail?.window.before ?? null;
   const loadOlder = useCallback(() => {
     if (before === null || loadingOlder.current) return;
     loadingOlder.current = true;
@@ -149,10 +152,13 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
       .query({ threadId: requested, window: { before } })
       .then((page) => {
         if (threadRef.current !== requested) return;
-        setOlder((prev) => ({
-          threadId: requested,
-          pages: [page, ...(prev.threadId === requested ? prev.pages : [])],
-        }));
+        setOlder((prev) => {
+          const shown = prev.threadId === requested ? prev.pages : [];
+          const pages = withOlderWindow(shown, page, before, liveBefore.current);
+          return pages === shown && prev.threadId === requested
+            ? prev
+            : { threadId: requested, pages: [...pages] };
+        });
       })
       .catch((error: unknown) => setReadError(errorMessage(error)))
       .finally(() => {

@@ -45,6 +45,7 @@ export function ConversationView() {
   const retrier = useRetry(threadId, refresh);
   const scroller = useRef<HTMLDivElement>(null);
   const stick = useRef(true);
+  const lastScrollTop = useRef(0);
 
   // Keyed on the parts each derived value reads: a streamed delta replaces only the item lists,
   // so runs, requests and the callbacks below keep their identity and memoized rows skip.
@@ -139,7 +140,12 @@ export function ConversationView() {
         onScroll={(event) => {
           const el = event.currentTarget;
           stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < STICK_PX;
-          if (el.scrollTop < STICK_PX && hasOlder) {
+          // Only a move up pages back: the page opens at scrollTop 0 before the stream takes
+          // it to the newest run, and a scroll event from then must not load older windows
+          // (and leave the reader above the latest reply).
+          const movedUp = el.scrollTop < lastScrollTop.current;
+          lastScrollTop.current = el.scrollTop;
+          if (movedUp && el.scrollTop < STICK_PX && hasOlder) {
             // A virtualized stream keeps its own place (virtual-item-stream.tsx).
             heightBefore.current = virtualized ? null : el.scrollHeight;
             loadOlder();
