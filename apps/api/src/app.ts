@@ -14,7 +14,7 @@ import { createHttpRuntimeRemote } from "./http/runtime-remote.ts";
 import type { Logger } from "./logger.ts";
 import { createSkeinMetrics } from "./metrics/skein-metrics.ts";
 import { startTracing, type Tracing } from "./tracing/start-tracing.ts";
-import { createOrchestrator } from "./orchestrator/index.ts";
+import { createOrchestrator, DEFAULT_RUNTIME_LIMITS } from "./orchestrator/index.ts";
 import { Notifier } from "./notify/notifier.ts";
 import { type SkeinServer, startServer } from "./server.ts";
 
@@ -93,9 +93,12 @@ export async function startSkein(
       },
       fanOutConcurrency: config.fanOutConcurrency,
       worktreeGraceMs: config.worktreeGraceMs,
+      runtimeLimits: { ...DEFAULT_RUNTIME_LIMITS, maxLoadedThreads: config.runtimeMaxThreads },
       github: { env: config.github.env, publicUrl: config.github.publicUrl },
     });
     await orchestrator.recover();
+    const running = orchestrator;
+    metrics.observeRuntimes(() => running.runtimeStats());
     notifier = new Notifier({ store, dataDir: config.dataDir, log, webhook: config.notifyWebhook });
     await notifier.start();
     const server = await startServer({

@@ -77,6 +77,11 @@ const EnvSchema = z.object({
       .min(0)
       .default(24 * 60 * 60_000),
   ),
+  /** B21: a provider runtime that has loaded more native threads is recycled once idle (0: never). */
+  SKEIN_RUNTIME_MAX_THREADS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().int().min(0).default(200),
+  ),
   SKEIN_ADVERTISE_URL: optionalText.refine(
     (url) => url === undefined || isHttpBaseUrl(url),
     "must be an http:// or https:// URL without query or fragment, e.g. http://10.0.0.5:4317",
@@ -165,6 +170,7 @@ export type ServerConfig = {
   modelUnreachableMs: number;
   fanOutConcurrency: number;
   worktreeGraceMs: number;
+  runtimeMaxThreads: number;
   apiToken: string | null;
   logLevel: LogLevel;
   /** B11: where OpenTelemetry spans are exported (OTLP/HTTP); null: tracing off. */
@@ -297,6 +303,7 @@ export function parseEnv(source: EnvSource): ServerConfig {
     modelUnreachableMs: env.SKEIN_MODEL_UNREACHABLE_MS,
     fanOutConcurrency: env.SKEIN_FANOUT_CONCURRENCY,
     worktreeGraceMs: env.SKEIN_WORKTREE_GRACE_MS,
+    runtimeMaxThreads: env.SKEIN_RUNTIME_MAX_THREADS,
     apiToken,
     logLevel: env.SKEIN_LOG_LEVEL,
     otlpTracesUrl: otlpTracesUrl(env),

@@ -110,6 +110,8 @@ describe("B11: operations — Prometheus /metrics and OpenTelemetry traces (real
     expect(sum(before, "skein_events_appended_total")).toBe(0);
     expect(sum(before, "skein_process_resident_memory_bytes")).toBeGreaterThan(0);
     const idleSubscribers = sum(before, "skein_subscribers");
+    expect(sum(before, "skein_provider_runtimes")).toBe(0);
+    expect(sum(before, "skein_provider_loaded_threads")).toBe(0);
 
     const client = createSkeinClient({ url: server.url, token });
     const workspaceRoot = scratch("skein-metrics-ws-");
@@ -137,6 +139,9 @@ describe("B11: operations — Prometheus /metrics and OpenTelemetry traces (real
     expect(sum(after, "skein_runs", { status: "completed" })).toBe(1);
     expect(sum(after, "skein_runs", { status: "running" })).toBe(0);
     expect(sum(after, "skein_subscribers")).toBe(idleSubscribers + 1);
+    // B21: the runtime that ran the turn, holding that one thread.
+    expect(sum(after, "skein_provider_runtimes")).toBe(1);
+    expect(sum(after, "skein_provider_loaded_threads")).toBe(1);
     const timedCall = { provider: "codex", outcome: "ok" };
     expect(
       sum(after, "skein_provider_request_seconds_count", { ...timedCall, op: "openSession" }),

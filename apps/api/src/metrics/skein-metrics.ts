@@ -4,6 +4,7 @@ import type { ProviderAdapter } from "@skein/domain/provider";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import { instrumentAdapter, type ProviderTimers } from "./instrument-adapter.ts";
 import { countAppends } from "./append-counter.ts";
+import type { RuntimeStats } from "../orchestrator/index.ts";
 
 export type SkeinMetricsOptions = {
   store: EventStore;
@@ -16,6 +17,8 @@ export type SkeinMetrics = {
   render(): Promise<{ contentType: string; body: string }>;
   /** The adapter with its provider calls timed. */
   instrument(adapter: ProviderAdapter): ProviderAdapter;
+  /** B21: reads the live provider runtimes when scraped (known once the orchestrator exists). */
+  observeRuntimes(read: () => RuntimeStats): void;
   /** Stops following the log. */
   close(): void;
 };
@@ -95,6 +98,23 @@ export function createSkeinMetrics(options: SkeinMetricsOptions): SkeinMetrics {
       }
     },
   });
+  let runtimes: (() => RuntimeStats) | null = null;
+  new Gauge({
+    name: "skein_provider_runtimes",
+    help: "Provider runtime processes this instance holds open.",
+    registers: [registry],
+    collect() {
+      this.set(runtimes?.().runtimes ?? 0);
+    },
+  });
+  new Gauge({
+    name: "skein_provider_loaded_threads",
+    help: "Native threads the live provider runtimes hold loaded (bounded by SKEIN_RUNTIME_MAX_THREADS per runtime once idle).",
+    registers: [registry],
+    collect() {
+      this.set(runtimes?.().loadedThreads ?? 0);
+    },
+  });
   const timers: ProviderTimers = {
     request: new Histogram({
       name: "skein_provider_request_seconds",
@@ -122,6 +142,9 @@ export function createSkeinMetrics(options: SkeinMetricsOptions): SkeinMetrics {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
     instrument: (adapter) => instrumentAdapter(adapter, timers),
+    observeRuntimes: (read) => {
+      runtimes = read;
+    },
     close: () => {
       stopCounting();
       follower.subscribers = 0;

@@ -48,7 +48,11 @@ import { RuntimeForwarder } from "./runtime/runtime-forwarding.ts";
 import { noRuntimeRemote, type RuntimeRemote } from "./runtime/runtime-remote.ts";
 import type { OrchestratorCommands } from "@skein/contract";
 import { resumeIntent, resumeTable } from "./commands/resume-intents.ts";
-import { SessionManager } from "./runtime/session-manager.ts";
+import {
+  type RuntimeLimits,
+  type RuntimeStats,
+  SessionManager,
+} from "./runtime/session-manager.ts";
 import { DEFAULT_START_BREAKER } from "./runs/start-breaker.ts";
 import { threadImportCommands } from "./threads/thread-import.ts";
 import { adoptCommands } from "./threads/adopt-sessions.ts";
@@ -77,6 +81,8 @@ export type OrchestratorOptions = {
   rawLog?: RawEventSink;
   /** Idle provider runtimes are closed after this long (0 disables reaping). */
   sessionIdleMs?: number;
+  /** B21: when a runtime holding many native threads is recycled (session-manager.ts). */
+  runtimeLimits?: RuntimeLimits;
   /** Capture a workspace checkpoint at the end of every root run (default true). */
   captureCheckpoints?: boolean;
   /**
@@ -125,6 +131,8 @@ export type Orchestrator = OrchestratorCommands & {
   advertise(url: string): Promise<void>;
   /** B17: the pull-request watch (webhooks ask it to poll). */
   readonly pullRequests: PullRequestWatch;
+  /** B21: the live provider runtimes and the native threads they hold. */
+  runtimeStats(): RuntimeStats;
 };
 
 /** Wires the repository, session manager and run executor into the command side of Skein. */
@@ -144,6 +152,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     options.rawLog,
     options.sessionIdleMs ?? 10 * 60_000,
     options.instanceId ?? "local",
+    options.runtimeLimits,
   );
   const checkpoints = new CheckpointService(
     repo,
@@ -393,6 +402,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         },
         { effects: input.isolatedWorkspace !== false },
       ),
+    runtimeStats: () => sessions.stats(),
     async releaseProviderThread({ nativeThreadRef }) {
       return { outcome: await sessions.releaseThread(nativeThreadRef) };
     },

@@ -71,6 +71,8 @@ export type CodexSkeinOptions = {
   faultProxy?: boolean;
   /** A fault between a bring-back's files and its append (every incarnation after restarts). */
   afterBringBackFiles?: OrchestratorOptions["afterBringBackFiles"];
+  /** B21: when a runtime holding many native threads is recycled (the default otherwise). */
+  runtimeLimits?: OrchestratorOptions["runtimeLimits"];
 };
 
 export type CodexSkeinHarness = {
@@ -189,6 +191,7 @@ export async function createCodexSkeinHarness(
       ...(options.delegateTimeoutMs ? { delegateTimeoutMs: options.delegateTimeoutMs } : {}),
       ...(options.summaryTimeoutMs ? { summaryTimeoutMs: options.summaryTimeoutMs } : {}),
       ...(options.afterBringBackFiles ? { afterBringBackFiles: options.afterBringBackFiles } : {}),
+      ...(options.runtimeLimits ? { runtimeLimits: options.runtimeLimits } : {}),
     });
   let orchestrator = await make();
   const { projectId } = await orchestrator.createProject({

@@ -26,6 +26,25 @@ type LiveSession = {
 };
 
 /**
+ * B21: a runtime keeps every native thread it has loaded in memory (Codex holds each until its
+ * process exits), so one that has loaded more than `maxLoadedThreads` is closed once it has been
+ * idle for `recycleIdleMs`; its threads are resumed from their refs by the next runtime (R2).
+ */
+export type RuntimeLimits = {
+  /** 0: never recycle for the thread count. */
+  maxLoadedThreads: number;
+  recycleIdleMs: number;
+};
+
+export const DEFAULT_RUNTIME_LIMITS: RuntimeLimits = {
+  maxLoadedThreads: 200,
+  recycleIdleMs: 30_000,
+};
+
+/** What the live runtimes hold now (metrics, benches). */
+export type RuntimeStats = { runtimes: number; loadedThreads: number };
+
+/**
  * Owns live provider runtimes: one per (provider, workspace). The persisted ProviderSession
  * (E8) is only metadata; a dead or reaped handle is replaced by a new session that resumes
  * native threads from their persisted refs (R2).
@@ -49,11 +68,22 @@ export class SessionManager {
     private readonly idleMs = 10 * 60_000,
     /** This instance's id, recorded on the sessions it opens (recovery stops dead owners' ones). */
     readonly owner: string | null = null,
+    private readonly limits: RuntimeLimits = DEFAULT_RUNTIME_LIMITS,
   ) {
-    if (idleMs > 0) {
-      this.reaper = setInterval(() => void this.reapIdle(), Math.min(idleMs, 60_000));
+    const every = [
+      ...(idleMs > 0 ? [idleMs] : []),
+      ...(limits.maxLoadedThreads > 0 ? [Math.max(1_000, limits.recycleIdleMs)] : []),
+    ];
+    if (every.length > 0) {
+      this.reaper = setInterval(() => void this.reapIdle(), Math.min(...every, 60_000));
       this.reaper.unref();
     }
+  }
+
+  stats(): RuntimeStats {
+    let loadedThreads = 0;
+    for (const session of this.live.values()) loadedThreads += session.loadedThreads.size;
+    return { runtimes: this.live.size, loadedThreads };
   }
 
   adapter(provider: ProviderKind): ProviderAdapter | undefined {
@@ -83,7 +113,11 @@ export class SessionManager {
     const extra = env && Object.keys(env).length > 0 ? env : undefined;
     const key = extra ? `${provider}|${cwd}|${JSON.stringify(extra)}` : `${provider}|${cwd}`;
     const current = this.live.get(key);
-    if (current?.handle.isAlive()) return current;
+    if (current?.handle.isAlive()) {
+      // A run about to start here: not idle, whatever its turn count says yet.
+      current.lastUsedAt = Date.now();
+      return current;
+    }
     if (current) {
       this.live.delete(key);
       await this.setStatus(current.providerSessionId, "error", "provider runtime exited");
@@ -188,14 +222,24 @@ export class SessionManager {
   }
 
   async reapIdle(now = Date.now()): Promise<void> {
+    const { maxLoadedThreads, recycleIdleMs } = this.limits;
     for (const [key, session] of this.live) {
-      if (session.activeTurns > 0 || now - session.lastUsedAt < this.idleMs) continue;
+      if (session.activeTurns > 0) continue;
+      const idleFor = now - session.lastUsedAt;
+      const idle = this.idleMs > 0 && idleFor >= this.idleMs;
+      const overLimit =
+        maxLoadedThreads > 0 &&
+        session.loadedThreads.size > maxLoadedThreads &&
+        idleFor >= recycleIdleMs;
+      if (!idle && !overLimit) continue;
       this.live.delete(key);
       await session.handle.close().catch(() => undefined);
       await this.setStatus(session.providerSessionId, "stopped", null);
       this.log.info(
-        { providerSessionId: session.providerSessionId },
-        "idle provider session reaped",
+        { providerSessionId: session.providerSessionId, loadedThreads: session.loadedThreads.size },
+        idle
+          ? "idle provider session reaped"
+          : "provider session recycled: too many threads loaded",
       );
     }
   }
