@@ -29,7 +29,10 @@ describe("Codex file-change approvals carry their diff (real binary)", () => {
       "*** End Patch",
       "",
     ].join("\n");
-    h = await AdapterHarness.start([applyPatchReply(patch, "call_patch"), responsesTextReply("ok")]);
+    h = await AdapterHarness.start([
+      applyPatchReply(patch, "call_patch"),
+      responsesTextReply("ok"),
+    ]);
     const workdir = h.workdir;
     writeFileSync(path.join(workdir, "existing.txt"), "old line\n");
     const session = await h.openSession();

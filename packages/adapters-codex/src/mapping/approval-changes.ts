@@ -28,9 +28,9 @@ export type LegacyFileChange =
   | { type: "delete"; content: string }
   | { type: "update"; unified_diff: string; move_path: string | null };
 
-export function legacyPatchChanges(
-  fileChanges: { [path: string]: LegacyFileChange | undefined },
-): RuntimeFileChange[] {
+export function legacyPatchChanges(fileChanges: {
+  [path: string]: LegacyFileChange | undefined;
+}): RuntimeFileChange[] {
   const out: RuntimeFileChange[] = [];
   for (const [path, change] of Object.entries(fileChanges)) {
     if (!change) continue;

@@ -115,14 +115,20 @@ describe("TurnEventMapper", () => {
       changes: [{ path: "/w/a.txt", kind: { type: "add" as const }, diff: "x\n" }],
     });
     mapper.handle(
-      n({ method: "item/started", params: { ...ids, item: patchItem("inProgress"), startedAtMs: 0 } }),
+      n({
+        method: "item/started",
+        params: { ...ids, item: patchItem("inProgress"), startedAtMs: 0 },
+      }),
     );
     expect(mapper.changesOf("call_p")).toEqual([
       { path: "/w/a.txt", kind: "add", diff: "x\n", additions: 1, deletions: 0 },
     ]);
     expect(mapper.changesOf("other")).toBeUndefined();
     mapper.handle(
-      n({ method: "item/completed", params: { ...ids, item: patchItem("completed"), completedAtMs: 0 } }),
+      n({
+        method: "item/completed",
+        params: { ...ids, item: patchItem("completed"), completedAtMs: 0 },
+      }),
     );
     expect(mapper.changesOf("call_p")).toBeUndefined();
   });
