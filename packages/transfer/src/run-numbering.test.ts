@@ -58,7 +58,9 @@ describe("B16: one run numbering in handoff texts", () => {
   });
 
   it("without offsets every thread counts from 1, as before", () => {
-    expect(forkHandoff().summaryText).toContain("covers: runs 1–2 of thread 1; runs 1–2 of thread 2");
+    expect(forkHandoff().summaryText).toContain(
+      "covers: runs 1–2 of thread 1; runs 1–2 of thread 2",
+    );
   });
 
   it("B16: a checkpoint summary of a fork says the run it follows by the same number", () => {
