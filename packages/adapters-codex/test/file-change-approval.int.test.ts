@@ -72,6 +72,11 @@ describe("Codex file-change approvals carry their diff (real binary)", () => {
     expect(update?.diff).toMatch(/^@@/);
     expect(update?.diff).toContain("-old line\n+new line");
 
+    // The item (the tool card) shows the same: the new file's lines as added ones.
+    const item = ofType(events, "item.completed").find((e) => e.kind === "file_change");
+    expect(item?.itemRef).toBe("call_patch");
+    expect(item?.fields.changes).toContainEqual(byPath.get(path.join(workdir, "notes.txt")));
+
     expect(writtenWhenAsked).toBe(false);
     expect(completion(events).status).toBe("completed");
     expect(readFileSync(path.join(workdir, "notes.txt"), "utf8")).toBe("alpha\nbeta\n");

@@ -7,7 +7,7 @@ import type {
 } from "@skein/domain/provider";
 import type { GrantedPermissionProfile, ToolRequestUserInputResponse } from "../protocol/index.ts";
 import type { IncomingServerRequest } from "../rpc/server-requests.ts";
-import { approvalChange, legacyPatchChanges } from "./approval-changes.ts";
+import { legacyPatchChanges } from "./file-change-diff.ts";
 
 type RequestOpened = Extract<RuntimeEvent, { type: "request.opened" }>;
 
@@ -66,13 +66,13 @@ export function requestOpenedEvent(
     }
     case "item/fileChange/requestApproval": {
       const p = request.params;
-      const changes = itemChanges(p.itemId)?.map(approvalChange);
+      const changes = itemChanges(p.itemId);
       return {
         ...base,
         ...raw,
         itemRef: p.itemId,
         summary: p.reason ?? "Apply file changes",
-        ...(changes?.length ? { changes } : {}),
+        ...(changes?.length ? { changes: [...changes] } : {}),
       };
     }
     case "applyPatchApproval": {

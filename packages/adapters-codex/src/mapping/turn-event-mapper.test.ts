@@ -121,7 +121,7 @@ describe("TurnEventMapper", () => {
       }),
     );
     expect(mapper.changesOf("call_p")).toEqual([
-      { path: "/w/a.txt", kind: "add", diff: "x\n", additions: 1, deletions: 0 },
+      { path: "/w/a.txt", kind: "add", diff: "+x", additions: 1, deletions: 0 },
     ]);
     expect(mapper.changesOf("other")).toBeUndefined();
     mapper.handle(

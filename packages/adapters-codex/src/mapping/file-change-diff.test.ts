@@ -1,16 +1,16 @@
 import { describe, expect, test } from "vitest";
-import { approvalChange, legacyPatchChanges } from "./approval-changes.ts";
+import { codexFileChange, legacyPatchChanges } from "./file-change-diff.ts";
 
-describe("B16: a Codex file change as its approval shows it", () => {
+describe("B16: a Codex file change as Skein shows it", () => {
   test("an added file's plain content becomes added lines, a deleted file's removed lines", () => {
-    expect(approvalChange({ path: "/w/a.txt", kind: "add", diff: "one\ntwo\n" })).toEqual({
+    expect(codexFileChange("/w/a.txt", "add", "one\ntwo\n")).toEqual({
       path: "/w/a.txt",
       kind: "add",
       diff: "+one\n+two",
       additions: 2,
       deletions: 0,
     });
-    expect(approvalChange({ path: "/w/b.txt", kind: "delete", diff: "gone\n" })).toEqual({
+    expect(codexFileChange("/w/b.txt", "delete", "gone\n")).toEqual({
       path: "/w/b.txt",
       kind: "delete",
       diff: "-gone",
@@ -19,16 +19,17 @@ describe("B16: a Codex file change as its approval shows it", () => {
     });
   });
 
-  test("an update's unified diff is kept as Codex sent it; an empty new file has no diff", () => {
-    const update = {
+  test("an update's unified diff is kept as Codex sent it, counted; an empty new file has no diff", () => {
+    expect(
+      codexFileChange("/w/c.txt", "update", "--- a\n+++ b\n@@ -1 +1,2 @@\n-a\n+b\n+c\n"),
+    ).toEqual({
       path: "/w/c.txt",
-      kind: "update" as const,
-      diff: "@@ -1 +1 @@\n-a\n+b\n",
-      additions: 1,
+      kind: "update",
+      diff: "--- a\n+++ b\n@@ -1 +1,2 @@\n-a\n+b\n+c\n",
+      additions: 2,
       deletions: 1,
-    };
-    expect(approvalChange(update)).toBe(update);
-    expect(approvalChange({ path: "/w/e.txt", kind: "add", diff: "" })).toEqual({
+    });
+    expect(codexFileChange("/w/e.txt", "add", "")).toEqual({
       path: "/w/e.txt",
       kind: "add",
       additions: 0,
@@ -44,7 +45,13 @@ describe("B16: a Codex file change as its approval shows it", () => {
       }),
     ).toEqual([
       { path: "/w/new.txt", kind: "add", diff: "+x", additions: 1, deletions: 0 },
-      { path: "/w/old.txt", kind: "update", diff: "@@ -1 +1 @@\n-p\n+q\n" },
+      {
+        path: "/w/old.txt",
+        kind: "update",
+        diff: "@@ -1 +1 @@\n-p\n+q\n",
+        additions: 1,
+        deletions: 1,
+      },
     ]);
   });
 });
