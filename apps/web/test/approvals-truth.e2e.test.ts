@@ -149,6 +149,16 @@ describe.runIf(chromiumAvailable)(
       await expect
         .poll(() => (existsSync(file) ? readFileSync(file, "utf8") : null), { timeout: 60_000 })
         .toBe("gamma\ndelta\n");
+
+      // The edit's own card shows the new file's lines as added ones too, not as context.
+      await page.goto(`${stack.web.url}/threads/${threadId}`);
+      await expect
+        .poll(() => assistantTexts(page), { timeout: 60_000 })
+        .toEqual(["WROTE-CODEX-NOTES"]);
+      const edit = page.locator(".conversation .item-file_change").last();
+      await expect.poll(() => edit.locator(".diff-line.diff-add").count()).toBe(2);
+      expect(await text(edit)).toContain("./codex-notes.txt");
+      await saveScreenshot(page, "codex-edit-card");
     });
   },
 );
