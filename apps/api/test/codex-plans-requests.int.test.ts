@@ -25,7 +25,7 @@ describe("C4 on the real Codex app-server: native callbacks become E15 requests"
   const harness = useCodexSkeinHarness();
 
   it(
-    "C4/E15: apply_patch asks item/fileChange/requestApproval: a file-change request; accepted, the file is written and shown as a file_change item",
+    "C4/E15/B16: apply_patch asks item/fileChange/requestApproval: a file-change request showing the file's planned diff; accepted, the file is written and shown as a file_change item",
     async () => {
       const x = await harness();
       const patch = "*** Begin Patch\n*** Add File: added.txt\n+ADDED\n*** End Patch\n";
@@ -34,6 +34,8 @@ describe("C4 on the real Codex app-server: native callbacks become E15 requests"
       const runId = await x.send(threadId, "add a file");
       const request = await pendingRequestOf(x, threadId);
       expect(request.kind).toBe("file-change");
+      // B16: what is approved is shown before it is written: the file, and its lines as added.
+      expect(request.detail).toMatch(/^@@ \/.*\/added\.txt @@\n\+ADDED$/);
       expect(existsSync(join(x.workspace, "added.txt"))).toBe(false);
       const detail = await createReadModels(x.store).detail(threadId);
       expect(detail.pendingRequests.map((r) => r.id)).toEqual([request.id]);

@@ -74,4 +74,23 @@ describe("B16: fork titles come from the domain, for every client", () => {
     const inner = await t.client.thread.detail.query({ threadId: nested.threadId });
     expect(inner.thread.inheritance?.runOffset).toBe(2);
   });
+
+  it("B16: one run numbering: a fork's handoff text numbers its own runs as the UI does", async () => {
+    const fork = await t.client.thread.fork.mutate({ threadId: main, title: "Numbered" });
+    await answered(fork.threadId, "said on the fork");
+    // Another provider takes over: it gets the whole conversation as a handoff text.
+    t.claude.enqueue([{ type: "text", text: "taken over" }]);
+    const { runId } = await t.client.thread.sendMessage.mutate({
+      threadId: fork.threadId,
+      text: "go on",
+      provider: "claude",
+    });
+    await t.orchestrator.waitForRun(runId);
+    const { handoffs } = await t.client.thread.graph.query({ threadId: fork.threadId });
+    const text = handoffs.map((h) => h.summaryText).join("\n");
+    // Main's run 1 was inherited; the fork's own first run is run 2, as its run header says.
+    expect(text).toContain("run 1 of thread 1; run 2 of thread 2");
+    expect(text).toContain("[thread 2 run 2 · user] said on the fork");
+    expect(text).not.toContain("thread 2 run 1");
+  });
 });

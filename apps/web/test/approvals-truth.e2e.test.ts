@@ -8,6 +8,8 @@ import {
   anthropicBashReply,
   anthropicTextReply,
   anthropicWriteReply,
+  applyPatchReply,
+  responsesTextReply,
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
@@ -20,10 +22,10 @@ const count = (haystack: string, needle: string) => haystack.split(needle).lengt
  * B16 in the browser (issue 29 item 1), real Claude: a Write waiting for approval shows the
  * diff it plans (relative path, added lines) on its card, marked as waiting for you, and the
  * same on the Approvals page; a command's approval shows the command once and where it runs,
- * relative to the workspace.
+ * relative to the workspace. Codex's file-change approvals show their diff the same way.
  */
 describe.runIf(chromiumAvailable)(
-  "approvals show what they approve (Chromium, real Claude)",
+  "approvals show what they approve (Chromium, real Claude and Codex)",
   () => {
     let stack: Stack;
     let page: Page;
@@ -101,6 +103,62 @@ describe.runIf(chromiumAvailable)(
         .poll(() => assistantTexts(page), { timeout: 60_000 })
         .toEqual(["WROTE-NOTES", "RAN-IT"]);
       expect(await commandCard.getAttribute("data-waiting")).toBeNull();
+    });
+
+    it("B16: a Codex file-change approval shows the diff of the file it writes, in the thread and on the Approvals page", async () => {
+      const workspace = stack.providers.workspace;
+      const client = createSkeinClient<AppRouter>({ url: stack.api.url });
+      const { projectId } = await client.project.create.mutate({
+        name: "Codex approvals",
+        workspaceRoot: workspace,
+        settings: { threadWorkspace: "local" },
+      });
+      const { threadId } = await client.thread.create.mutate({
+        projectId,
+        title: "Careful Codex thread",
+        provider: "codex",
+        runtimeMode: "approval-required",
+      });
+      const file = join(workspace, "codex-notes.txt");
+      const patch =
+        "*** Begin Patch\n*** Add File: codex-notes.txt\n+gamma\n+delta\n*** End Patch\n";
+      stack.providers.openai.enqueue(
+        applyPatchReply(patch, "call_notes"),
+        responsesTextReply("WROTE-CODEX-NOTES"),
+      );
+      await page.goto(`${stack.web.url}/threads/${threadId}`);
+      await page.locator(".conversation").waitFor();
+      await sendMessage(page, "write the codex notes");
+
+      const card = page.locator(".conversation .approval").last();
+      await card.getByRole("button", { name: /^Accept: / }).waitFor({ timeout: 60_000 });
+      const shown = await text(card);
+      expect(shown).toContain("@@ ./codex-notes.txt @@");
+      expect(shown).toMatch(/\+gamma\s+\+delta/);
+      expect(shown).not.toContain(workspace);
+      expect(await card.locator(".diff-line.diff-add").count()).toBe(2);
+      expect(existsSync(file)).toBe(false);
+      await saveScreenshot(page, "approval-codex-diff");
+
+      await page.goto(`${stack.web.url}/approvals`);
+      const request = page.locator(".request-card").first();
+      await request.waitFor();
+      await expect.poll(() => text(request)).toContain("@@ ./codex-notes.txt @@");
+      expect(await request.locator(".diff-line.diff-add").count()).toBe(2);
+      await request.getByRole("button", { name: /^Accept: / }).click();
+      await expect
+        .poll(() => (existsSync(file) ? readFileSync(file, "utf8") : null), { timeout: 60_000 })
+        .toBe("gamma\ndelta\n");
+
+      // The edit's own card shows the new file's lines as added ones too, not as context.
+      await page.goto(`${stack.web.url}/threads/${threadId}`);
+      await expect
+        .poll(() => assistantTexts(page), { timeout: 60_000 })
+        .toEqual(["WROTE-CODEX-NOTES"]);
+      const edit = page.locator(".conversation .item-file_change").last();
+      await expect.poll(() => edit.locator(".diff-line.diff-add").count()).toBe(2);
+      expect(await text(edit)).toContain("./codex-notes.txt");
+      await saveScreenshot(page, "codex-edit-card");
     });
   },
 );

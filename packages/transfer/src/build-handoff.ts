@@ -128,6 +128,10 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
   const ctx: RenderContext = {
     multiThread: threadIds.length > 1,
     threadNumbers: new Map(threadIds.map((id, i) => [id, i + 1])),
+    ...(input.runOffsets ? { runOffsets: input.runOffsets } : {}),
+    checkpointThreadId: input.checkpoint
+      ? (input.runs.find((r) => r.id === input.checkpoint?.runId)?.threadId ?? null)
+      : null,
   };
   const fromProviderThreadIds = [
     ...new Set(contents.flatMap((c) => (c.providerThreadId ? [c.providerThreadId] : []))),

@@ -6,7 +6,7 @@ import type {
   HandoffRunEntry,
 } from "./handoff-types.ts";
 import type { HandoffAttachment, ProviderKind, RunStatus, ThreadId } from "./inputs.ts";
-import { formatRunRanges, toRanges } from "./ordinal-ranges.ts";
+import { formatRunRanges, type OrdinalRange, toRanges } from "./ordinal-ranges.ts";
 
 export type LinePart = "user" | "plan" | "command" | "file" | "assistant" | "error";
 
@@ -17,9 +17,26 @@ export type LinePart = "user" | "plan" | "command" | "file" | "assistant" | "err
 export type RenderContext = {
   readonly multiThread: boolean;
   readonly threadNumbers?: ReadonlyMap<ThreadId, number>;
+  /**
+   * B16, one run numbering: the runs a thread counts before its own (a fork at run 2 has 2), so
+   * the text numbers a fork's runs as the UI does; absent threads count from 1.
+   */
+  readonly runOffsets?: ReadonlyMap<ThreadId, number>;
+  /** The thread the checkpoint of a checkpoint_summary belongs to (its run number is shifted). */
+  readonly checkpointThreadId?: ThreadId | null;
 };
 
 type RunIdentity = { readonly threadId: ThreadId; readonly ordinal: number };
+
+/** The number a person reads for a thread's own run `ordinal` (as in the UI). */
+export function runNumber(threadId: ThreadId, ordinal: number, ctx: RenderContext): number {
+  return (ctx.runOffsets?.get(threadId) ?? 0) + ordinal;
+}
+
+function shifted(threadId: ThreadId, ranges: readonly OrdinalRange[], ctx: RenderContext) {
+  const offset = ctx.runOffsets?.get(threadId) ?? 0;
+  return ranges.map((r) => ({ from: r.from + offset, to: r.to + offset }));
+}
 
 export function threadName(threadId: ThreadId, ctx: RenderContext): string {
   const n = ctx.threadNumbers?.get(threadId);
@@ -28,8 +45,8 @@ export function threadName(threadId: ThreadId, ctx: RenderContext): string {
 
 export function runLabel(run: RunIdentity, ctx: RenderContext): string {
   return ctx.multiThread
-    ? `${threadName(run.threadId, ctx)} run ${run.ordinal}`
-    : `run ${run.ordinal}`;
+    ? `${threadName(run.threadId, ctx)} run ${runNumber(run.threadId, run.ordinal, ctx)}`
+    : `run ${runNumber(run.threadId, run.ordinal, ctx)}`;
 }
 
 export function runHeader(
@@ -131,7 +148,8 @@ function omittedRunsLine(stretch: readonly HandoffRunEntry[], ctx: RenderContext
   const last = stretch[stretch.length - 1];
   if (first === undefined || last === undefined) return "";
   const where = ctx.multiThread ? `${threadName(first.threadId, ctx)} ` : "";
-  return `[${where}${formatRunRanges([{ from: first.ordinal, to: last.ordinal }])} omitted for length]`;
+  const range = shifted(first.threadId, [{ from: first.ordinal, to: last.ordinal }], ctx);
+  return `[${where}${formatRunRanges(range)} omitted for length]`;
 }
 
 const INTRO =
@@ -182,7 +200,7 @@ function providersLine(payload: HandoffPayload, ctx: RenderContext): string {
   const parts = [...groups.values()].map(({ head, byThread }) => {
     const ranges = [...byThread].map(([threadId, ordinals]) => {
       const where = ctx.multiThread ? `${threadName(threadId, ctx)} ` : "";
-      return `${where}${formatRunRanges(toRanges(ordinals))}`;
+      return `${where}${formatRunRanges(shifted(threadId, toRanges(ordinals), ctx))}`;
     });
     return `${head} ${ranges.join(", ")}`;
   });
@@ -196,19 +214,21 @@ function threadRanges(list: HandoffPayload["coverage"], ctx: RenderContext): str
     .slice(0, MAX_LISTED)
     .map(({ threadId, runs }) =>
       ctx.multiThread
-        ? `${formatRunRanges(runs)} of ${threadName(threadId, ctx)}`
-        : formatRunRanges(runs),
+        ? `${formatRunRanges(shifted(threadId, runs, ctx))} of ${threadName(threadId, ctx)}`
+        : formatRunRanges(shifted(threadId, runs, ctx)),
     );
   const hidden = list.length - MAX_LISTED;
   const more = hidden > 0 ? ` (+${hidden} more threads)` : "";
   return `${parts.length > 0 ? parts.join("; ") : "no runs"}${more}`;
 }
 
-function checkpointLines(payload: HandoffPayload): string[] {
+function checkpointLines(payload: HandoffPayload, ctx: RenderContext): string[] {
   const cp = payload.checkpoint;
   if (cp === null) return [];
+  const at = cp.appRunOrdinal;
+  const thread = ctx.checkpointThreadId;
   const facts = [
-    cp.appRunOrdinal !== null ? `after run ${cp.appRunOrdinal}` : null,
+    at !== null ? `after run ${thread ? runNumber(thread, at, ctx) : at}` : null,
     cp.status,
   ].filter((fact): fact is string => fact !== null);
   const lines = [`checkpoint${facts.length > 0 ? `: ${facts.join(" · ")}` : ""}`];
@@ -244,7 +264,7 @@ export function renderSummary(payload: HandoffPayload, ctx: RenderContext, brief
     ...threadLegend(ctx),
     providersLine(payload, ctx),
     sourceLine(payload),
-    ...checkpointLines(payload),
+    ...checkpointLines(payload, ctx),
   ];
   if (payload.omitted.length > 0) {
     lines.push(`transcript runs left out for length: ${threadRanges(payload.omitted, ctx)}`);

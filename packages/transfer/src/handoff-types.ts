@@ -149,6 +149,11 @@ export type BuildHandoffInput = {
   readonly historyTool?: boolean;
   /** Share of the budget the structured brief may take (default 0.5); the transcript gets the rest. */
   readonly briefShare?: number;
+  /**
+   * B16: runs each thread counts before its own (a fork's inherited runs), so the text numbers
+   * runs as the UI does; a thread not listed counts from 1. Ids and ordinals in the payload stay.
+   */
+  readonly runOffsets?: ReadonlyMap<ThreadId, number>;
 };
 
 /** Everything a ContextHandoff (E14) needs besides ids, status and timestamps. */

@@ -19,3 +19,14 @@ export function relativizeText(text: string, workspace: string | null | undefine
       : whole,
   );
 }
+
+/**
+ * A diff of several files heads each file's lines with `@@ /abs/path @@`: those heads made
+ * relative, the diff's own lines left exactly as they are.
+ */
+export function relativizeDiffHeads(diff: string, workspace: string | null | undefined): string {
+  return diff.replace(
+    /^@@ (\/.*) @@$/gm,
+    (_line, path: string) => `@@ ${workspaceRelative(path, workspace)} @@`,
+  );
+}

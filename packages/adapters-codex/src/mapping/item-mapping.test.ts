@@ -26,7 +26,7 @@ describe("mapItem", () => {
     expect(itemEndStatus(item)).toBe("declined");
   });
 
-  test("file changes count added and removed lines per Codex's diff format", () => {
+  test("B16: file changes count added and removed lines per Codex's diff format; an added file's content shows as added lines", () => {
     const item: ThreadItem = {
       type: "fileChange",
       id: "call_2",
@@ -41,7 +41,7 @@ describe("mapItem", () => {
       ],
     };
     expect(mapItem(item)?.fields.changes).toEqual([
-      { path: "/w/new.txt", kind: "add", diff: "one\ntwo\n", additions: 2, deletions: 0 },
+      { path: "/w/new.txt", kind: "add", diff: "+one\n+two", additions: 2, deletions: 0 },
       {
         path: "/w/old.txt",
         kind: "update",

@@ -1,5 +1,6 @@
 import type { RuntimeFileChange, RuntimeItemFields, RuntimeItemKind } from "@skein/domain/provider";
 import type { ThreadItem } from "../protocol/index.ts";
+import { codexFileChange } from "./file-change-diff.ts";
 
 export type MappedItem = { kind: RuntimeItemKind; fields: RuntimeItemFields };
 export type ItemEndStatus = "completed" | "failed" | "declined" | "interrupted";
@@ -110,26 +111,7 @@ function mapFileChange(change: {
   kind: { type: "add" | "delete" | "update" };
   diff: string;
 }): RuntimeFileChange {
-  const counts = countDiffLines(change.kind.type, change.diff);
-  return { path: change.path, kind: change.kind.type, diff: change.diff, ...counts };
-}
-
-/**
- * Codex reports an added file's diff as its plain content and an update as a unified diff
- * without file headers, so lines are counted accordingly.
- */
-function countDiffLines(kind: "add" | "delete" | "update", diff: string) {
-  const lines = diff.split("\n").filter((line, i, all) => i < all.length - 1 || line !== "");
-  if (kind === "add") return { additions: lines.length, deletions: 0 };
-  if (kind === "delete") return { additions: 0, deletions: lines.length };
-  let additions = 0;
-  let deletions = 0;
-  for (const line of lines) {
-    if (line.startsWith("+++") || line.startsWith("---")) continue;
-    if (line.startsWith("+")) additions += 1;
-    else if (line.startsWith("-")) deletions += 1;
-  }
-  return { additions, deletions };
+  return codexFileChange(change.path, change.kind.type, change.diff);
 }
 
 export function toolOutputText(items: ReadonlyArray<{ type: string; text?: string }>): string {

@@ -67,6 +67,28 @@ describe("request mapping", () => {
     expect(sent).toEqual([{ result: { answers: { q1: { answers: ["the first"] } } } }]);
   });
 
+  test("B16: a file-change approval carries the changes of the item it names", () => {
+    const { tracker } = tracked();
+    const params = { threadId: "th", turnId: "tu", itemId: "call_p", startedAtMs: 0 };
+    const request = tracker.create("item/fileChange/requestApproval", 3, params, null);
+    const known = new Map([
+      [
+        "call_p",
+        [{ path: "/w/notes.txt", kind: "add" as const, diff: "+alpha\n+beta", additions: 2 }],
+      ],
+    ]);
+    expect(requestOpenedEvent(request, "r", "file-change", (ref) => known.get(ref))).toEqual({
+      type: "request.opened",
+      requestRef: "r",
+      kind: "file-change",
+      itemRef: "call_p",
+      summary: "Apply file changes",
+      changes: [{ path: "/w/notes.txt", kind: "add", diff: "+alpha\n+beta", additions: 2 }],
+    });
+    // An item never seen starting leaves the approval without changes rather than guessing.
+    expect(requestOpenedEvent(request, "r", "file-change")).not.toHaveProperty("changes");
+  });
+
   test("app-owned tool calls are not user requests", () => {
     const { tracker } = tracked();
     expect(requestKind(tracker.create("item/tool/call", 2, {}, null))).toBeNull();

@@ -1,13 +1,18 @@
 import type {
   RuntimeEvent,
+  RuntimeFileChange,
   RuntimeQuestion,
   RuntimeRequestAnswer,
   RuntimeRequestKind,
 } from "@skein/domain/provider";
 import type { GrantedPermissionProfile, ToolRequestUserInputResponse } from "../protocol/index.ts";
 import type { IncomingServerRequest } from "../rpc/server-requests.ts";
+import { legacyPatchChanges } from "./file-change-diff.ts";
 
 type RequestOpened = Extract<RuntimeEvent, { type: "request.opened" }>;
+
+/** The changes a started fileChange item carries, by item id (what its approval is about). */
+export type ItemChanges = (itemRef: string) => readonly RuntimeFileChange[] | undefined;
 
 /** Which E15 kind a Codex callback is; null for callbacks handled without the user. */
 export function requestKind(request: IncomingServerRequest): RuntimeRequestKind | null {
@@ -33,11 +38,16 @@ export function requestKind(request: IncomingServerRequest): RuntimeRequestKind 
   }
 }
 
-/** The `request.opened` event for a Codex callback that needs an answer from the app. */
+/**
+ * The `request.opened` event for a Codex callback that needs an answer from the app. A
+ * file-change approval names only its item: the paths and diffs come from that item's
+ * `item/started` (`itemChanges`), which Codex sends first (B16).
+ */
 export function requestOpenedEvent(
   request: IncomingServerRequest,
   requestRef: string,
   kind: RuntimeRequestKind,
+  itemChanges: ItemChanges = () => undefined,
 ): RequestOpened {
   const base = { type: "request.opened" as const, requestRef, kind };
   const raw = request.rawEventId === null ? {} : { rawEventId: request.rawEventId };
@@ -56,7 +66,25 @@ export function requestOpenedEvent(
     }
     case "item/fileChange/requestApproval": {
       const p = request.params;
-      return { ...base, ...raw, itemRef: p.itemId, summary: p.reason ?? "Apply file changes" };
+      const changes = itemChanges(p.itemId);
+      return {
+        ...base,
+        ...raw,
+        itemRef: p.itemId,
+        summary: p.reason ?? "Apply file changes",
+        ...(changes?.length ? { changes: [...changes] } : {}),
+      };
+    }
+    case "applyPatchApproval": {
+      const p = request.params;
+      const changes = legacyPatchChanges(p.fileChanges);
+      return {
+        ...base,
+        ...raw,
+        itemRef: p.callId,
+        summary: p.reason ?? "Apply file changes",
+        ...(changes.length ? { changes } : {}),
+      };
     }
     case "item/tool/requestUserInput": {
       const p = request.params;

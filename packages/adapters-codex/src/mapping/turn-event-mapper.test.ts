@@ -106,6 +106,33 @@ describe("TurnEventMapper", () => {
     expect(events.filter((e) => e.type === "turn.completed")).toHaveLength(1);
   });
 
+  test("B16: a started fileChange item's changes are known until it completes (for its approval)", () => {
+    const mapper = new TurnEventMapper((e) => events.push(e), 0);
+    const patchItem = (status: "inProgress" | "completed") => ({
+      type: "fileChange" as const,
+      id: "call_p",
+      status,
+      changes: [{ path: "/w/a.txt", kind: { type: "add" as const }, diff: "x\n" }],
+    });
+    mapper.handle(
+      n({
+        method: "item/started",
+        params: { ...ids, item: patchItem("inProgress"), startedAtMs: 0 },
+      }),
+    );
+    expect(mapper.changesOf("call_p")).toEqual([
+      { path: "/w/a.txt", kind: "add", diff: "+x", additions: 1, deletions: 0 },
+    ]);
+    expect(mapper.changesOf("other")).toBeUndefined();
+    mapper.handle(
+      n({
+        method: "item/completed",
+        params: { ...ids, item: patchItem("completed"), completedAtMs: 0 },
+      }),
+    );
+    expect(mapper.changesOf("call_p")).toBeUndefined();
+  });
+
   test("failures carry the error text; finish() ends a turn Codex never reported", () => {
     const failed = new TurnEventMapper((e) => events.push(e), 0);
     failed.handle(

@@ -1,6 +1,7 @@
 import type {
   ProviderFailure,
   RuntimeEvent,
+  RuntimeFileChange,
   RuntimeItemKind,
   RuntimeTurnStatus,
 } from "@skein/domain/provider";
@@ -20,6 +21,8 @@ const PLAN_STATUS = { pending: "pending", inProgress: "running", completed: "com
 export class TurnEventMapper {
   private readonly out: DeltaCoalescer;
   private readonly openItems = new Map<string, RuntimeItemKind>();
+  /** Started fileChange items' changes, until they complete: what their approvals are about. */
+  private readonly pendingChanges = new Map<string, RuntimeFileChange[]>();
   private nativeTurnRef: string | null = null;
   private lastFailure: ProviderFailure | null = null;
   private readonly usage = {
@@ -45,6 +48,11 @@ export class TurnEventMapper {
 
   get done(): boolean {
     return this.ended;
+  }
+
+  /** The changes of a fileChange item of this turn that started and has not completed. */
+  changesOf(itemRef: string): readonly RuntimeFileChange[] | undefined {
+    return this.pendingChanges.get(itemRef);
   }
 
   /** Emits an event that does not come from a notification (requests opened/closed). */
@@ -132,6 +140,7 @@ export class TurnEventMapper {
       this.out.emit({ type: "item.completed", itemRef, kind, status: itemStatus, fields: {} });
     }
     this.openItems.clear();
+    this.pendingChanges.clear();
     const failure =
       status !== "failed"
         ? undefined
@@ -156,6 +165,7 @@ export class TurnEventMapper {
     const mapped = mapItem(item);
     if (!mapped) return;
     this.openItems.set(item.id, mapped.kind);
+    if (mapped.fields.changes) this.pendingChanges.set(item.id, mapped.fields.changes);
     this.out.emit({ type: "item.started", itemRef: item.id, ...mapped, ...raw });
   }
 
@@ -173,6 +183,7 @@ export class TurnEventMapper {
     const mapped = mapItem(item);
     if (!mapped) return;
     this.openItems.delete(item.id);
+    this.pendingChanges.delete(item.id);
     this.out.emit({
       type: "item.completed",
       itemRef: item.id,

@@ -81,7 +81,9 @@ export function replayCodexFrames(frames: readonly ReplayFrame[]): RuntimeEvent[
       const ref = `replay:${id}`;
       turn.requests.set(id, ref);
       requestTurn.set(id, turn);
-      turn.mapper.emit(requestOpenedEvent(request, ref, kind));
+      turn.mapper.emit(
+        requestOpenedEvent(request, ref, kind, (itemRef) => turn.mapper.changesOf(itemRef)),
+      );
     }
   });
   return out;

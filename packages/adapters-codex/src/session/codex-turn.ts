@@ -126,7 +126,6 @@ export class CodexTurn {
   }
 
   openRequest(request: IncomingServerRequest, requestRef: string, kind: RuntimeRequestKind): void {
-    const event = requestOpenedEvent(request, requestRef, kind);
     const params: unknown = request.params;
     const threadId =
       typeof params === "object" && params !== null && "threadId" in params
@@ -134,6 +133,13 @@ export class CodexTurn {
         : null;
     // A sub-agent's request is asked in the sub-agent's own (child) thread when it is followed.
     const child = threadId === null ? undefined : this.children.get(threadId);
+    // A file change's item started on the thread that asks: the sub-agent's, or this turn's.
+    const event = requestOpenedEvent(
+      request,
+      requestRef,
+      kind,
+      (itemRef) => child?.changesOf(itemRef) ?? this.mapper.changesOf(itemRef),
+    );
     const fromChild =
       threadId !== null && threadId !== this.nativeThreadRef && child && !child.done;
     this.openRequests.set(requestRef, fromChild ? threadId : undefined);

@@ -17,6 +17,8 @@ export type HistoryCoverage = {
   readonly selection: readonly RunSegment[];
   readonly runs: readonly Run[];
   readonly turnItems: readonly TurnItem[];
+  /** Runs each thread counts before its own, as the handoff text numbers them (B16). */
+  readonly runOffsets?: ReadonlyMap<ThreadId, number>;
 };
 
 type Line = { readonly role: string; readonly text: string };
@@ -74,12 +76,14 @@ export function answerHistory(
   const contents = collectRunContents(segments, coverage.runs, coverage.turnItems);
   const threadNumber = new Map<ThreadId, number>(segments.map((s, i) => [s.threadId, i + 1]));
   const multi = threadNumber.size > 1;
+  const offset = (threadId: ThreadId) => coverage.runOffsets?.get(threadId) ?? 0;
+  const number = (c: RunContent) => offset(c.threadId) + c.ordinal;
   const name = (c: RunContent) =>
-    multi ? `thread ${threadNumber.get(c.threadId)} run ${c.ordinal}` : `run ${c.ordinal}`;
+    multi ? `thread ${threadNumber.get(c.threadId)} run ${number(c)}` : `run ${number(c)}`;
   const covered = segments
     .map(
       (s) =>
-        `${multi ? `thread ${threadNumber.get(s.threadId)} ` : ""}${formatRunRanges(toRanges(s.ordinals))}`,
+        `${multi ? `thread ${threadNumber.get(s.threadId)} ` : ""}${formatRunRanges(toRanges(s.ordinals.map((o) => offset(s.threadId) + o)))}`,
     )
     .join("; ");
   switch (call.op) {
@@ -88,7 +92,8 @@ export function answerHistory(
     case "read": {
       const wanted = call.thread ?? (multi ? segments.length : 1);
       const threadId = segments[wanted - 1]?.threadId;
-      const content = contents.find((c) => c.threadId === threadId && c.ordinal === call.run);
+      // The run is asked for by the number the handoff text gave it.
+      const content = contents.find((c) => c.threadId === threadId && number(c) === call.run);
       if (content === undefined) {
         throw new HistoryCallError(
           `${multi ? `thread ${wanted} ` : ""}run ${call.run} is not covered by this handoff (covered: ${covered || "nothing"})`,

@@ -21,7 +21,8 @@ import { startContextHistory, type TransferInputs } from "./start-inputs.ts";
  * so a preview is byte-for-byte what the consuming run would have built itself.
  */
 export function buildPlannedHandoff(
-  inputs: Pick<TransferInputs, "runs" | "turnItems" | "checkpoints">,
+  inputs: Pick<TransferInputs, "runs" | "turnItems" | "checkpoints"> &
+    Partial<Pick<TransferInputs, "runOffsets">>,
   transfer: HandoffTransfer,
   plan: HandoffPlan,
   targetProvider: ProviderKind,
@@ -45,6 +46,7 @@ export function buildPlannedHandoff(
     checkpoint: checkpoint ?? null,
     rebuildReason,
     historyTool,
+    ...(inputs.runOffsets ? { runOffsets: inputs.runOffsets } : {}),
   });
 }
 

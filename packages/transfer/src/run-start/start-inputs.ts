@@ -16,6 +16,8 @@ export type TransferInputs = {
   pendingTransfers: ContextTransfer[];
   /** Every thread state read (the target first): a native fork reads its source's turns. */
   threads: Map<ThreadId, ThreadState>;
+  /** B16: the runs each read thread counts before its own (a fork's inherited ones). */
+  runOffsets: Map<ThreadId, number>;
 };
 
 function orderedItems(state: ThreadState): TurnItem[] {
@@ -50,6 +52,7 @@ export async function gatherTransferInputs(
     lineage: [],
     pendingTransfers: [],
     threads: new Map(),
+    runOffsets: new Map(),
   };
   const add = (state: ThreadState) => {
     if (!state.thread || inputs.threads.has(state.thread.id)) return false;
@@ -78,7 +81,28 @@ export async function gatherTransferInputs(
       }
     }
   }
+  for (const id of inputs.threads.keys()) inputs.runOffsets.set(id, runOffset(id, inputs.threads));
   return inputs;
+}
+
+/** Forks deeper than this are cut (a cycle in bad data must not hang a run start). */
+const MAX_FORK_DEPTH = 64;
+
+/**
+ * Runs a person counts before a thread's own, as the UI numbers them: the fork's recorded offset,
+ * or (forks recorded before it existed) the fork points summed up the lineage that was read.
+ */
+function runOffset(threadId: ThreadId, threads: ReadonlyMap<ThreadId, ThreadState>): number {
+  let offset = 0;
+  let at: ThreadId | undefined = threadId;
+  for (let depth = 0; at !== undefined && depth < MAX_FORK_DEPTH; depth += 1) {
+    const link: ThreadState["inheritance"] | undefined = threads.get(at)?.inheritance;
+    if (!link) return offset;
+    if (link.runOffset !== undefined) return offset + link.runOffset;
+    offset += link.sourceRunOrdinal;
+    at = link.sourceThreadId;
+  }
+  return offset;
 }
 
 /** The history part of `resolveStartContext`'s input, the same for a run start and a preview. */

@@ -1,4 +1,4 @@
-import { asId, type Run, type ThreadState, type TurnItem } from "@skein/domain";
+import { asId, type Run, runOffsetOf, type ThreadState, type TurnItem } from "@skein/domain";
 import { buildHandoff } from "@skein/transfer";
 
 const SUMMARY_TOKENS = 1_200;
@@ -39,6 +39,8 @@ function threadSummary(state: ThreadState): string {
       selection: [{ threadId: thread.id, ordinals: runs.map((r) => r.ordinal) }],
       runs,
       turnItems,
+      // A fork's runs are numbered on from the ones it inherited, as in the UI (B16).
+      runOffsets: new Map([[thread.id, runOffsetOf(state.inheritance)]]),
       budget: { maxTokens: SUMMARY_TOKENS },
     });
     // The builder's opening lines speak to an agent taking over; a reviewer needs the rest.

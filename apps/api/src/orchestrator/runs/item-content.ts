@@ -1,5 +1,5 @@
 import type { ExecutionNodeKind, TurnItemContent } from "@skein/domain";
-import type { RuntimeItemFields, RuntimeItemKind } from "@skein/domain/provider";
+import type { RuntimeFileChange, RuntimeItemFields, RuntimeItemKind } from "@skein/domain/provider";
 
 /** The execution node kind a runtime item becomes (E5). */
 export function nodeKindOf(
@@ -18,6 +18,16 @@ export function nodeKindOf(
     default:
       return "tool_call";
   }
+}
+
+/**
+ * One diff for a change of several files: each file's part opens with its `@@ path @@` line (as
+ * an approval's detail does), so the lines of one file are not read as another's (B16).
+ */
+function joinedDiff(changes: readonly RuntimeFileChange[]): string {
+  const parts = changes.filter((c) => c.diff);
+  if (parts.length === 1) return parts[0]!.diff!;
+  return parts.map((c) => `@@ ${c.path} @@\n${c.diff!.replace(/\n$/, "")}`).join("\n");
 }
 
 /** The turn-item payload (P6) a runtime item shows as; null for items with no display. */
@@ -40,10 +50,7 @@ export function contentOf(
     case "file_change": {
       const changes = fields.changes ?? [];
       const fileName = changes.map((c) => c.path).join(", ") || "(unknown file)";
-      const diff = changes
-        .map((c) => c.diff ?? "")
-        .filter(Boolean)
-        .join("\n");
+      const diff = joinedDiff(changes);
       const sum = (pick: (c: (typeof changes)[number]) => number | undefined) => {
         const values = changes.map(pick).filter((v): v is number => typeof v === "number");
         return values.length ? values.reduce((a, b) => a + b, 0) : undefined;

@@ -244,6 +244,7 @@ async function rebuildInPlace(
     selection,
     runs: inputs.runs,
     turnItems: inputs.turnItems,
+    runOffsets: inputs.runOffsets,
     targetProvider: current.payload.targetProvider,
     toProviderThreadId: current.toProviderThreadId,
     checkpoint: current.payload.checkpoint

@@ -1,7 +1,11 @@
 import { FilePen, FileText, FolderOpen, Globe, Search, Terminal, Wrench } from "lucide-react";
 import { unwrapShell } from "../../lib/shell-command.ts";
 import type { TurnItemOf } from "../../lib/types.ts";
-import { workspaceRelative, relativizeText } from "../../lib/workspace-path.ts";
+import {
+  relativizeDiffHeads,
+  relativizeText,
+  workspaceRelative,
+} from "../../lib/workspace-path.ts";
 import { useWorkspaceOf } from "../approvals/approval-detail.tsx";
 import { DiffView } from "../common/diff-view.tsx";
 import { JsonView } from "../common/json-view.tsx";
@@ -65,6 +69,9 @@ export function CommandExecutionView({ item }: { item: TurnItemOf<"command_execu
 export function FileChangeView({ item }: { item: TurnItemOf<"file_change"> }) {
   const workspace = useWorkspaceOf(item.threadId);
   const fileName = relativizeText(item.fileName, workspace);
+  // A change of several files heads each file's lines with its path: relative, like the title.
+  const diff =
+    item.diffStr === undefined ? undefined : relativizeDiffHeads(item.diffStr, workspace);
   const small = (item.diffStr ?? `${item.oldStr ?? ""}${item.newStr ?? ""}`).length < 4_000;
   return (
     <ToolCard
@@ -83,7 +90,7 @@ export function FileChangeView({ item }: { item: TurnItemOf<"file_change"> }) {
       }
     >
       <DiffView
-        diff={item.diffStr}
+        diff={diff}
         oldText={item.oldStr}
         newText={item.newStr}
         label={`Diff of ${fileName}`}
