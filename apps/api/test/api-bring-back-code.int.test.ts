@@ -88,7 +88,9 @@ describe("issue 26: bring back a fork's code only (thread.bringBackCode) over HT
         runId: null,
         ref: back.undoCheckpointId,
       });
-      expect(item.type === "git" && item.title).toMatch(/^Brought back the code of ".+" \(2 files, no conversation\)$/);
+      expect(item.type === "git" && item.title).toMatch(
+        /^Brought back the code of ".+" \(2 files, no conversation\)$/,
+      );
       expect(after.checkpoints.some((c) => c.id === back.undoCheckpointId)).toBe(true);
 
       await t.client.thread.rollback.mutate({ threadId, checkpointId: back.undoCheckpointId });

@@ -144,10 +144,18 @@ describe("issue 26 item 3: a worktree per thread on real Codex and Claude over r
     });
     const threads: Record<"codex" | "claude", ThreadId> = {
       codex: (
-        await orchestrator.createThread({ projectId, provider: "codex", runtimeMode: "full-access" })
+        await orchestrator.createThread({
+          projectId,
+          provider: "codex",
+          runtimeMode: "full-access",
+        })
       ).threadId,
       claude: (
-        await orchestrator.createThread({ projectId, provider: "claude", runtimeMode: "full-access" })
+        await orchestrator.createThread({
+          projectId,
+          provider: "claude",
+          runtimeMode: "full-access",
+        })
       ).threadId,
     };
     h.openai!.enqueue(

@@ -150,7 +150,9 @@ export const threadRouter = {
    */
   bringBackCode: apiProcedure
     .input(
-      z.object({ threadId: ThreadId, forkThreadId: ThreadId, commandId: OptionalCommandId }).strict(),
+      z
+        .object({ threadId: ThreadId, forkThreadId: ThreadId, commandId: OptionalCommandId })
+        .strict(),
     )
     .mutation(({ ctx, input }) => ctx.services.commands.bringBackCode(input)),
 

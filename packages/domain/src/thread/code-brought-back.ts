@@ -1,5 +1,5 @@
 import type { CommandData } from "../commands.ts";
-import { PreconditionFailedError } from "../errors.ts";
+import { PreconditionFailedError, ValidationError } from "../errors.ts";
 import type { ThreadEvent } from "../events.ts";
 import type { CommandMeta, DecideContext } from "../meta.ts";
 import type { ThreadState } from "../state/thread-state.ts";
@@ -21,6 +21,11 @@ export function recordCodeBroughtBack(
   ctx: DecideContext,
 ): ThreadEvent[] {
   const thread = requireOpenThread(s, d.threadId);
+  if (d.files.length === 0) {
+    throw new ValidationError("a bring-back with no files changes nothing: nothing to record", [
+      { path: "files", message: "at least one file" },
+    ]);
+  }
   if (s.activeRunId) {
     throw new PreconditionFailedError(
       `run ${s.activeRunId} is working in this thread's workspace; bring the code back once it has finished (or interrupt it)`,

@@ -82,7 +82,9 @@ describe("CreateThread", () => {
         parentThreadId: parent.threadId,
       },
     };
-    const none = given().when(child, readThreads(parent.state)).then([{ type: "ThreadCreated" }]);
+    const none = given()
+      .when(child, readThreads(parent.state))
+      .then([{ type: "ThreadCreated" }]);
     expect(none.events[0]?.type === "ThreadCreated" && none.events[0].data.thread.port).toBe(
       undefined,
     );

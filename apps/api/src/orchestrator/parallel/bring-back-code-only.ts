@@ -42,7 +42,8 @@ export async function bringBackCodeOnly(
   const state = await deps.repo.thread(input.threadId);
   const anchorId = state.lastRootCheckpointId;
   const anchor = anchorId ? state.checkpoints.get(anchorId) : undefined;
-  if (!anchor) throw new PreconditionFailedError("the thread has no checkpoint to keep the bring-back under");
+  if (!anchor)
+    throw new PreconditionFailedError("the thread has no checkpoint to keep the bring-back under");
   const store = await deps.checkpoints.storeFor(plan.cwd);
   const ref = await store.recordSafetyCheckpoint({
     threadId: input.threadId,
@@ -80,7 +81,14 @@ export async function bringBackCodeOnly(
         },
         {
           type: "RecordCheckpoint",
-          data: { threadId, checkpointId: safetyCheckpointId, scopeId, ref, status: "ready", files },
+          data: {
+            threadId,
+            checkpointId: safetyCheckpointId,
+            scopeId,
+            ref,
+            status: "ready",
+            files,
+          },
         },
         {
           type: "RecordCodeBroughtBack",

@@ -1,7 +1,11 @@
 import type { ThreadId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitWorkspace } from "../../../test/support/git-workspace.ts";
-import { createHarness, type Harness, runMessage } from "../../../test/support/orchestrator-harness.ts";
+import {
+  createHarness,
+  type Harness,
+  runMessage,
+} from "../../../test/support/orchestrator-harness.ts";
 
 let h: Harness | null = null;
 afterEach(async () => {
@@ -25,20 +29,27 @@ describe("issue 26: a PORT for every running thread, with or without its own wor
       projectSettings: { portRange: { from: 4720, to: 4729 } },
     });
     const local = await Promise.all(
-      [1, 2].map(() => h!.orchestrator.createThread({ projectId: h!.projectId, workspace: "local" })),
+      [1, 2].map(() =>
+        h!.orchestrator.createThread({ projectId: h!.projectId, workspace: "local" }),
+      ),
     );
     // No port until a run needs one: a thread that never runs holds none.
     for (const { threadId } of local) expect((await threadOf(threadId)).port).toBeNull();
 
     const runs = await Promise.all(local.map(({ threadId }) => runMessage(h!, threadId, "hi")));
     for (const { run } of runs) expect(run.status).toBe("completed");
-    const ports = await Promise.all(local.map(async ({ threadId }) => (await threadOf(threadId)).port));
+    const ports = await Promise.all(
+      local.map(async ({ threadId }) => (await threadOf(threadId)).port),
+    );
     expect(new Set(ports).size).toBe(2);
     for (const port of ports) expect(port).toBeGreaterThanOrEqual(4720);
     expect([...openedPorts()].sort()).toEqual(ports.map(String).sort());
 
     const [a] = local;
-    const fork = await h.orchestrator.forkThread({ threadId: a!.threadId, isolatedWorkspace: false });
+    const fork = await h.orchestrator.forkThread({
+      threadId: a!.threadId,
+      isolatedWorkspace: false,
+    });
     expect((await threadOf(fork.threadId)).worktreePath).toBeNull();
     expect((await runMessage(h, fork.threadId, "go on")).run.status).toBe("completed");
     const forkPort = (await threadOf(fork.threadId)).port;
