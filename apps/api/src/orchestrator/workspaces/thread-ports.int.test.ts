@@ -14,6 +14,8 @@ afterEach(async () => {
 });
 
 const threadOf = async (threadId: ThreadId) => (await h!.thread(threadId)).thread!;
+/** A thread's PORT; null when it has none (the field is absent on threads never given one). */
+const portOf = async (threadId: ThreadId) => (await threadOf(threadId)).port ?? null;
 
 /** The PORT each runtime the Codex stand-in opened was given, in the order they were opened. */
 const openedPorts = () =>
@@ -34,13 +36,11 @@ describe("issue 26: a PORT for every running thread, with or without its own wor
       ),
     );
     // No port until a run needs one: a thread that never runs holds none.
-    for (const { threadId } of local) expect((await threadOf(threadId)).port).toBeNull();
+    for (const { threadId } of local) expect(await portOf(threadId)).toBeNull();
 
     const runs = await Promise.all(local.map(({ threadId }) => runMessage(h!, threadId, "hi")));
     for (const { run } of runs) expect(run.status).toBe("completed");
-    const ports = await Promise.all(
-      local.map(async ({ threadId }) => (await threadOf(threadId)).port),
-    );
+    const ports = await Promise.all(local.map(async ({ threadId }) => portOf(threadId)));
     expect(new Set(ports).size).toBe(2);
     for (const port of ports) expect(port).toBeGreaterThanOrEqual(4720);
     expect([...openedPorts()].sort()).toEqual(ports.map(String).sort());
@@ -52,20 +52,23 @@ describe("issue 26: a PORT for every running thread, with or without its own wor
     });
     expect((await threadOf(fork.threadId)).worktreePath).toBeNull();
     expect((await runMessage(h, fork.threadId, "go on")).run.status).toBe("completed");
-    const forkPort = (await threadOf(fork.threadId)).port;
+    const forkPort = await portOf(fork.threadId);
     expect(forkPort).not.toBeNull();
     expect(ports).not.toContain(forkPort);
 
     const withWorktree = await h.orchestrator.createThread({ projectId: h.projectId });
-    const madeWith = (await threadOf(withWorktree.threadId)).port;
+    const madeWith = await portOf(withWorktree.threadId);
+    expect(madeWith).not.toBeNull();
     expect([...ports, forkPort]).not.toContain(madeWith);
     await runMessage(h, withWorktree.threadId, "hi");
     expect((await threadOf(withWorktree.threadId)).port).toBe(madeWith);
     expect(openedPorts().at(-1)).toBe(String(madeWith));
 
     // A second run reuses the thread's port (and its runtime): nothing new is picked.
+    const opened = openedPorts().length;
     await runMessage(h, a!.threadId, "again");
-    expect((await threadOf(a!.threadId)).port).toBe(ports[0]);
+    expect(await portOf(a!.threadId)).toBe(ports[0]);
+    expect(openedPorts()).toHaveLength(opened);
   });
 
   it("every port held: the run of a thread without one is refused in words and starts no runtime; once a thread is archived, the next run gets its port", async () => {
@@ -82,7 +85,7 @@ describe("issue 26: a PORT for every running thread, with or without its own wor
     const refused = await runMessage(h, second.threadId, "hi");
     expect(refused.run.status).toBe("failed");
     expect(refused.run.error).toContain("every port from 4740 to 4740 is held");
-    expect((await threadOf(second.threadId)).port).toBeNull();
+    expect(await portOf(second.threadId)).toBeNull();
     expect(openedPorts()).toHaveLength(opened);
 
     await h.orchestrator.archive({ threadId: first.threadId });
