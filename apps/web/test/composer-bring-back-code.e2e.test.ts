@@ -86,7 +86,10 @@ describe.runIf(chromiumAvailable)(
         .poll(() => text(page.locator(".git-marker[data-git-action='code_brought_back']")), {
           timeout: 30_000,
         })
-        .toContain("Brought back the code of");
+        // The marker label is set in capitals by CSS: innerText reads it so.
+        .toMatch(
+          /brought back the code of "fork of code only main at run 1" \(1 file, no conversation\)/i,
+        );
       expect((await client.thread.detail.query({ threadId })).runs).toHaveLength(runsBefore);
 
       // The person edits README.md; a fork that changed it too is refused, naming it.
