@@ -130,4 +130,64 @@ describe("issue 26 item 3: a worktree per thread on real Codex and Claude over r
     expect(readFileSync(path.join(ws, "README.md"), "utf8")).toBe("# app\n");
     expect(() => readFileSync(path.join(ws, ".setup-ran"))).toThrow();
   }, 180_000);
+
+  it("issue 26: two threads in the project's own folder (no worktree) running at once each see a PORT of their own", async () => {
+    h = await createClaudeSkeinHarness({ codex: "real" });
+    const ws = createGitWorkspace({ "README.md": "# app\n" });
+    writeFileSync(path.join(ws, ".env"), "FROM_ENV=yes\n");
+    meeting = mkdtempSync(path.join(tmpdir(), "skein-meet-"));
+    const orchestrator = h.orchestrator;
+    const { projectId } = await orchestrator.createProject({
+      name: "app",
+      workspaceRoot: ws,
+      settings: { threadWorkspace: "local", portRange: { from: 4830, to: 4839 } },
+    });
+    const threads: Record<"codex" | "claude", ThreadId> = {
+      codex: (
+        await orchestrator.createThread({
+          projectId,
+          provider: "codex",
+          runtimeMode: "full-access",
+        })
+      ).threadId,
+      claude: (
+        await orchestrator.createThread({
+          projectId,
+          provider: "claude",
+          runtimeMode: "full-access",
+        })
+      ).threadId,
+    };
+    h.openai!.enqueue(
+      execCommandReply(agentCommand(meeting, "codex", "claude"), NO_LOGIN),
+      responsesTextReply("codex checked its environment"),
+    );
+    h.anthropic.enqueue(
+      anthropicBashReply(agentCommand(meeting, "claude", "codex")),
+      anthropicTextReply("claude checked its environment"),
+    );
+    const sent = await Promise.all(
+      (["codex", "claude"] as const).map((provider) =>
+        orchestrator.sendMessage({ threadId: threads[provider], text: "check the environment" }),
+      ),
+    );
+    await Promise.all(sent.map(({ runId }) => orchestrator.waitForRun(runId)));
+
+    const ports: number[] = [];
+    for (const [index, provider] of (["codex", "claude"] as const).entries()) {
+      const state = await h.thread(threads[provider]);
+      const thread = state.thread!;
+      const runId = sent[index]!.runId;
+      expect(state.runs.get(runId)?.status, provider).toBe("completed");
+      expect(thread.worktreePath, provider).toBeNull();
+      expect(thread.port).toBeGreaterThanOrEqual(4830);
+      expect(thread.port).toBeLessThanOrEqual(4839);
+      const output = commandOutput(state, runId);
+      expect(output, provider).toContain(`PORT=${thread.port}\n`);
+      expect(output, provider).toContain(`CWD=${realpathSync(ws)}\n`);
+      expect(output.trimEnd().endsWith("met"), `${provider} ran while the other ran`).toBe(true);
+      ports.push(thread.port!);
+    }
+    expect(ports[0]).not.toBe(ports[1]);
+  }, 180_000);
 });

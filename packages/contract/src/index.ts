@@ -44,6 +44,7 @@ export type {
 export type { HandoffDraft } from "./views/handoff-draft.ts";
 export type {
   BringBackCode,
+  BringBackCodeInput,
   CheckResult,
   CodeBroughtBack,
   CompareInput,

@@ -68,6 +68,7 @@ import {
   SupersedeHandoff,
 } from "./commands/transfer-commands.ts";
 import {
+  RecordCodeBroughtBack,
   RecordGitCommit,
   RecordGitPush,
   RecordPullRequest,
@@ -135,6 +136,7 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   RecordPullRequestFacts,
   RecordPullRequestFeedback,
   RecordPullRequestMerged,
+  RecordCodeBroughtBack,
 ]);
 export type ThreadCommand = z.infer<typeof ThreadCommand>;
 

@@ -6,6 +6,7 @@ import {
   ThreadRolledBack,
 } from "./events/checkpoint-events.ts";
 import {
+  CodeBroughtBack,
   GitCommitted,
   GitPushed,
   PullRequestFactRecorded,
@@ -130,6 +131,7 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   PullRequestFactRecorded,
   PullRequestFeedbackSent,
   PullRequestMerged,
+  CodeBroughtBack,
 ]);
 export type ThreadEvent = z.infer<typeof ThreadEvent>;
 

@@ -11,6 +11,6 @@ export type CommandMeta = {
 
 /** Read-only states of other aggregates a command names (never written by that command). */
 export type DecideContext = {
-  /** ForkThread's source, QueueRun's `bringBackFrom` fork, CreateThread's parent. */
+  /** ForkThread's source, QueueRun's `bringBackFrom` fork (RecordCodeBroughtBack's), CreateThread's parent. */
   readThread?: (threadId: ThreadId) => ThreadState | undefined;
 };

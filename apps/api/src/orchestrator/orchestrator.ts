@@ -42,6 +42,8 @@ import { runCommands } from "./runs/run-commands.ts";
 import { RunExecutor } from "./runs/run-executor.ts";
 import { RunSlots } from "./runs/run-slots.ts";
 import { createQueueMessage } from "./runs/send-message.ts";
+import { bringBackCodeOnly } from "./parallel/bring-back-code-only.ts";
+import { ensureThreadPort } from "./workspaces/thread-ports.ts";
 import { checkModelChoice } from "./runs/model-choice.ts";
 import { ProviderModels } from "./runs/provider-models.ts";
 import { RuntimeForwarder } from "./runtime/runtime-forwarding.ts";
@@ -222,6 +224,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
 
   const setups = new WorktreeSetups(repo, log, options.setupTimeoutMs);
   executor.workspaceSetups = setups;
+  executor.threadPort = (threadId) =>
+    ensureThreadPort({ store: options.store, claims: gate.claims, repo }, threadId);
   const forkDeps = {
     repo,
     checkpoints,
@@ -351,6 +355,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         { effects: input.workspace !== "local" },
       ),
     sendMessage: (input) => queueMessage(input, (threadId) => executor.kick(threadId)),
+    bringBackCode: (input) =>
+      gate.run(
+        "thread.bringBackCode",
+        input,
+        (command) => bringBackCodeOnly({ repo, checkpoints, ids }, input, command),
+        { effects: true },
+      ),
     fanOut: (input) =>
       gate.run(
         "thread.fanOut",

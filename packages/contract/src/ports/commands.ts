@@ -23,6 +23,7 @@ import type { ProviderAuth, ProviderCapabilityFlags, ProviderModel } from "@skei
 import type { HandoffDraft } from "../views/handoff-draft.ts";
 import type {
   BringBackCode,
+  BringBackCodeInput,
   CodeBroughtBack,
   CompareInput,
   FanOutAnswer,
@@ -124,6 +125,13 @@ export interface OrchestratorCommands {
     handoffText?: string;
     commandId?: string;
   }): Promise<{ runId: RunId; sequence: number; code?: CodeBroughtBack }>;
+  /**
+   * Issue 26: a fork's code without its conversation (no message, no run, no handoff): its files
+   * are merged into this workspace (CONFLICT naming the files, nothing changed, when they clash),
+   * after a safety checkpoint of the workspace (`undoCheckpointId`: rolling back to it undoes
+   * the bring-back); recorded on the thread. Idempotent by `commandId`.
+   */
+  bringBackCode(input: BringBackCodeInput): Promise<CodeBroughtBack & { sequence: number }>;
   /**
    * B9: N isolated forks of the latest stable point, the same message queued on each; their runs
    * start within the fan-out concurrency limit. Idempotent by `commandId`.

@@ -141,6 +141,21 @@ export const threadRouter = {
     )
     .mutation(({ ctx, input }) => ctx.services.commands.sendMessage(input)),
 
+  /**
+   * Issue 26: "code only" of a bring-back: the fork's files merged into this workspace with no
+   * message, run or handoff (`sendMessage` with `bringBackFrom` brings the conversation, with or
+   * without the code). CONFLICT listing the clashing files in `data.issues`, nothing changed;
+   * PRECONDITION_FAILED while a run works here or when the fork is not this thread's. A safety
+   * checkpoint comes first: `thread.rollback` to the answer's `undoCheckpointId` undoes it.
+   */
+  bringBackCode: apiProcedure
+    .input(
+      z
+        .object({ threadId: ThreadId, forkThreadId: ThreadId, commandId: OptionalCommandId })
+        .strict(),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.bringBackCode(input)),
+
   fork: apiProcedure
     .input(
       z.object({

@@ -30,6 +30,14 @@ export type CodeBroughtBack = {
   };
 };
 
+/** Issue 26: bring a fork's code back on its own (`thread.bringBackCode`). */
+export type BringBackCodeInput = {
+  threadId: ThreadId;
+  /** A fork of `threadId` (its latest stable checkpoint is what comes back). */
+  forkThreadId: ThreadId;
+  commandId?: string;
+};
+
 export type FanOutInput = {
   threadId: ThreadId;
   text: string;

@@ -5,7 +5,8 @@ import {
   PullRequestFact,
   ThreadPullRequest,
 } from "../entities/pull-request.ts";
-import { RunId, ThreadId } from "../ids.ts";
+import { CheckpointFileSummary } from "../entities/checkpoint.ts";
+import { CheckpointId, RunId, ThreadId } from "../ids.ts";
 import { defineCommand } from "./define.ts";
 
 /** B17: a commit made in the thread's worktree (the effect already happened). */
@@ -51,4 +52,16 @@ export const RecordPullRequestMerged = defineCommand("RecordPullRequestMerged", 
   number: z.number().int().positive(),
   method: z.string().min(1),
   sha: z.string(),
+});
+
+/**
+ * Issue 26: a fork's code brought into this thread's workspace without its conversation (no run,
+ * no handoff). The files are already written; `undoCheckpointId` is the safety checkpoint of the
+ * workspace from just before, recorded first: rolling back to it undoes the bring-back.
+ */
+export const RecordCodeBroughtBack = defineCommand("RecordCodeBroughtBack", {
+  threadId: ThreadId,
+  forkThreadId: ThreadId,
+  undoCheckpointId: CheckpointId,
+  files: z.array(CheckpointFileSummary).min(1).max(10_000),
 });

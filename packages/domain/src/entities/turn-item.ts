@@ -178,11 +178,15 @@ export const GitItem = TurnItemBase.extend({
     "review_comment",
     "review",
     "pr_merged",
+    "code_brought_back",
   ]),
   title: z.string(),
   detail: z.string().nullable(),
   url: z.string().nullable(),
-  /** The commit, or the PR fact's key (`comment:<id>`, `check:<id>:…`): what feedback points at. */
+  /**
+   * The commit, or the PR fact's key (`comment:<id>`, `check:<id>:…`): what feedback points at;
+   * for `code_brought_back`, the checkpoint that undoes it.
+   */
   ref: z.string().nullable(),
 });
 

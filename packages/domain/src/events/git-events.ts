@@ -6,7 +6,8 @@ import {
   ThreadPullRequest,
 } from "../entities/pull-request.ts";
 import { GitItem } from "../entities/turn-item.ts";
-import { RunId } from "../ids.ts";
+import { CheckpointFileSummary } from "../entities/checkpoint.ts";
+import { CheckpointId, RunId, ThreadId } from "../ids.ts";
 import { defineEvent } from "./define.ts";
 
 export const GitCommitted = defineEvent("GitCommitted", { commit: GitCommitRecord, item: GitItem });
@@ -27,5 +28,12 @@ export const PullRequestFeedbackSent = defineEvent("PullRequestFeedbackSent", {
 export const PullRequestMerged = defineEvent("PullRequestMerged", {
   method: z.string(),
   sha: z.string(),
+  item: GitItem,
+});
+/** Issue 26: a fork's code landed in the workspace on its own (see RecordCodeBroughtBack). */
+export const CodeBroughtBack = defineEvent("CodeBroughtBack", {
+  forkThreadId: ThreadId,
+  undoCheckpointId: CheckpointId,
+  files: z.array(CheckpointFileSummary),
   item: GitItem,
 });

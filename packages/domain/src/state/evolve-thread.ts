@@ -7,6 +7,7 @@ import {
   onThreadRolledBack,
 } from "./evolve/checkpoints.ts";
 import {
+  onCodeBroughtBack,
   onGitCommitted,
   onGitPushed,
   onPullRequestFactRecorded,
@@ -231,6 +232,9 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "PullRequestMerged":
       onPullRequestMerged(state, event.data);
+      break;
+    case "CodeBroughtBack":
+      onCodeBroughtBack(state, event.data);
       break;
     default:
       assertNever(event);

@@ -13,6 +13,7 @@ import {
 import { bindHandoff, previewHandoff, supersedeHandoff } from "./handoff-previews.ts";
 import { editHandoff, recordHandoff, regenerateHandoff } from "./handoffs.ts";
 import { adoptThread } from "./adopt.ts";
+import { recordCodeBroughtBack } from "./code-brought-back.ts";
 import { deleteThread, purgeThread } from "./delete.ts";
 import {
   recordGitCommit,
@@ -169,6 +170,8 @@ function route(
       return recordPullRequestFeedback(c.data, s, m);
     case "RecordPullRequestMerged":
       return recordPullRequestMerged(c.data, s, m);
+    case "RecordCodeBroughtBack":
+      return recordCodeBroughtBack(c.data, s, m, ctx);
     default:
       return assertNever(c);
   }

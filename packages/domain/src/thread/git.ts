@@ -10,7 +10,8 @@ import { requireThread } from "./guards.ts";
 
 type GitItem = TurnItemOf<"git">;
 
-function gitItem(
+/** A git item of this thread, not tied to a run (shown in the conversation's order). */
+export function gitItem(
   s: ThreadState,
   meta: CommandMeta,
   fields: Pick<GitItem, "action" | "title" | "detail" | "url" | "ref">,

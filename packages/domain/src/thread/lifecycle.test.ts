@@ -70,6 +70,30 @@ describe("CreateThread", () => {
       ]);
   });
 
+  it("issue 26: a sub-agent child has its parent's PORT (it runs in the parent's runtime); a parent without one gives none", () => {
+    const parent = new ThreadScenario("parent").create();
+    const child = {
+      type: "CreateThread" as const,
+      data: {
+        threadId: NEW,
+        projectId: id("project", "p"),
+        title: "child",
+        defaultProvider: "codex" as const,
+        parentThreadId: parent.threadId,
+      },
+    };
+    const none = given()
+      .when(child, readThreads(parent.state))
+      .then([{ type: "ThreadCreated" }]);
+    expect(none.events[0]?.type === "ThreadCreated" && none.events[0].data.thread.port).toBe(
+      undefined,
+    );
+    parent.exec({ type: "UpdateThreadSettings", data: { threadId: parent.threadId, port: 4100 } });
+    given()
+      .when(child, readThreads(parent.state))
+      .then([{ type: "ThreadCreated", data: { thread: { port: 4100 } } }]);
+  });
+
   it("B19: a thread an outside agent starts records the agent and its name; the person's records none", () => {
     const create = (agentName?: string): CommandOf<"CreateThread"> => ({
       type: "CreateThread",

@@ -33,8 +33,12 @@ export function createThread(
     relationshipToParent: null,
     rootThreadId: d.threadId,
   };
+  // Issue 26: a sub-agent works in its parent's runtime, so it has its parent's PORT (and keeps
+  // it once promoted: its runs go on in that same runtime instead of a second one).
+  let port: number | null = null;
   if (d.parentThreadId) {
     const parent = requireOtherThread(ctx.readThread, d.parentThreadId);
+    port = parent.thread.port ?? null;
     lineage = {
       parentThreadId: parent.thread.id,
       relationshipToParent: "subagent",
@@ -58,6 +62,7 @@ export function createThread(
     archivedAt: null,
     deletedAt: null,
     ...startedBy(undefined, d.agentName),
+    ...(port !== null ? { port } : {}),
   };
   return [{ type: "ThreadCreated", data: { thread, at: meta.at } }];
 }

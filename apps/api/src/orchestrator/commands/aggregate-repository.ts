@@ -46,6 +46,7 @@ function contextThreads(command: Command): ThreadId[] {
   if (command.type === "CreateThread" && command.data.parentThreadId) {
     others.push(command.data.parentThreadId);
   }
+  if (command.type === "RecordCodeBroughtBack") others.push(command.data.forkThreadId);
   return others;
 }
 

@@ -14,6 +14,7 @@ export type CommandProcedure =
   | "project.delete"
   | "thread.create"
   | "thread.sendMessage"
+  | "thread.bringBackCode"
   | "thread.fork"
   | "thread.fanOut"
   | "thread.steer"

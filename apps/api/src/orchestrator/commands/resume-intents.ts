@@ -6,6 +6,7 @@ type Resumable = Pick<
   | "rollback"
   | "forkThread"
   | "sendMessage"
+  | "bringBackCode"
   | "reviewRevert"
   | "gitCommit"
   | "openPullRequest"
@@ -18,6 +19,7 @@ type ResumeInputs = {
   "thread.rollback": Parameters<Resumable["rollback"]>[0];
   "thread.fork": Parameters<Resumable["forkThread"]>[0];
   "thread.sendMessage": Parameters<Resumable["sendMessage"]>[0];
+  "thread.bringBackCode": Parameters<Resumable["bringBackCode"]>[0];
   "review.revert": Parameters<Resumable["reviewRevert"]>[0];
   "git.commit": Parameters<Resumable["gitCommit"]>[0];
   "pr.open": Parameters<Resumable["openPullRequest"]>[0];
@@ -35,6 +37,7 @@ export function resumeTable(api: Resumable): ResumeTable {
     "thread.rollback": (input) => api.rollback(input),
     "thread.fork": (input) => api.forkThread(input),
     "thread.sendMessage": (input) => api.sendMessage(input),
+    "thread.bringBackCode": (input) => api.bringBackCode(input),
     "review.revert": (input) => api.reviewRevert(input),
     "git.commit": (input) => api.gitCommit(input),
     "pr.open": (input) => api.openPullRequest(input),

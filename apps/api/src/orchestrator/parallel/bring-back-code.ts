@@ -34,6 +34,13 @@ export class MergeRefusedError extends PreconditionFailedError {
 type Deps = { repo: AggregateRepository; checkpoints: CheckpointService };
 
 /**
+ * `keepChanges`: the workspace may hold changes made since the thread's latest checkpoint (the
+ * person's); they are merged with, not refused, because the bring-back is undone by a safety
+ * checkpoint of this very workspace rather than by rolling back to that checkpoint (code only).
+ */
+export type PlanOptions = { keepChanges?: boolean };
+
+/**
  * B9: decides how a fork's code lands in the thread's workspace, or refuses with nothing changed.
  *
  * Three trees meet in the object database: the fork point (base), the workspace now (ours) and
@@ -54,8 +61,11 @@ export async function planBringBack(
   target: ThreadState,
   forkId: ThreadId,
   mode: Exclude<BringBackCode, "none">,
-  runId: RunId,
+  runId: RunId | null,
+  options: PlanOptions = {},
 ): Promise<CodePlan> {
+  // The merge commit names the run that brought the code (undoing that run undoes the merge).
+  if (mode === "merge" && !runId) throw new Error('code "merge" needs the run that brings it');
   const threadId = target.thread!.id;
   const fork = await deps.repo.thread(forkId);
   if (!fork.thread) throw new NotFoundError("thread", forkId);
@@ -83,7 +93,7 @@ export async function planBringBack(
   ]);
   const before = await store.checkpointTree(undoRef);
   const ours = await store.snapshotTree(before);
-  const stray = await store.changedFiles(before, ours);
+  const stray = options.keepChanges ? [] : await store.changedFiles(before, ours);
   if (stray.length > 0) {
     throw new PreconditionFailedError(
       `the workspace changed since checkpoint ${undoId} (${stray.map((f) => f.path).join(", ")}); ` +
@@ -115,7 +125,7 @@ export async function planBringBack(
     deletions: f.deletions,
   }));
   const commits =
-    head?.branch && head.commit
+    head?.branch && head.commit && runId
       ? await store.planBranchMerge({
           branch: head.branch,
           head: head.commit,

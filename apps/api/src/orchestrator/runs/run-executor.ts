@@ -60,6 +60,7 @@ export class RunExecutor {
       subagents: new SubagentRegistry(),
       attachments: null,
       workspaceSetups: null,
+      threadPort: null,
       deferred: new Set(),
       lost: new Set(),
       unfinishedTakeovers: new Map(),
@@ -83,6 +84,11 @@ export class RunExecutor {
   /** Issue 26: worktree setups a thread's runs wait for; set by the orchestrator. */
   set workspaceSetups(setups: WorktreeSetups | null) {
     this.ctx.workspaceSetups = setups;
+  }
+
+  /** Issue 26: gives a thread without a PORT one before its run starts; set by the orchestrator. */
+  set threadPort(port: ((threadId: ThreadId) => Promise<number | null>) | null) {
+    this.ctx.threadPort = port;
   }
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */

@@ -1,4 +1,4 @@
-import type { Run } from "@skein/domain";
+import { isDomainError, type Run } from "@skein/domain";
 import type { ThreadSettings } from "@skein/domain/provider";
 import { LeaseLostError } from "../recovery/lease-fence.ts";
 import type { BegunRun } from "./run-life.ts";
@@ -30,6 +30,14 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // Folders get moved and deleted: look before opening a runtime in one (B1).
   const problem = await workspaceProblem(cwd);
   if (problem) return { refused: problem };
+  // Issue 26: a PORT of its own in every run's environment, worktree or not.
+  let port = thread.port ?? null;
+  try {
+    port = (await ctx.threadPort?.(threadId)) ?? port;
+  } catch (error) {
+    if (isDomainError(error)) return { refused: error.message };
+    throw error;
+  }
   // A new worktree's setup script (issue 26) runs before its first run; a failed one is shown
   // on the thread and the run goes ahead.
   await ctx.workspaceSetups?.settled(state);
@@ -44,7 +52,7 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
     model: run.model ?? null,
     runtimeMode: thread.runtimeMode,
     ...(appTools ? { tools: appTools.tools } : {}),
-    ...(thread.port != null ? { env: runtimeEnvOf(thread) } : {}),
+    ...(port != null ? { env: runtimeEnvOf({ port }) } : {}),
   };
   let prepared: Awaited<ReturnType<typeof startRun>>;
   try {

@@ -42,6 +42,8 @@ export type RunnerContext = {
   attachments: AttachmentStore | null;
   /** Issue 26: worktree setups a thread's runs wait for; set by the orchestrator. */
   workspaceSetups: WorktreeSetups | null;
+  /** Issue 26: the thread's PORT, given one first if it has none (thread-ports.ts). */
+  threadPort: ((threadId: ThreadId) => Promise<number | null>) | null;
   /** Threads whose lease another instance held when we tried to dispatch them. */
   readonly deferred: Set<ThreadId>;
   /** Threads whose lease another instance took over while we ran them (see `leaseLost`). */

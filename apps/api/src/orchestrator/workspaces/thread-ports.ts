@@ -45,6 +45,34 @@ export async function freePort(
 type ReclaimDeps = { store: EventStore; claims: EffectClaims; repo: AggregateRepository };
 
 /**
+ * Issue 26: every running thread has a `PORT` of its own, with or without a worktree: two dev
+ * servers started by two threads' agents clash on one port whatever folder they run in. A thread
+ * with its own worktree got one when the worktree was made; any other (one in the project's
+ * folder, a fork sharing its source's folder, one imported or made before ports) gets the lowest
+ * free port of its project's range when its first run starts, recorded on the thread and held
+ * like a worktree thread's (until archived). A project without a range gives none. All ports
+ * held: PRECONDITION_FAILED in words (the run is refused, not started on a shared port).
+ */
+export async function ensureThreadPort(
+  deps: ReclaimDeps,
+  threadId: ThreadId,
+): Promise<number | null> {
+  const thread = (await deps.repo.thread(threadId)).thread;
+  if (!thread || thread.port != null) return thread?.port ?? null;
+  const project = (await deps.repo.project(thread.projectId)).project;
+  const range = project ? projectSettingsOf(project).portRange : null;
+  if (!range) return null;
+  return deps.claims.exclusive(PORT_CLAIM, async () => {
+    // Another instance (or a worktree) may have given it one while this waited for the claim.
+    const now = (await deps.repo.thread(threadId)).thread;
+    if (now?.port != null) return now.port;
+    const port = await freePort(deps.store, range, threadId);
+    await deps.repo.execute({ type: "UpdateThreadSettings", data: { threadId, port } });
+    return port;
+  });
+}
+
+/**
  * An unarchived thread takes its port back, unless another thread got it meanwhile: then it gets
  * a free one from its project's range (none left: it keeps none rather than share one).
  */

@@ -22,6 +22,7 @@ import {
   handToAgentText,
 } from "../parallel/bring-back-conflict.tsx";
 import { BringBackOptions, type BringBackWhat } from "./bring-back-options.tsx";
+import { bringBackRequest } from "../../lib/bring-back-choice.ts";
 import { BringBackSelect } from "./bring-back-select.tsx";
 import { ProviderReadinessNotice } from "./provider-readiness-notice.tsx";
 import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
@@ -86,7 +87,10 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   // Only a fork with its own worktree has code of its own to bring (else it shares this folder).
   const forkHasCode =
     bringBackFrom !== "" && (shells.get(bringBackFrom)?.worktreePath ?? null) !== null;
-  const bringCode = forkHasCode && bringBackWhat === "both";
+  const request = bringBackFrom ? bringBackRequest(bringBackWhat, forkHasCode) : null;
+  // Code only (issue 26) is its own action: the next message then carries no bring-back.
+  const codeOnly = request?.via === "bringBackCode";
+  const bringCode = request?.via === "message" && request.code === "squash";
 
   const effort = effortPick.provider === provider ? effortPick.value : "";
   const setEffort = (value: string) => setEffortPick({ provider, value });
@@ -103,7 +107,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   const [reviewChoice, setReviewChoice] = useState<boolean | null>(null);
   const [reviewDefault, setReviewDefault] = useState(true);
   useEffect(() => setReviewDefault(readReviewByDefault()), []);
-  const transferring = switching || bringBackFrom !== "";
+  const transferring = switching || (bringBackFrom !== "" && !codeOnly);
   const reviewFirst = transferring && (reviewChoice ?? reviewDefault);
   const [draft, setDraft] = useState<HandoffDraftView | null>(null);
 
@@ -140,7 +144,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
       text: override?.text ?? text,
       provider,
       model: model.trim() || null,
-      ...(bringBackFrom
+      ...(bringBackFrom && (override || !codeOnly)
         ? { bringBackFrom, code: override?.code ?? (bringCode ? "squash" : "none") }
         : {}),
       interactionMode: planMode ? "plan" : "default",
@@ -151,6 +155,26 @@ function ComposerView({ detail, onSent }: ComposerProps) {
         : {}),
     });
   };
+  // Issue 26, code only: the fork's files land here with no message or run; a clash is shown
+  // (nothing applied) with the same ways out as a refused message.
+  const bringCodeOnly = () =>
+    void action.run(async () => {
+      setConflict(null);
+      try {
+        await client.thread.bringBackCode.mutate({
+          threadId: thread.id,
+          forkThreadId: bringBackFrom,
+        });
+      } catch (error) {
+        const files = conflictFiles(error);
+        if (!files) throw error;
+        setConflict({ forkId: bringBackFrom, files });
+        return;
+      }
+      setBringBackFrom("");
+      setBringBackWhat("both");
+      refreshThread(thread.id);
+    });
   // The clash goes to this thread's agent: the fork's conversation comes back, its files stay on
   // its branch, and the agent is asked to merge that branch here (the Parallel page's message).
   const handToAgent = (files: string[]) =>
@@ -164,7 +188,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
     const answer = await client.handoff.draft.query({
       threadId: thread.id,
       provider,
-      ...(bringBackFrom ? { bringBackFrom } : {}),
+      ...(bringBackFrom && !codeOnly ? { bringBackFrom } : {}),
     });
     if (!answer.needed) return null;
     return {
@@ -357,7 +381,9 @@ function ComposerView({ detail, onSent }: ComposerProps) {
           <BringBackOptions
             title={bringBackTitle}
             value={bringBackWhat}
+            pending={action.pending}
             onChange={setBringBackWhat}
+            onBringCode={bringCodeOnly}
             onCancel={() => setBringBackFrom("")}
           />
         ) : (

@@ -18,6 +18,12 @@ export function onGitCommitted(s: ThreadState, d: EventData<"GitCommitted">): vo
   touchShell(s, d.at);
 }
 
+/** Issue 26: a fork's code brought back on its own shows where it happened. */
+export function onCodeBroughtBack(s: ThreadState, d: EventData<"CodeBroughtBack">): void {
+  addGitItem(s, d.item);
+  touchShell(s, d.at);
+}
+
 export function onGitPushed(s: ThreadState, d: EventData<"GitPushed">): void {
   addGitItem(s, d.item);
   touchShell(s, d.at);

@@ -1,0 +1,78 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import type { NewEvent } from "@skein/db";
+import { writeFile } from "@skein/scripted-provider";
+import { afterEach, describe, expect, it } from "vitest";
+import { createGitWorkspace } from "../../../test/support/git-workspace.ts";
+import {
+  createHarness,
+  type Harness,
+  runMessage,
+} from "../../../test/support/orchestrator-harness.ts";
+
+let h: Harness;
+afterEach(async () => {
+  await h?.close();
+});
+
+/** The store fails the next append holding an event of `type`, as a crash before it would. */
+function failNextAppendOf(type: string): void {
+  const store = h.store;
+  const append = store.append.bind(store);
+  let armed = true;
+  store.append = async (streamId, expected, events: readonly NewEvent[], options) => {
+    if (armed && events.some((event) => event.type === type)) {
+      armed = false;
+      throw new Error("simulated crash: the database went away");
+    }
+    return append(streamId, expected, events, options);
+  };
+}
+
+const eventsOf = async (type: string) =>
+  (await h.store.readAll(0)).filter((event) => event.type === type);
+
+describe("issue 26 / B3: a code-only bring-back interrupted by a crash", () => {
+  it("B3: files written but never recorded are recorded once by the restart; a replay of the command id changes nothing", async () => {
+    const ws = createGitWorkspace({ "shared.txt": "one\n" });
+    h = await createHarness({ workspaceRoot: ws });
+    const { threadId } = await h.orchestrator.createThread({
+      projectId: h.projectId,
+      workspace: "local",
+    });
+    await runMessage(h, threadId, "get ready");
+    const fork = await h.orchestrator.forkThread({ threadId, isolatedWorkspace: true });
+    h.codex.enqueue([writeFile("shared.txt", "fork\n")]);
+    await runMessage(h, fork.threadId, "change it");
+
+    failNextAppendOf("CodeBroughtBack");
+    const input = { threadId, forkThreadId: fork.threadId, commandId: "cmd_code_crash" };
+    await expect(h.orchestrator.bringBackCode(input)).rejects.toThrow(/simulated crash/);
+    const file = path.join(ws, "shared.txt");
+    // The files went first; the log holds neither the bring-back nor its safety checkpoint yet.
+    expect(readFileSync(file, "utf8")).toBe("fork\n");
+    expect(await eventsOf("CodeBroughtBack")).toHaveLength(0);
+    const intent = await h.store.findIntent("cmd_code_crash");
+    expect(intent).toMatchObject({ procedure: "thread.bringBackCode" });
+    const planned = (intent!.data as { decision: { safetyCheckpointId: string } }).decision;
+
+    await h.orchestrator.shutdown();
+    const restarted = await h.restart();
+    await restarted.recover();
+    const recorded = await eventsOf("CodeBroughtBack");
+    expect(recorded.map((event) => event.commandId)).toEqual(["cmd_code_crash"]);
+    expect(await h.store.findIntent("cmd_code_crash")).toBeNull();
+    const state = await h.thread(threadId);
+    expect(state.checkpoints.get(planned.safetyCheckpointId as never)?.status).toBe("ready");
+    expect(readFileSync(file, "utf8")).toBe("fork\n");
+
+    const head = await h.store.headSequence();
+    const again = await restarted.bringBackCode(input);
+    expect(again).toMatchObject({
+      sequence: recorded[0]!.sequence,
+      undoCheckpointId: planned.safetyCheckpointId,
+      files: [expect.objectContaining({ path: "shared.txt", status: "modified" })],
+    });
+    expect(await h.store.headSequence()).toBe(head);
+  });
+});
