@@ -51,7 +51,9 @@ type ReclaimDeps = { store: EventStore; claims: EffectClaims; repo: AggregateRep
  * folder, a fork sharing its source's folder, one imported or made before ports) gets the lowest
  * free port of its project's range when its first run starts, recorded on the thread and held
  * like a worktree thread's (until archived). A project without a range gives none. All ports
- * held: PRECONDITION_FAILED in words (the run is refused, not started on a shared port).
+ * held: none either — such a thread shares its folder, and ran without a PORT before ports
+ * existed; a hundred open threads must not stop the hundred-and-first from running. Its next run
+ * looks again.
  */
 export async function ensureThreadPort(
   deps: ReclaimDeps,
@@ -66,7 +68,8 @@ export async function ensureThreadPort(
     // Another instance (or a worktree) may have given it one while this waited for the claim.
     const now = (await deps.repo.thread(threadId)).thread;
     if (now?.port != null) return now.port;
-    const port = await freePort(deps.store, range, threadId);
+    const port = await freePort(deps.store, range, threadId).catch(() => null);
+    if (port === null) return null;
     await deps.repo.execute({ type: "UpdateThreadSettings", data: { threadId, port } });
     return port;
   });
