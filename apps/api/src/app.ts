@@ -93,7 +93,11 @@ export async function startSkein(
       },
       fanOutConcurrency: config.fanOutConcurrency,
       worktreeGraceMs: config.worktreeGraceMs,
-      runtimeLimits: { ...DEFAULT_RUNTIME_LIMITS, maxLoadedThreads: config.runtimeMaxThreads },
+      runtimeLimits: {
+        ...DEFAULT_RUNTIME_LIMITS,
+        maxLoadedThreads: config.runtimeMaxThreads,
+        maxRuntimes: config.runtimeMaxLive,
+      },
       github: { env: config.github.env, publicUrl: config.github.publicUrl },
     });
     await orchestrator.recover();

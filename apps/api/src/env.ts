@@ -82,6 +82,11 @@ const EnvSchema = z.object({
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.coerce.number().int().min(0).default(200),
   ),
+  /** B21: idle provider runtimes beyond this many are closed, least recently used first (0: no bound). */
+  SKEIN_RUNTIME_MAX_LIVE: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce.number().int().min(0).default(8),
+  ),
   SKEIN_ADVERTISE_URL: optionalText.refine(
     (url) => url === undefined || isHttpBaseUrl(url),
     "must be an http:// or https:// URL without query or fragment, e.g. http://10.0.0.5:4317",
@@ -171,6 +176,7 @@ export type ServerConfig = {
   fanOutConcurrency: number;
   worktreeGraceMs: number;
   runtimeMaxThreads: number;
+  runtimeMaxLive: number;
   apiToken: string | null;
   logLevel: LogLevel;
   /** B11: where OpenTelemetry spans are exported (OTLP/HTTP); null: tracing off. */
@@ -304,6 +310,7 @@ export function parseEnv(source: EnvSource): ServerConfig {
     fanOutConcurrency: env.SKEIN_FANOUT_CONCURRENCY,
     worktreeGraceMs: env.SKEIN_WORKTREE_GRACE_MS,
     runtimeMaxThreads: env.SKEIN_RUNTIME_MAX_THREADS,
+    runtimeMaxLive: env.SKEIN_RUNTIME_MAX_LIVE,
     apiToken,
     logLevel: env.SKEIN_LOG_LEVEL,
     otlpTracesUrl: otlpTracesUrl(env),

@@ -1,51 +1,95 @@
 import { messageTexts, responsesTextReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
-import { eventually, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import {
+  type CodexSkeinHarness,
+  eventually,
+  useCodexSkeinHarness,
+} from "./support/codex-skein-harness.ts";
 
 const harness = useCodexSkeinHarness();
 
+async function sessionStatuses(x: CodexSkeinHarness): Promise<string[]> {
+  const { data } = await x.store.snapshot((q) => q.list("provider_sessions", {}));
+  return data.map((row) => String(row.status));
+}
+
+/** Three threads with a first exchange each; then the first thread's second message. */
+async function threeThreadsThenBack(x: CodexSkeinHarness) {
+  x.server.enqueue(
+    responsesTextReply("ANSWER-ONE"),
+    responsesTextReply("ANSWER-TWO"),
+    responsesTextReply("ANSWER-THREE"),
+    responsesTextReply("ANSWER-ONE-AGAIN"),
+  );
+  const threads = [await x.createThread(), await x.createThread(), await x.createThread()];
+  for (const [i, threadId] of threads.entries()) {
+    expect((await x.run(threadId, `QUESTION-${i + 1}`)).run.status).toBe("completed");
+  }
+  return threads;
+}
+
+/** Resumed natively (no handoff, `thread/resume`): the model sees the thread's first exchange. */
+function expectResumedWithHistory(x: CodexSkeinHarness, contextHandoffId: string | null) {
+  expect(contextHandoffId).toBeNull();
+  expect(x.sent("thread/resume")).toHaveLength(1);
+  expect(messageTexts(x.request(-1), "user")).toEqual(
+    expect.arrayContaining([
+      expect.stringContaining("QUESTION-1"),
+      expect.stringContaining("QUESTION-1-AGAIN"),
+    ]),
+  );
+}
+
 /**
  * B21 (issue 34 item 2): `codex app-server` keeps every thread it has loaded until its process
- * exits, so its memory grows with every thread ever opened. A runtime that has loaded more than
- * the limit is closed once idle, and the next message resumes its thread natively in a new one.
+ * exits, and threads with a PORT or folder of their own each have a runtime, so memory grew with
+ * every thread ever opened. Runtimes past a bound are closed once idle; the next message resumes
+ * its thread natively in a new one.
  */
 describe("B21: runtime memory bounded by recycling (real codex app-server)", () => {
   it("B21/R2: a runtime past its thread limit is recycled when idle; the next message resumes the thread with its history", async () => {
-    const x = await harness({ runtimeLimits: { maxLoadedThreads: 2, recycleIdleMs: 1_000 } });
-    x.server.enqueue(
-      responsesTextReply("ANSWER-ONE"),
-      responsesTextReply("ANSWER-TWO"),
-      responsesTextReply("ANSWER-THREE"),
-      responsesTextReply("ANSWER-ONE-AGAIN"),
-    );
-    const threads = [await x.createThread(), await x.createThread(), await x.createThread()];
-    for (const [i, threadId] of threads.entries()) {
-      const { run } = await x.run(threadId, `QUESTION-${i + 1}`);
-      expect(run.status).toBe("completed");
-    }
-    // One runtime served all three threads, and now holds three: over the limit of two.
+    const x = await harness({
+      runtimeLimits: { maxLoadedThreads: 2, maxRuntimes: 0, recycleIdleMs: 1_000 },
+    });
+    // Without a port range the threads share the project folder's one runtime.
+    await x.orchestrator.updateProjectSettings({
+      projectId: x.projectId,
+      settings: { portRange: null, threadWorkspace: "local" },
+    });
+    const threads = await threeThreadsThenBack(x);
     expect(x.codexSessions).toHaveLength(1);
     const first = x.codexSessions[0]!;
-
     await eventually(async () => {
       expect(first.isAlive()).toBe(false);
-      const { data } = await x.store.snapshot((q) => q.list("provider_sessions", {}));
-      expect(data.map((row) => row.status)).toEqual(["stopped"]);
+      expect(await sessionStatuses(x)).toEqual(["stopped"]);
     }, 20_000);
     expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 0, loadedThreads: 0 });
 
     const again = await x.run(threads[0]!, "QUESTION-1-AGAIN");
     expect(again.run.status).toBe("completed");
     expect(x.codexSessions).toHaveLength(2);
-    // Resumed natively (no handoff): the model sees the thread's first exchange.
-    expect(again.run.contextHandoffId).toBeNull();
-    expect(x.sent("thread/resume")).toHaveLength(1);
-    expect(messageTexts(x.request(-1), "user")).toEqual(
-      expect.arrayContaining([
-        expect.stringContaining("QUESTION-1"),
-        expect.stringContaining("QUESTION-1-AGAIN"),
-      ]),
-    );
+    expectResumedWithHistory(x, again.run.contextHandoffId);
     expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 1, loadedThreads: 1 });
+  });
+
+  it("B21/R2: beyond the bound on live runtimes the least recently used idle one is closed; its thread resumes with its history", async () => {
+    const x = await harness({
+      runtimeLimits: { maxLoadedThreads: 0, maxRuntimes: 2, recycleIdleMs: 1_000 },
+    });
+    // Each thread has a PORT of its own, so a runtime of its own.
+    const threads = await threeThreadsThenBack(x);
+    expect(x.codexSessions).toHaveLength(3);
+    const [oldest, second, newest] = x.codexSessions;
+    await eventually(async () => {
+      expect(oldest!.isAlive()).toBe(false);
+      expect(await sessionStatuses(x)).toEqual(["stopped", "ready", "ready"]);
+    }, 20_000);
+    expect([second!.isAlive(), newest!.isAlive()]).toEqual([true, true]);
+    expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 2, loadedThreads: 2 });
+
+    const again = await x.run(threads[0]!, "QUESTION-1-AGAIN");
+    expect(again.run.status).toBe("completed");
+    expect(x.codexSessions).toHaveLength(4);
+    expectResumedWithHistory(x, again.run.contextHandoffId);
   });
 });

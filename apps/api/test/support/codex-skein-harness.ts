@@ -71,7 +71,7 @@ export type CodexSkeinOptions = {
   faultProxy?: boolean;
   /** A fault between a bring-back's files and its append (every incarnation after restarts). */
   afterBringBackFiles?: OrchestratorOptions["afterBringBackFiles"];
-  /** B21: when a runtime holding many native threads is recycled (the default otherwise). */
+  /** B21: when idle runtimes are recycled (the default otherwise). */
   runtimeLimits?: OrchestratorOptions["runtimeLimits"];
 };
 

@@ -26,18 +26,24 @@ type LiveSession = {
 };
 
 /**
- * B21: a runtime keeps every native thread it has loaded in memory (Codex holds each until its
- * process exits), so one that has loaded more than `maxLoadedThreads` is closed once it has been
- * idle for `recycleIdleMs`; its threads are resumed from their refs by the next runtime (R2).
+ * B21: runtime memory bounded whatever the number of threads. A runtime keeps every native thread
+ * it has loaded in memory (Codex holds each until its process exits), and threads with a folder
+ * or PORT of their own each have a runtime. So a runtime that has loaded more than
+ * `maxLoadedThreads`, and the least recently used runtimes beyond `maxRuntimes`, are closed once
+ * idle for `recycleIdleMs`; their threads are resumed from their refs by the next runtime (R2).
+ * A runtime in a turn is never closed.
  */
 export type RuntimeLimits = {
   /** 0: never recycle for the thread count. */
   maxLoadedThreads: number;
+  /** 0: no bound on live runtimes. */
+  maxRuntimes: number;
   recycleIdleMs: number;
 };
 
 export const DEFAULT_RUNTIME_LIMITS: RuntimeLimits = {
   maxLoadedThreads: 200,
+  maxRuntimes: 8,
   recycleIdleMs: 30_000,
 };
 
@@ -70,9 +76,10 @@ export class SessionManager {
     readonly owner: string | null = null,
     private readonly limits: RuntimeLimits = DEFAULT_RUNTIME_LIMITS,
   ) {
+    const bounded = limits.maxLoadedThreads > 0 || limits.maxRuntimes > 0;
     const every = [
       ...(idleMs > 0 ? [idleMs] : []),
-      ...(limits.maxLoadedThreads > 0 ? [Math.max(1_000, limits.recycleIdleMs)] : []),
+      ...(bounded ? [Math.max(1_000, limits.recycleIdleMs)] : []),
     ];
     if (every.length > 0) {
       this.reaper = setInterval(() => void this.reapIdle(), Math.min(...every, 60_000));
@@ -222,26 +229,41 @@ export class SessionManager {
   }
 
   async reapIdle(now = Date.now()): Promise<void> {
-    const { maxLoadedThreads, recycleIdleMs } = this.limits;
+    const { maxLoadedThreads, maxRuntimes, recycleIdleMs } = this.limits;
+    const resting = (session: LiveSession) =>
+      session.activeTurns === 0 && now - session.lastUsedAt >= recycleIdleMs;
     for (const [key, session] of this.live) {
       if (session.activeTurns > 0) continue;
-      const idleFor = now - session.lastUsedAt;
-      const idle = this.idleMs > 0 && idleFor >= this.idleMs;
-      const overLimit =
+      if (this.idleMs > 0 && now - session.lastUsedAt >= this.idleMs) {
+        await this.retire(key, session, "idle provider session reaped");
+      } else if (
         maxLoadedThreads > 0 &&
         session.loadedThreads.size > maxLoadedThreads &&
-        idleFor >= recycleIdleMs;
-      if (!idle && !overLimit) continue;
-      this.live.delete(key);
-      await session.handle.close().catch(() => undefined);
-      await this.setStatus(session.providerSessionId, "stopped", null);
-      this.log.info(
-        { providerSessionId: session.providerSessionId, loadedThreads: session.loadedThreads.size },
-        idle
-          ? "idle provider session reaped"
-          : "provider session recycled: too many threads loaded",
-      );
+        resting(session)
+      ) {
+        await this.retire(key, session, "provider session recycled: too many threads loaded");
+      }
     }
+    if (maxRuntimes <= 0 || this.live.size <= maxRuntimes) return;
+    const oldestFirst = [...this.live]
+      .filter(([, session]) => resting(session))
+      .sort(([, a], [, b]) => a.lastUsedAt - b.lastUsedAt);
+    for (const [key, session] of oldestFirst) {
+      if (this.live.size <= maxRuntimes) break;
+      await this.retire(key, session, "provider session closed: more runtimes live than the bound");
+    }
+  }
+
+  private async retire(key: string, session: LiveSession, why: string): Promise<void> {
+    // Retired (or replaced) by another pass while an earlier close was awaited.
+    if (this.live.get(key) !== session) return;
+    this.live.delete(key);
+    await session.handle.close().catch(() => undefined);
+    await this.setStatus(session.providerSessionId, "stopped", null);
+    this.log.info(
+      { providerSessionId: session.providerSessionId, loadedThreads: session.loadedThreads.size },
+      why,
+    );
   }
 
   async closeAll(): Promise<void> {
