@@ -76,6 +76,7 @@ import {
   RecordPullRequestMerged,
 } from "./commands/git-commands.ts";
 import { EditQueuedMessage, ReorderQueue } from "./commands/queue-commands.ts";
+import { ResumeAfterUsageLimit } from "./commands/usage-limit-commands.ts";
 import { parseWith, type Result, type ValidationError } from "./errors.ts";
 
 /** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
@@ -135,6 +136,7 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   RecordPullRequestFacts,
   RecordPullRequestFeedback,
   RecordPullRequestMerged,
+  ResumeAfterUsageLimit,
 ]);
 export type ThreadCommand = z.infer<typeof ThreadCommand>;
 

@@ -53,6 +53,7 @@ import {
   RunSteered,
 } from "./events/run-events.ts";
 import { QueuedMessageEdited, QueueReordered } from "./events/queue-events.ts";
+import { UsageLimitReached, UsageLimitResumed } from "./events/usage-limit-events.ts";
 import {
   ThreadArchived,
   ThreadCreated,
@@ -130,6 +131,8 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   PullRequestFactRecorded,
   PullRequestFeedbackSent,
   PullRequestMerged,
+  UsageLimitReached,
+  UsageLimitResumed,
 ]);
 export type ThreadEvent = z.infer<typeof ThreadEvent>;
 

@@ -52,6 +52,10 @@ export type ThreadShell = {
   workspaceSetup?: AppThread["workspaceSetup"];
   /** B17: the PR's new review comments and failing checks go to the agent unasked (absent: no). */
   autoFeedback?: boolean;
+  /** Issue 32: what a usage limit leads to (absent: `wait`). */
+  onUsageLimit?: AppThread["onUsageLimit"];
+  /** Issue 32: the latest usage limit a run failed at, until a run completes (absent: none). */
+  usageLimit?: AppThread["usageLimit"];
 };
 
 /**
@@ -100,5 +104,7 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     ...(t.port != null ? { port: t.port } : {}),
     ...(t.workspaceSetup ? { workspaceSetup: t.workspaceSetup } : {}),
     ...(t.autoFeedback ? { autoFeedback: true } : {}),
+    ...(t.onUsageLimit ? { onUsageLimit: t.onUsageLimit } : {}),
+    ...(t.usageLimit ? { usageLimit: t.usageLimit } : {}),
   };
 }

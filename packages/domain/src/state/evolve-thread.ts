@@ -43,6 +43,7 @@ import {
   onRuntimeRequestWithdrawn,
 } from "./evolve/requests.ts";
 import { onQueuedMessageEdited, onQueueReordered } from "./evolve/queue.ts";
+import { onUsageLimitReached, onUsageLimitResumed } from "./evolve/usage-limit.ts";
 import {
   onAttemptRestarted,
   onRunCancelled,
@@ -231,6 +232,12 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "PullRequestMerged":
       onPullRequestMerged(state, event.data);
+      break;
+    case "UsageLimitReached":
+      onUsageLimitReached(state, event.data);
+      break;
+    case "UsageLimitResumed":
+      onUsageLimitResumed(state, event.data);
       break;
     default:
       assertNever(event);

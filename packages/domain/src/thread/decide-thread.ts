@@ -51,6 +51,7 @@ import {
   resolveContextTransfer,
   supersedeContextTransfer,
 } from "./transfers.ts";
+import { resumeAfterUsageLimit } from "./usage-limit.ts";
 
 function route(
   c: ThreadCommand,
@@ -169,6 +170,8 @@ function route(
       return recordPullRequestFeedback(c.data, s, m);
     case "RecordPullRequestMerged":
       return recordPullRequestMerged(c.data, s, m);
+    case "ResumeAfterUsageLimit":
+      return resumeAfterUsageLimit(c.data, s, m);
     default:
       return assertNever(c);
   }
