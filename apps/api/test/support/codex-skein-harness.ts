@@ -71,6 +71,8 @@ export type CodexSkeinOptions = {
   faultProxy?: boolean;
   /** A fault between a bring-back's files and its append (every incarnation after restarts). */
   afterBringBackFiles?: OrchestratorOptions["afterBringBackFiles"];
+  /** Issue 32: the usage-limit waits' clock and bounds (kept across restarts). */
+  usageLimits?: OrchestratorOptions["usageLimits"];
 };
 
 export type CodexSkeinHarness = {
@@ -189,6 +191,7 @@ export async function createCodexSkeinHarness(
       ...(options.delegateTimeoutMs ? { delegateTimeoutMs: options.delegateTimeoutMs } : {}),
       ...(options.summaryTimeoutMs ? { summaryTimeoutMs: options.summaryTimeoutMs } : {}),
       ...(options.afterBringBackFiles ? { afterBringBackFiles: options.afterBringBackFiles } : {}),
+      ...(options.usageLimits ? { usageLimits: options.usageLimits } : {}),
     });
   let orchestrator = await make();
   const { projectId } = await orchestrator.createProject({

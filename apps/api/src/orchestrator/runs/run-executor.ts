@@ -60,6 +60,7 @@ export class RunExecutor {
       subagents: new SubagentRegistry(),
       attachments: null,
       workspaceSetups: null,
+      usageLimitHeld: null,
       deferred: new Set(),
       lost: new Set(),
       unfinishedTakeovers: new Map(),
@@ -83,6 +84,11 @@ export class RunExecutor {
   /** Issue 26: worktree setups a thread's runs wait for; set by the orchestrator. */
   set workspaceSetups(setups: WorktreeSetups | null) {
     this.ctx.workspaceSetups = setups;
+  }
+
+  /** Issue 32: told of each thread whose queue a usage limit holds; set by the orchestrator. */
+  set usageLimitHeld(held: ((threadId: ThreadId) => void) | null) {
+    this.ctx.usageLimitHeld = held;
   }
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */

@@ -42,6 +42,8 @@ export type RunnerContext = {
   attachments: AttachmentStore | null;
   /** Issue 26: worktree setups a thread's runs wait for; set by the orchestrator. */
   workspaceSetups: WorktreeSetups | null;
+  /** Issue 32: a thread's queue is held by a usage limit (the waits plan its resume). */
+  usageLimitHeld: ((threadId: ThreadId) => void) | null;
   /** Threads whose lease another instance held when we tried to dispatch them. */
   readonly deferred: Set<ThreadId>;
   /** Threads whose lease another instance took over while we ran them (see `leaseLost`). */
