@@ -24,6 +24,7 @@ import {
 import { BringBackOptions, type BringBackWhat } from "./bring-back-options.tsx";
 import { BringBackSelect } from "./bring-back-select.tsx";
 import { ProviderReadinessNotice } from "./provider-readiness-notice.tsx";
+import { UsageLimitSwitch } from "./usage-limit-switch.tsx";
 import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
 import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -280,6 +281,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
       }}
     >
       <ProviderReadinessNotice provider={provider} />
+      <UsageLimitSwitch thread={thread} provider={provider} onSwitch={chooseProvider} />
       <textarea
         aria-label="Message"
         placeholder={

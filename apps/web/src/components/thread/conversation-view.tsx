@@ -12,6 +12,7 @@ import { Composer } from "../composer/composer.tsx";
 import { QueuedMessages } from "../queue/queued-messages.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
 import { CurrentPlan } from "./current-plan.tsx";
+import { UsageLimitNotice } from "./usage-limit-notice.tsx";
 import { stopLabel } from "./timeline-scrubber.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
@@ -236,6 +237,7 @@ export function ConversationView() {
       <CurrentPlan plans={detail.plans} />
       {travel.atSequence === null ? (
         <>
+          <UsageLimitNotice detail={detail} onChanged={refresh} />
           <QueuedMessages detail={detail} onChanged={refresh} />
           <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
         </>
