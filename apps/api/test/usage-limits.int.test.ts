@@ -160,4 +160,29 @@ describe("issue 32: a usage limit on the real Codex runtime, which names no rese
     expect(resumed.status).toBe("completed");
     expect(x.faults!.applied).toHaveLength(1);
   }, 90_000);
+
+  it("a limit that comes back after the resumes in a row are used up is left to the person", async () => {
+    const clock = new TestWaitClock();
+    const x = await openCodex({
+      attempts: { ...ATTEMPTS, maxRetries: 0 },
+      faultProxy: true,
+      usageLimits: { clock, defaultWaitMs: 60_000, maxResumes: 1 },
+    });
+    x.faults!.inject(USAGE_LIMIT, USAGE_LIMIT);
+    const threadId = await x.createThread();
+    const { runId } = await x.run(threadId, "hello");
+    const first = (await x.thread(threadId)).thread!.usageLimit!;
+    await eventually(() => expect(clock.pending()).toBe(1));
+    clock.advanceTo(new Date(Date.parse(first.reachedAt) + 60_000));
+    // The resumed run meets the limit again: it fails, and no further resume is planned.
+    await eventually(async () => {
+      const limit = (await x.thread(threadId)).thread?.usageLimit;
+      expect(limit).toMatchObject({ runId, automaticResumes: 1, resumedAt: null });
+    }, 60_000);
+    expect((await x.thread(threadId)).runs.get(runId)?.status).toBe("failed");
+    await x.orchestrator.usageLimits.consider(threadId);
+    expect(x.orchestrator.usageLimits.dueTimes().size).toBe(0);
+    expect(clock.pending()).toBe(0);
+    expect(x.faults!.applied).toHaveLength(2);
+  }, 90_000);
 });

@@ -67,6 +67,6 @@ describe.runIf(chromiumAvailable)("Usage limit (Chromium, real API, real Codex)"
     await expect.poll(() => notice.count(), { timeout: 30_000 }).toBe(0);
     const done = await client.thread.detail.query({ threadId });
     expect(done.runs.map((r) => r.status)).toEqual(["completed", "completed"]);
-    expect(done.thread.usageLimit).toBeNull();
+    expect(done.thread.usageLimit ?? null).toBeNull();
   });
 });
