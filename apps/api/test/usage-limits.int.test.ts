@@ -33,12 +33,13 @@ const USAGE_LIMIT: ModelFault = {
   },
 };
 
-async function limitedThread(clock: TestWaitClock) {
+async function limitedThread(clock: TestWaitClock, codex?: "scripted") {
   const x = await open({
     attempts: ATTEMPTS,
     faultProxy: true,
     claudeEnv: CLAUDE_NO_CLI_RETRY,
     usageLimits: { clock },
+    ...(codex ? { codex } : {}),
   });
   x.faults!.inject(USAGE_LIMIT);
   const threadId = await x.createThread();
@@ -133,6 +134,33 @@ describe("issue 32: a usage limit on the real Claude runtime does not stop the w
     await x.orchestrator.updateSettings({ threadId, onUsageLimit: "wait" });
     await eventually(async () => expect(await runStatus(x, threadId, runId)).toBe("completed"));
     expect(await resumesRecorded(x, threadId)).toBe(1);
+  }, 90_000);
+});
+
+describe("issue 32: the `switch` setting", () => {
+  it("B20: nothing resumes; a message switched to another provider runs with a handoff while the limited provider's message waits", async () => {
+    const clock = new TestWaitClock();
+    const { x, threadId, runId } = await limitedThread(clock, "scripted");
+    await x.orchestrator.updateSettings({ threadId, onUsageLimit: "switch" });
+    await eventually(() => expect(x.orchestrator.usageLimits.dueTimes().size).toBe(0));
+    const held = await x.orchestrator.sendMessage({ threadId, text: "still for Claude" });
+    x.scriptedCodex!.enqueue([{ type: "text", text: "CODEX-TOOK-OVER" }]);
+    const switched = await x.orchestrator.sendMessage({
+      threadId,
+      text: "go on",
+      provider: "codex",
+    });
+    await x.orchestrator.waitForRun(switched.runId);
+    const state = await x.thread(threadId);
+    expect(state.runs.get(switched.runId)?.status).toBe("completed");
+    const handoffs = [...state.transfers.values()].filter((t) => t.targetRunId === switched.runId);
+    expect(handoffs.map((t) => [t.sourceProvider, t.targetProvider])).toEqual([
+      ["claude", "codex"],
+    ]);
+    expect(state.runs.get(runId)?.status).toBe("failed");
+    expect(state.runs.get(held.runId)?.status).toBe("queued");
+    expect(state.thread?.usageLimit).toMatchObject({ runId, resumedAt: null });
+    expect(clock.pending()).toBe(0);
   }, 90_000);
 });
 
