@@ -8,7 +8,8 @@ import type {
 } from "../entities/common.ts";
 import type { ForkInheritance } from "../entities/fork-inheritance.ts";
 import type { ProjectId, RunId, ThreadId } from "../ids.ts";
-import type { ThreadState } from "../state/thread-state.ts";
+import { usageLimitStands } from "../entities/usage-limit.ts";
+import { nextQueuedRun, type ThreadState } from "../state/thread-state.ts";
 
 export type ThreadShellStatus = "idle" | "running" | "waiting" | "failed";
 
@@ -65,7 +66,10 @@ export type ThreadShell = {
 export function shellStatusOf(s: ThreadState): ThreadShellStatus {
   const active = s.activeRunId ? s.runs.get(s.activeRunId) : undefined;
   if (active) return active.status === "waiting" ? "waiting" : "running";
-  if (s.queuedRunIds.size > 0) return "running";
+  // Issue 32: runs a usage limit holds are not running; the thread reads as its failed run.
+  if (s.queuedRunIds.size > 0 && (!usageLimitStands(s.thread?.usageLimit) || nextQueuedRun(s))) {
+    return "running";
+  }
   const last = s.lastSettledRunId ? s.runs.get(s.lastSettledRunId) : undefined;
   return last?.status === "failed" ? "failed" : "idle";
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ThreadUsageLimit, usageLimitPlan } from "../entities/usage-limit.ts";
 import type { RunId } from "../ids.ts";
+import { shellStatusOf } from "../projections/thread-shell.ts";
 import { nextQueuedRun } from "../state/thread-state.ts";
 import { given } from "../testing/decider-spec.ts";
 import { ThreadScenario } from "../testing/scenario.ts";
@@ -55,10 +56,13 @@ describe("issue 32: a run failed at a usage limit", () => {
     expect(s.state.thread?.usageLimit?.resetsAt).toBeNull();
   });
 
-  it("keeps the queue: messages behind the run stay queued, in order", () => {
+  it("keeps the queue: messages behind the run stay queued, in order; the thread reads failed", () => {
     const { s, behind } = limited(60_000, 2);
     expect([...s.state.queuedRunIds]).toEqual(behind);
     for (const id of behind) expect(s.state.runs.get(id)?.status).toBe("queued");
+    expect(shellStatusOf(s.state)).toBe("failed");
+    s.queue("switched", "claude");
+    expect(shellStatusOf(s.state)).toBe("running");
   });
 
   it("holds its provider's queued runs while it stands; a run for another provider may go", () => {
