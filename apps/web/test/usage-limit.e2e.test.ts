@@ -48,6 +48,11 @@ describe.runIf(chromiumAvailable)("Usage limit (Chromium, real API, real Codex)"
       /Usage limit reached \(Codex\) — Codex did not say when it resets\./,
     );
     expect(await notice.textContent()).toMatch(/The run resumes by itself at \d\d:\d\d\./);
+    // The failed run's own header says it too.
+    const header = page.locator(".run-header").first();
+    expect(await header.locator(".run-limit").textContent()).toMatch(
+      /^Usage limit reached; resumes by itself at \d\d:\d\d$/,
+    );
 
     await sendMessage(page, "sent while limited");
     await page.getByRole("region", { name: "Queue" }).waitFor();
@@ -65,6 +70,7 @@ describe.runIf(chromiumAvailable)("Usage limit (Chromium, real API, real Codex)"
       .poll(() => assistantTexts(page), { timeout: 60_000 })
       .toEqual(["AFTER-THE-LIMIT", "THE-HELD-ONE"]);
     await expect.poll(() => notice.count(), { timeout: 30_000 }).toBe(0);
+    expect(await page.locator(".run-limit").count()).toBe(0);
     const done = await client.thread.detail.query({ threadId });
     expect(done.runs.map((r) => r.status)).toEqual(["completed", "completed"]);
     expect(done.thread.usageLimit ?? null).toBeNull();

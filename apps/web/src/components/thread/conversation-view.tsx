@@ -12,7 +12,7 @@ import { Composer } from "../composer/composer.tsx";
 import { QueuedMessages } from "../queue/queued-messages.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
 import { CurrentPlan } from "./current-plan.tsx";
-import { UsageLimitNotice } from "./usage-limit-notice.tsx";
+import { UsageLimitNotice, usageLimitNote } from "./usage-limit-notice.tsx";
 import { stopLabel } from "./timeline-scrubber.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
@@ -78,6 +78,8 @@ export function ConversationView() {
     [pendingRequests],
   );
   const sections = useMemo(() => (detail ? splitSections(detail) : null), [detail]);
+  const shell = detail?.thread;
+  const limitNote = useMemo(() => (shell ? usageLimitNote(shell) : null), [shell]);
 
   // Follow a growing reply while the reader is at the bottom; leave them alone once they scroll up.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on every new projection
@@ -209,6 +211,7 @@ export function ConversationView() {
               retryRunId={retryableRunId(detail)}
               onRetry={onRetry}
               retrying={retrier.pending}
+              limitNote={limitNote}
             />
           ) : (
             <ItemStream
@@ -222,6 +225,7 @@ export function ConversationView() {
               retryRunId={retryableRunId(detail)}
               onRetry={onRetry}
               retrying={retrier.pending}
+              limitNote={limitNote}
             />
           )}
         </section>

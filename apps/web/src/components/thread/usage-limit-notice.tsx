@@ -20,6 +20,18 @@ export function hoursMinutes(iso: string): string {
   return clockFormat.format(new Date(iso));
 }
 
+/** Issue 32: what the limited run's header says while the limit stands (null: no limit). */
+export function usageLimitNote(
+  thread: ThreadDetail["thread"],
+): { runId: string; text: string } | null {
+  const limit = thread.usageLimit;
+  if (!limit || limit.resumedAt !== null) return null;
+  const plan = usageLimitPlan(thread);
+  const resets = limit.resetsAt ? ` — resets at ${hoursMinutes(limit.resetsAt)}` : "";
+  const resumes = plan.kind === "resume" ? `; resumes by itself at ${hoursMinutes(plan.at)}` : "";
+  return { runId: limit.runId, text: `Usage limit reached${resets}${resumes}` };
+}
+
 /**
  * Issue 32: the run a usage limit failed, while the limit holds the thread: when it resets,
  * whether Skein resumes by itself (with a cancel, which turns the setting to `stop`), and
