@@ -91,6 +91,7 @@ export async function startSkein(
         idleTimeoutMs: config.turnIdleTimeoutMs,
         unreachableMs: config.modelUnreachableMs,
       },
+      usageLimits: { defaultWaitMs: config.usageLimitWaitMs },
       fanOutConcurrency: config.fanOutConcurrency,
       worktreeGraceMs: config.worktreeGraceMs,
       runtimeLimits: {

@@ -50,6 +50,16 @@ const EnvSchema = z.object({
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
     z.coerce.number().int().min(0).max(10).default(2),
   ),
+  /** Issue 32: how long a usage limit whose provider named no reset is waited out (15 min). */
+  SKEIN_USAGE_LIMIT_WAIT_MS: z.preprocess(
+    (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
+    z.coerce
+      .number()
+      .int()
+      .min(1_000)
+      .max(24 * 3_600_000)
+      .default(15 * 60_000),
+  ),
   /** B15: how long a turn may retry a model it cannot reach before Skein stops it (≤ 60 s). */
   SKEIN_MODEL_UNREACHABLE_MS: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
@@ -169,6 +179,8 @@ export type ServerConfig = {
   advertiseUrl: string | null;
   /** B2: new attempts of a run after provider failures mid-turn. */
   runRetries: number;
+  /** Issue 32: the wait on a usage limit whose provider named no reset. */
+  usageLimitWaitMs: number;
   /** B2: a turn silent this long is stopped and retried (0: never). */
   turnIdleTimeoutMs: number;
   /** B15: a turn retrying a model it cannot reach is stopped this long after its first retry. */
@@ -305,6 +317,7 @@ export function parseEnv(source: EnvSource): ServerConfig {
       env.SKEIN_ADVERTISE_URL?.trim().replace(/\/+$/, "") ??
       (env.SKEIN_API_PORT === 0 ? null : `http://${formatHostForUrl(host)}:${env.SKEIN_API_PORT}`),
     runRetries: env.SKEIN_RUN_RETRIES,
+    usageLimitWaitMs: env.SKEIN_USAGE_LIMIT_WAIT_MS,
     turnIdleTimeoutMs: env.SKEIN_TURN_IDLE_TIMEOUT_MS,
     modelUnreachableMs: env.SKEIN_MODEL_UNREACHABLE_MS,
     fanOutConcurrency: env.SKEIN_FANOUT_CONCURRENCY,

@@ -191,6 +191,15 @@ describe("configuration (env.ts)", () => {
     expect(config.webOrigins).toContain("http://localhost:4318");
   });
 
+  it("issue 32: SKEIN_USAGE_LIMIT_WAIT_MS bounds the wait on a limit with no named reset (15 min)", () => {
+    expect(parseEnv({}).usageLimitWaitMs).toBe(15 * 60_000);
+    expect(parseEnv({ SKEIN_USAGE_LIMIT_WAIT_MS: "60000" }).usageLimitWaitMs).toBe(60_000);
+    expect(() => parseEnv({ SKEIN_USAGE_LIMIT_WAIT_MS: "5" })).toThrow(/SKEIN_USAGE_LIMIT_WAIT_MS/);
+    expect(() => parseEnv({ SKEIN_USAGE_LIMIT_WAIT_MS: String(25 * 3_600_000) })).toThrow(
+      /SKEIN_USAGE_LIMIT_WAIT_MS/,
+    );
+  });
+
   it("B2: SKEIN_RUN_RETRIES and SKEIN_TURN_IDLE_TIMEOUT_MS set the attempt limits; nonsense is refused", () => {
     expect(parseEnv({ SKEIN_RUN_RETRIES: "0", SKEIN_TURN_IDLE_TIMEOUT_MS: "0" })).toMatchObject({
       runRetries: 0,

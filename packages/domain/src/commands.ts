@@ -77,6 +77,7 @@ import {
   RecordPullRequestMerged,
 } from "./commands/git-commands.ts";
 import { EditQueuedMessage, ReorderQueue } from "./commands/queue-commands.ts";
+import { ResumeAfterUsageLimit } from "./commands/usage-limit-commands.ts";
 import { parseWith, type Result, type ValidationError } from "./errors.ts";
 
 /** Commands addressed to one `thread-<ThreadId>` stream (`data.threadId`). */
@@ -137,6 +138,7 @@ export const ThreadCommand = z.discriminatedUnion("type", [
   RecordPullRequestFeedback,
   RecordPullRequestMerged,
   RecordCodeBroughtBack,
+  ResumeAfterUsageLimit,
 ]);
 export type ThreadCommand = z.infer<typeof ThreadCommand>;
 

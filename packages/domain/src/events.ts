@@ -54,6 +54,7 @@ import {
   RunSteered,
 } from "./events/run-events.ts";
 import { QueuedMessageEdited, QueueReordered } from "./events/queue-events.ts";
+import { UsageLimitReached, UsageLimitResumed } from "./events/usage-limit-events.ts";
 import {
   ThreadArchived,
   ThreadCreated,
@@ -132,6 +133,8 @@ export const ThreadEvent = z.discriminatedUnion("type", [
   PullRequestFeedbackSent,
   PullRequestMerged,
   CodeBroughtBack,
+  UsageLimitReached,
+  UsageLimitResumed,
 ]);
 export type ThreadEvent = z.infer<typeof ThreadEvent>;
 

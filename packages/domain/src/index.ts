@@ -65,6 +65,17 @@ export {
 // Entities (E1–E18, P6)
 export { AppThread, AppThreadLineage, WorkspaceSetup } from "./entities/app-thread.ts";
 export {
+  DEFAULT_ON_USAGE_LIMIT,
+  DEFAULT_USAGE_LIMIT_WAIT_MS,
+  MAX_AUTOMATIC_RESUMES,
+  OnUsageLimit,
+  ThreadUsageLimit,
+  UsageLimitHit,
+  type UsageLimitPlan,
+  usageLimitPlan,
+  usageLimitStands,
+} from "./entities/usage-limit.ts";
+export {
   Checkpoint,
   CheckpointFileSummary,
   CheckpointStatus,

@@ -64,6 +64,8 @@ import { threadDeleteCommands } from "./threads/thread-delete.ts";
 import { DEFAULT_WORKTREE_GRACE_MS, sweepWorktrees } from "./parallel/worktree-hygiene.ts";
 import { type GitHubSettings, gitFinishCommands } from "./git/git-finish-commands.ts";
 import type { PullRequestWatch } from "./git/pr-watch.ts";
+import { UsageLimitWaits } from "./limits/usage-limit-waits.ts";
+import { realWaitClock, type WaitClock } from "./limits/wait-clock.ts";
 
 const TERMINAL_RUN_STATUSES = new Set([
   "completed",
@@ -114,6 +116,11 @@ export type OrchestratorOptions = {
   readinessTtlMs?: number;
   /** B17: GitHub's API and token (default: api.github.com, GITHUB_TOKEN/GH_TOKEN, `gh`). */
   github?: GitHubSettings;
+  /**
+   * Issue 32: waiting out usage limits: the clock the waits use (tests move their own), the
+   * wait when a provider named no reset (15 min) and the resumes in a row (3).
+   */
+  usageLimits?: { clock?: WaitClock; defaultWaitMs?: number; maxResumes?: number };
   /** Tests only: a fault between a bring-back's files and its append (crash recovery, B9). */
   afterBringBackFiles?: () => Promise<void> | void;
 };
@@ -135,6 +142,8 @@ export type Orchestrator = OrchestratorCommands & {
   readonly pullRequests: PullRequestWatch;
   /** B21: the live provider runtimes and the native threads they hold. */
   runtimeStats(): RuntimeStats;
+  /** Issue 32: the resumes planned for threads waiting out a usage limit. */
+  readonly usageLimits: UsageLimitWaits;
 };
 
 /** Wires the repository, session manager and run executor into the command side of Skein. */
@@ -285,6 +294,37 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     github: options.github ?? { env: {} },
   });
 
+  const usageLimits = new UsageLimitWaits({
+    repo,
+    store: options.store,
+    log,
+    clock: options.usageLimits?.clock ?? realWaitClock,
+    ...(options.usageLimits?.defaultWaitMs !== undefined
+      ? { defaultWaitMs: options.usageLimits.defaultWaitMs }
+      : {}),
+    ...(options.usageLimits?.maxResumes !== undefined
+      ? { maxResumes: options.usageLimits.maxResumes }
+      : {}),
+    resume: async (threadId, runId, commandId) => {
+      const input: { threadId: ThreadId; runId: RunId; commandId: string } = {
+        threadId,
+        runId,
+        commandId,
+      };
+      await gate.run("thread.resumeAfterUsageLimit", input, async (command) => {
+        const result = await repo.execute(
+          { type: "ResumeAfterUsageLimit", data: { threadId, runId } },
+          command.answer({ runId }),
+        );
+        if (!result.duplicate) executor.retried(threadId);
+        return { sequence: result.sequence };
+      });
+    },
+  });
+  executor.usageLimitHeld = (threadId) => {
+    void usageLimits.consider(threadId);
+  };
+
   const deletes = threadDeleteCommands({
     ...hygieneDeps,
     gate,
@@ -295,6 +335,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const api: Orchestrator = {
     repository: repo,
     pullRequests: gitFinish.watch,
+    usageLimits,
     instanceId: leases.owner,
     stopLeaseRenewal: () => {
       leases.stopRenewal();
@@ -446,6 +487,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       catalog,
       store: options.store,
       claims: gate.claims,
+      usageLimitChanged: (threadId) => {
+        void usageLimits.consider(threadId);
+      },
     }),
     ...queueCommands({ gate, repo, requireThread }),
     ...threadImportCommands({ gate, repo, store: options.store }),
@@ -526,6 +570,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       await gitFinish.watch
         .start()
         .catch((error: unknown) => log.warn({ err: error }, "pull request watch did not start"));
+      await usageLimits
+        .start()
+        .catch((error: unknown) => log.warn({ err: error }, "usage limit waits did not start"));
     },
     async waitForRun(runId) {
       // Register first, then check: a run settling in between still wakes us.
@@ -537,6 +584,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     async shutdown() {
       stopSweep?.();
       gitFinish.watch.stop();
+      usageLimits.stop();
       await executor.stop();
       await sessions.closeAll();
       await leases.close();

@@ -136,6 +136,8 @@ export async function createClaudeSkeinHarness(
     faultProxy?: boolean;
     /** Extra environment for the `claude` child (e.g. `CLAUDE_CODE_MAX_RETRIES`). */
     claudeEnv?: Record<string, string>;
+    /** Issue 32: the usage-limit waits' clock and bounds (kept across `restart`). */
+    usageLimits?: OrchestratorOptions["usageLimits"];
   } = {},
 ): Promise<ClaudeSkeinHarness> {
   const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -199,6 +201,7 @@ export async function createClaudeSkeinHarness(
       rawLog,
       sessionIdleMs: 0,
       ...(options.attempts ? { attempts: options.attempts } : {}),
+      ...(options.usageLimits ? { usageLimits: options.usageLimits } : {}),
     });
   let orchestrator = await make();
   const { projectId } = await orchestrator.createProject({ name: "claude e2e", workspaceRoot });

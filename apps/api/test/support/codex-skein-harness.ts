@@ -73,6 +73,8 @@ export type CodexSkeinOptions = {
   afterBringBackFiles?: OrchestratorOptions["afterBringBackFiles"];
   /** B21: when idle runtimes are recycled (the default otherwise). */
   runtimeLimits?: OrchestratorOptions["runtimeLimits"];
+  /** Issue 32: the usage-limit waits' clock and bounds (kept across restarts). */
+  usageLimits?: OrchestratorOptions["usageLimits"];
 };
 
 export type CodexSkeinHarness = {
@@ -192,6 +194,7 @@ export async function createCodexSkeinHarness(
       ...(options.summaryTimeoutMs ? { summaryTimeoutMs: options.summaryTimeoutMs } : {}),
       ...(options.afterBringBackFiles ? { afterBringBackFiles: options.afterBringBackFiles } : {}),
       ...(options.runtimeLimits ? { runtimeLimits: options.runtimeLimits } : {}),
+      ...(options.usageLimits ? { usageLimits: options.usageLimits } : {}),
     });
   let orchestrator = await make();
   const { projectId } = await orchestrator.createProject({

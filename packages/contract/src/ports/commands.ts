@@ -6,6 +6,7 @@ import type {
   InteractionMode,
   PlanId,
   ProjectId,
+  OnUsageLimit,
   ProjectSettings,
   ProjectSettingsPatch,
   ProviderKind,
@@ -290,6 +291,7 @@ export interface OrchestratorCommands {
     runtimeMode?: RuntimeMode;
     interactionMode?: InteractionMode;
     autoFeedback?: boolean;
+    onUsageLimit?: OnUsageLimit;
     commandId?: string;
   }): Promise<{ sequence: number }>;
   /** A thread exported elsewhere, appended here stream by stream (see thread-import.ts). */

@@ -10,6 +10,7 @@ import {
   ReasoningEffort,
   NotFoundError,
   RollbackScope,
+  OnUsageLimit,
   ProjectId,
   ProviderKind,
   RunId,
@@ -311,6 +312,8 @@ export const threadRouter = {
         interactionMode: InteractionMode.optional(),
         /** B17: send the PR's new review comments and failing checks to the agent unasked. */
         autoFeedback: z.boolean().optional(),
+        /** Issue 32: at a usage limit, wait for its reset and resume, offer a switch, or stop. */
+        onUsageLimit: OnUsageLimit.optional(),
         commandId: OptionalCommandId,
       }),
     )

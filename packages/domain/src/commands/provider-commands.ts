@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { NativeRef, RawLogRef, TokenUsage } from "../entities/common.ts";
 import { ProviderKind } from "../entities/common.ts";
+import { UsageLimitHit } from "../entities/usage-limit.ts";
 import { ProviderThreadForkSource, ProviderThreadStatus } from "../entities/provider-thread.ts";
 import {
   ContextHandoffId,
@@ -57,6 +58,8 @@ export const CompleteProviderTurn = defineCommand("CompleteProviderTurn", {
   usage: TokenUsage.nullable().optional(),
   /** B8: the provider's frame that ended the turn (`turn/completed`, Claude's result). */
   rawEventId: RawLogRef.optional(),
+  /** Issue 32: a failed turn ended at its provider's usage limit (see UsageLimitReached). */
+  usageLimit: UsageLimitHit.optional(),
 });
 
 /**

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PathText, UserText } from "../inputs/text.ts";
 import { Attachment, InteractionMode, ProviderKind, ReasoningEffort } from "../entities/common.ts";
 import { RunProgress } from "../entities/run.ts";
+import { UsageLimitHit } from "../entities/usage-limit.ts";
 import {
   ContextHandoffId,
   MessageId,
@@ -70,6 +71,8 @@ export const FailRun = defineCommand("FailRun", {
   threadId: ThreadId,
   runId: RunId,
   error: z.string().min(1),
+  /** Issue 32: the run failed at its provider's usage limit (see UsageLimitReached). */
+  usageLimit: UsageLimitHit.optional(),
 });
 
 /** Native steer: the provider accepts more input into the running turn. */

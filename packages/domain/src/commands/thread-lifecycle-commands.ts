@@ -9,6 +9,7 @@ import {
 } from "../entities/common.ts";
 import { WorkspaceSetup } from "../entities/app-thread.ts";
 import { TransferCreatedBy } from "../entities/context-transfer.ts";
+import { OnUsageLimit } from "../entities/usage-limit.ts";
 import {
   CheckpointId,
   NodeId,
@@ -81,6 +82,8 @@ export const UpdateThreadSettings = defineCommand("UpdateThreadSettings", {
   workspaceSetup: WorkspaceSetup.nullable().optional(),
   /** B17: review comments and failing checks of the thread's PR go to the agent unasked. */
   autoFeedback: z.boolean().optional(),
+  /** Issue 32: wait out a usage limit, offer a switch, or stop. */
+  onUsageLimit: OnUsageLimit.optional(),
 });
 
 export const ArchiveThread = defineCommand("ArchiveThread", { threadId: ThreadId });

@@ -9,6 +9,7 @@ import {
 } from "./common.ts";
 import { TransferCreatedBy } from "./context-transfer.ts";
 import { ThreadPullRequest } from "./pull-request.ts";
+import { OnUsageLimit, ThreadUsageLimit } from "./usage-limit.ts";
 
 /** E2: light, browsing-only lineage; operational detail lives in ContextTransfer rows (T10). */
 export const AppThreadLineage = z.object({
@@ -68,5 +69,9 @@ export const AppThread = z.object({
   pullRequest: ThreadPullRequest.nullable().optional(),
   /** B17: review comments and failing checks go to the agent without a click. */
   autoFeedback: z.boolean().optional(),
+  /** Issue 32: what a usage limit leads to (absent: `wait`, see usage-limit.ts). */
+  onUsageLimit: OnUsageLimit.optional(),
+  /** Issue 32: the latest usage limit a run of the thread failed at (absent or null: none). */
+  usageLimit: ThreadUsageLimit.nullable().optional(),
 });
 export type AppThread = z.infer<typeof AppThread>;

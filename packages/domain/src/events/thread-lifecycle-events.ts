@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { AppThread, WorkspaceSetup } from "../entities/app-thread.ts";
 import { InteractionMode, ModelSelection, ProviderKind, RuntimeMode } from "../entities/common.ts";
+import { OnUsageLimit } from "../entities/usage-limit.ts";
 import { ForkInheritance } from "../entities/fork-inheritance.ts";
 import { ForkItem } from "../entities/turn-item.ts";
 import { ThreadId } from "../ids.ts";
@@ -17,6 +18,7 @@ export const ThreadSettingsPatch = z.object({
   port: z.number().int().min(1).max(65535).nullable().optional(),
   workspaceSetup: WorkspaceSetup.nullable().optional(),
   autoFeedback: z.boolean().optional(),
+  onUsageLimit: OnUsageLimit.optional(),
 });
 export type ThreadSettingsPatch = z.infer<typeof ThreadSettingsPatch>;
 

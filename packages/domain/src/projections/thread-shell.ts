@@ -8,7 +8,8 @@ import type {
 } from "../entities/common.ts";
 import type { ForkInheritance } from "../entities/fork-inheritance.ts";
 import type { ProjectId, RunId, ThreadId } from "../ids.ts";
-import type { ThreadState } from "../state/thread-state.ts";
+import { usageLimitStands } from "../entities/usage-limit.ts";
+import { nextQueuedRun, type ThreadState } from "../state/thread-state.ts";
 
 export type ThreadShellStatus = "idle" | "running" | "waiting" | "failed";
 
@@ -52,6 +53,10 @@ export type ThreadShell = {
   workspaceSetup?: AppThread["workspaceSetup"];
   /** B17: the PR's new review comments and failing checks go to the agent unasked (absent: no). */
   autoFeedback?: boolean;
+  /** Issue 32: what a usage limit leads to (absent: `wait`). */
+  onUsageLimit?: AppThread["onUsageLimit"];
+  /** Issue 32: the latest usage limit a run failed at, until a run completes (absent: none). */
+  usageLimit?: AppThread["usageLimit"];
 };
 
 /**
@@ -61,7 +66,10 @@ export type ThreadShell = {
 export function shellStatusOf(s: ThreadState): ThreadShellStatus {
   const active = s.activeRunId ? s.runs.get(s.activeRunId) : undefined;
   if (active) return active.status === "waiting" ? "waiting" : "running";
-  if (s.queuedRunIds.size > 0) return "running";
+  // Issue 32: runs a usage limit holds are not running; the thread reads as its failed run.
+  if (s.queuedRunIds.size > 0 && (!usageLimitStands(s.thread?.usageLimit) || nextQueuedRun(s))) {
+    return "running";
+  }
   const last = s.lastSettledRunId ? s.runs.get(s.lastSettledRunId) : undefined;
   return last?.status === "failed" ? "failed" : "idle";
 }
@@ -100,5 +108,7 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     ...(t.port != null ? { port: t.port } : {}),
     ...(t.workspaceSetup ? { workspaceSetup: t.workspaceSetup } : {}),
     ...(t.autoFeedback ? { autoFeedback: true } : {}),
+    ...(t.onUsageLimit ? { onUsageLimit: t.onUsageLimit } : {}),
+    ...(t.usageLimit ? { usageLimit: t.usageLimit } : {}),
   };
 }

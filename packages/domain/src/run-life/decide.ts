@@ -1,3 +1,5 @@
+import type { UsageLimitHit } from "../entities/usage-limit.ts";
+import type { ProviderFailure } from "../provider/provider-failure.ts";
 import { decideFailure, failureInWords } from "./failure-policy.ts";
 import { evolve } from "./evolve.ts";
 import type {
@@ -47,7 +49,7 @@ export function decide(input: RunLifeInput, state: RunLifeState, meta: RunLifeMe
     }
     case "TurnRefused":
       // The run started but its provider refused the turn: one failure, in words.
-      return failRun(s, failureInWords(s.run.provider, input.data.failure));
+      return failRun(s, failureInWords(s.run.provider, input.data.failure), input.data.failure);
     case "TurnStalled":
       return { type: "InterruptTurn", data: { reason: input.data.reason } };
     case "TurnFailed":
@@ -86,7 +88,11 @@ function turnFailed(s: RunLifeState, fact: TurnFailed["data"], meta: RunLifeMeta
     retries: s.retries,
     policy: meta.policy,
   });
-  if (!decision.attempt) return { type: "DescribeFailure", data: { words } };
+  if (!decision.attempt) {
+    // Issue 32: a limit Skein's own retries did not get past is the thread's usage limit.
+    const usageLimit = usageLimitOf(fact.failure);
+    return { type: "DescribeFailure", data: { words, ...(usageLimit ? { usageLimit } : {}) } };
+  }
   return {
     type: "ScheduleRetry",
     data: {
@@ -123,12 +129,24 @@ function startTurn(s: RunLifeState, meta: RunLifeMeta, text: string | null): Run
   };
 }
 
-function failRun(s: RunLifeState, error: string): RunLifeOutput {
+function failRun(s: RunLifeState, error: string, failure?: ProviderFailure): RunLifeOutput {
   const { threadId, runId } = s.run!;
+  const usageLimit = failure ? usageLimitOf(failure) : null;
   return {
     type: "FailRun",
-    data: { command: { type: "FailRun", data: { threadId, runId, error } } },
+    data: {
+      command: {
+        type: "FailRun",
+        data: { threadId, runId, error, ...(usageLimit ? { usageLimit } : {}) },
+      },
+    },
   };
+}
+
+/** A rate-limit failure as the usage limit it is, with the wait the provider named (if any). */
+export function usageLimitOf(failure: ProviderFailure): UsageLimitHit | null {
+  if (failure.kind !== "rate_limited") return null;
+  return failure.retryAfterMs === undefined ? {} : { retryAfterMs: failure.retryAfterMs };
 }
 
 const abort = (why: string): RunLifeOutput => ({

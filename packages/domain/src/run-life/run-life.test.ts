@@ -125,6 +125,31 @@ describe("run life: a failed turn (B2)", () => {
       .then({ type: "DescribeFailure", data: { words: expect.stringContaining("after 61 s") } });
   });
 
+  it("issue 32: a rate limit past Skein's retries ends the run at a usage limit, with the wait asked", () => {
+    const limited = (retryAfterMs?: number) =>
+      retryAfterMs === undefined
+        ? ({ kind: "rate_limited", message: "429" } as const)
+        : ({ kind: "rate_limited", message: "429", retryAfterMs } as const);
+    const past = given(fact.began(), fact.started())
+      .when(fact.failed(limited(POLICY.maxRetryAfterMs + 1)))
+      .then({ type: "DescribeFailure" });
+    expect(past).toMatchObject({
+      data: { usageLimit: { retryAfterMs: POLICY.maxRetryAfterMs + 1 } },
+    });
+    // A limit the person stopped is no usage limit; nor is any other failure.
+    const stopped = given(fact.began(), fact.started())
+      .when(fact.failed(limited(), { interruptRequested: true }))
+      .then({ type: "DescribeFailure" });
+    expect(stopped.type === "DescribeFailure" && stopped.data.usageLimit).toBeFalsy();
+    const other = given(fact.began(), fact.started())
+      .when(fact.failed({ kind: "context_too_long", message: "too long" }))
+      .then({ type: "DescribeFailure" });
+    expect(other.type === "DescribeFailure" && other.data.usageLimit).toBeFalsy();
+    given(fact.began("claude"))
+      .when(fact.refused(limited()))
+      .then({ type: "FailRun", data: { command: { data: { usageLimit: {} } } } });
+  });
+
   it("B2: a turn failing after its attempts are used up says which attempt failed", () => {
     const twice = [
       fact.began(),

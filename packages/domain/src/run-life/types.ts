@@ -1,5 +1,6 @@
 import type { Command } from "../commands.ts";
 import type { ProviderKind } from "../entities/common.ts";
+import type { UsageLimitHit } from "../entities/usage-limit.ts";
 import type { IdSource, ProviderTurnId, RunId, ThreadId } from "../ids.ts";
 import type { ProviderFailure } from "../provider/provider-failure.ts";
 import type { AttemptPolicy } from "./attempt-policy.ts";
@@ -109,7 +110,11 @@ export type ScheduleRetry = {
   };
 };
 /** No new attempt: the failed turn's end (and so the run's) carries these words. */
-export type DescribeFailure = { type: "DescribeFailure"; data: { words: string } };
+export type DescribeFailure = {
+  type: "DescribeFailure";
+  /** `usageLimit`: the run ends at its provider's usage limit (issue 32), recorded with its end. */
+  data: { words: string; usageLimit?: UsageLimitHit };
+};
 /** Pause this long before the new attempt. */
 export type WaitForRetry = { type: "WaitForRetry"; data: { delayMs: number } };
 /** Put the run back on a live runtime (a new one resuming the provider thread if it died). */

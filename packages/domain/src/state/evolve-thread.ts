@@ -44,6 +44,7 @@ import {
   onRuntimeRequestWithdrawn,
 } from "./evolve/requests.ts";
 import { onQueuedMessageEdited, onQueueReordered } from "./evolve/queue.ts";
+import { onUsageLimitReached, onUsageLimitResumed } from "./evolve/usage-limit.ts";
 import {
   onAttemptRestarted,
   onRunCancelled,
@@ -235,6 +236,12 @@ export function evolveThread(state: ThreadState, event: ThreadEvent): ThreadStat
       break;
     case "CodeBroughtBack":
       onCodeBroughtBack(state, event.data);
+      break;
+    case "UsageLimitReached":
+      onUsageLimitReached(state, event.data);
+      break;
+    case "UsageLimitResumed":
+      onUsageLimitResumed(state, event.data);
       break;
     default:
       assertNever(event);

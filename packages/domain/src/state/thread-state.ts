@@ -31,6 +31,7 @@ import type {
   TurnItemId,
 } from "../ids.ts";
 import type { ProjectionTable } from "../projections/projection-write.ts";
+import { usageLimitStands } from "../entities/usage-limit.ts";
 
 export type TurnItemEntry = { item: TurnItem; sortKey: number };
 
@@ -201,10 +202,14 @@ export function runByOrdinal(state: ThreadState, ordinal: number): Run | undefin
 
 /** The next queued run (FIFO), if any. */
 export function nextQueuedRun(state: ThreadState): Run | undefined {
+  // Issue 32: while a usage limit stands, its provider's runs stay queued as they are (they
+  // would only fail at the same limit); a run for another provider (a switch) may go.
+  const limit = state.thread?.usageLimit;
+  const held = usageLimitStands(limit) ? limit?.provider : undefined;
   for (const id of state.queuedRunIds) {
     const run = state.runs.get(id);
     // Only a run still `queued` can be dispatched; anything else would be picked again forever.
-    if (run?.status === "queued") return run;
+    if (run?.status === "queued" && run.provider !== held) return run;
   }
   return undefined;
 }

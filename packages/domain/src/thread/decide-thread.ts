@@ -52,6 +52,7 @@ import {
   resolveContextTransfer,
   supersedeContextTransfer,
 } from "./transfers.ts";
+import { resumeAfterUsageLimit } from "./usage-limit.ts";
 
 function route(
   c: ThreadCommand,
@@ -172,6 +173,8 @@ function route(
       return recordPullRequestMerged(c.data, s, m);
     case "RecordCodeBroughtBack":
       return recordCodeBroughtBack(c.data, s, m, ctx);
+    case "ResumeAfterUsageLimit":
+      return resumeAfterUsageLimit(c.data, s, m);
     default:
       return assertNever(c);
   }

@@ -7,6 +7,7 @@ import type { CommandMeta } from "../meta.ts";
 import type { ThreadState } from "../state/thread-state.ts";
 import { assertTransition } from "../transitions.ts";
 import { requireAbsent, requireEntity, requireThread } from "./guards.ts";
+import { usageLimitReached } from "./usage-limit.ts";
 
 export function recordProviderThread(
   d: CommandData<"RecordProviderThread">,
@@ -190,6 +191,9 @@ export function completeProviderTurn(
       type: "RunFinished",
       data: { runId: run.id, status: d.status, error, at: meta.at },
     });
+    if (d.status === "failed" && d.usageLimit) {
+      events.push(usageLimitReached(run, d.usageLimit, meta));
+    }
   }
   return events;
 }

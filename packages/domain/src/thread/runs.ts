@@ -3,6 +3,7 @@ import type { ContextTransfer } from "../entities/context-transfer.ts";
 import type { ConversationMessage } from "../entities/conversation-message.ts";
 import type { Run } from "../entities/run.ts";
 import type { TurnItemOf } from "../entities/turn-item.ts";
+import { usageLimitStands } from "../entities/usage-limit.ts";
 import { ConflictError, PreconditionFailedError } from "../errors.ts";
 import type { ThreadEvent } from "../events.ts";
 import type { RunAttemptId, RunId } from "../ids.ts";
@@ -20,6 +21,7 @@ import {
   requireOtherThread,
   requireThread,
 } from "./guards.ts";
+import { usageLimitReached } from "./usage-limit.ts";
 
 /**
  * Send a message: the run is queued with its user message. A run queued while another is active
@@ -242,8 +244,14 @@ export function retryRun(
   assertTransition("Run", run.status, "queued", run.id);
   if (s.activeRunId) throw new ConflictError(`run ${s.activeRunId} is still active; wait for it`);
   const queued = nextQueuedRun(s);
-  if (queued) throw new ConflictError(`run ${queued.id} is queued; cancel it to retry ${run.id}`);
-  const latest = latestCountedRun(s);
+  // Issue 32: the run a usage limit failed may go again ahead of the messages the limit held.
+  const limit = s.thread?.usageLimit;
+  const heldByLimit = limit?.runId === run.id && usageLimitStands(limit);
+  if (queued && !heldByLimit) {
+    throw new ConflictError(`run ${queued.id} is queued; cancel it to retry ${run.id}`);
+  }
+  // The messages a limit held have not run: nothing built on them yet.
+  const latest = latestCountedRun(s, heldByLimit);
   if (latest && latest.id !== run.id) {
     throw new ConflictError(
       `only the latest run can be retried; run ${latest.id} came after ${run.id}`,
@@ -252,10 +260,13 @@ export function retryRun(
   return [{ type: "RunRetryQueued", data: { runId: run.id, at: meta.at } }];
 }
 
-function latestCountedRun(s: ThreadState): Run | undefined {
+/** The thread's latest run that counts (not cancelled or rolled back); `startedOnly`: not queued. */
+export function latestCountedRun(s: ThreadState, startedOnly = false): Run | undefined {
   for (let i = s.runOrder.length - 1; i >= 0; i -= 1) {
     const run = s.runs.get(s.runOrder[i] as RunId);
-    if (run && run.status !== "cancelled" && run.status !== "rolled_back") return run;
+    if (!run || run.status === "cancelled" || run.status === "rolled_back") continue;
+    if (startedOnly && run.status === "queued") continue;
+    return run;
   }
   return undefined;
 }
@@ -305,5 +316,6 @@ export function failRun(
   }
   return [
     { type: "RunFinished", data: { runId: run.id, status: "failed", error: d.error, at: meta.at } },
+    ...(d.usageLimit ? [usageLimitReached(run, d.usageLimit, meta)] : []),
   ];
 }

@@ -20,6 +20,7 @@ export type CommandProcedure =
   | "thread.steer"
   | "thread.interrupt"
   | "thread.retryRun"
+  | "thread.resumeAfterUsageLimit"
   | "thread.editQueued"
   | "thread.reorderQueue"
   | "thread.withdrawQueued"

@@ -61,6 +61,7 @@ export class RunExecutor {
       attachments: null,
       workspaceSetups: null,
       threadPort: null,
+      usageLimitHeld: null,
       deferred: new Set(),
       lost: new Set(),
       unfinishedTakeovers: new Map(),
@@ -89,6 +90,11 @@ export class RunExecutor {
   /** Issue 26: gives a thread without a PORT one before its run starts; set by the orchestrator. */
   set threadPort(port: ((threadId: ThreadId) => Promise<number | null>) | null) {
     this.ctx.threadPort = port;
+  }
+
+  /** Issue 32: told of each thread whose queue a usage limit holds; set by the orchestrator. */
+  set usageLimitHeld(held: ((threadId: ThreadId) => void) | null) {
+    this.ctx.usageLimitHeld = held;
   }
 
   /** Starts (or keeps) the thread's runner; it drains queued runs one at a time. */

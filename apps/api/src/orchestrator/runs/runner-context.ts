@@ -44,6 +44,8 @@ export type RunnerContext = {
   workspaceSetups: WorktreeSetups | null;
   /** Issue 26: the thread's PORT, given one first if it has none (thread-ports.ts). */
   threadPort: ((threadId: ThreadId) => Promise<number | null>) | null;
+  /** Issue 32: a thread's queue is held by a usage limit (the waits plan its resume). */
+  usageLimitHeld: ((threadId: ThreadId) => void) | null;
   /** Threads whose lease another instance held when we tried to dispatch them. */
   readonly deferred: Set<ThreadId>;
   /** Threads whose lease another instance took over while we ran them (see `leaseLost`). */

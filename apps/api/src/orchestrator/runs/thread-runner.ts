@@ -1,5 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
-import { nextQueuedRun, type RunId } from "@skein/domain";
+import { nextQueuedRun, type RunId, usageLimitStands } from "@skein/domain";
 import { LeaseLostError } from "../recovery/lease-fence.ts";
 import { interruptOrphanedRun } from "../recovery/recovery.ts";
 import { type Dispatch, dispatchRun } from "./run-dispatch.ts";
@@ -82,6 +82,9 @@ export class ThreadRunner {
       if (ctx.stopping || !ctx.leases.holds(threadId)) return;
       const state = await ctx.repo.thread(threadId);
       if (!state.thread || state.activeRunId) return;
+      // Issue 32: the limit holds its provider's queued runs (nextQueuedRun passes them over)
+      // until its resume, planned here, or the person lets them go.
+      if (usageLimitStands(state.thread.usageLimit)) ctx.usageLimitHeld?.(threadId);
       const run = nextQueuedRun(state);
       if (!run) {
         // Another instance may have queued a run our cache has not seen; look once before

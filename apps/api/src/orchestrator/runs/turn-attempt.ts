@@ -1,4 +1,4 @@
-import type { RuntimeRequestId } from "@skein/domain";
+import type { RuntimeRequestId, UsageLimitHit } from "@skein/domain";
 import {
   type ProviderFailure,
   providerFailureOf,
@@ -90,6 +90,7 @@ export async function runTurn(
       giveUp: () => stalled("model_unreachable"),
     });
     let words: string | null = null;
+    let usageLimit: UsageLimitHit | undefined;
     const failed = async (failure: ProviderFailure) => {
       const decided = life.feed({
         type: "TurnFailed",
@@ -107,7 +108,9 @@ export async function runTurn(
         await appends.execute(decided.data.command);
         const { reason } = decided.data.command.data;
         ctx.log.warn({ threadId, runId, reason, failure }, "new attempt");
-      } else if (decided.type !== "DescribeFailure") throw unexpected(decided);
+      } else if (decided.type === "DescribeFailure") {
+        usageLimit = decided.data.usageLimit;
+      } else throw unexpected(decided);
       words = decided.data.words;
     };
     const consumer = new TurnConsumer(
@@ -121,6 +124,7 @@ export async function runTurn(
       {
         before: failed,
         describe: (failure) => words ?? failureInWords(session.provider, failure, start.attempt),
+        usageLimit: () => usageLimit,
       },
       children,
     );

@@ -8,6 +8,7 @@ import type {
   RuntimeRequestId,
   ThreadId,
   TokenUsage,
+  UsageLimitHit,
 } from "@skein/domain";
 import {
   type ProviderFailure,
@@ -40,6 +41,8 @@ export type FailureHooks = {
   before?: (failure: ProviderFailure) => Promise<void>;
   /** Puts the failure in words for the person reading it (the provider's words stay in). */
   describe?: (failure: ProviderFailure) => string;
+  /** Issue 32: the usage limit the run ends at, recorded with the failed turn's end. */
+  usageLimit?: () => UsageLimitHit | undefined;
 };
 
 /** T9: where a turn's sub-agent events go (see subagent-threads.ts). */
@@ -309,8 +312,14 @@ export class TurnConsumer {
               : null,
         usage: this.usage,
         ...rawRef({ rawEventId: this.endFrame }),
+        ...this.limitOf(outcome),
       },
     });
+  }
+
+  private limitOf(outcome: TurnOutcome): { usageLimit?: UsageLimitHit } {
+    const usageLimit = outcome.status === "failed" ? this.failures.usageLimit?.() : undefined;
+    return usageLimit ? { usageLimit } : {};
   }
 }
 

@@ -23,6 +23,8 @@ type Deps = {
   catalog: (provider: ProviderKind) => Promise<ProviderModel[]>;
   store: EventStore;
   claims: EffectClaims;
+  /** Issue 32: the thread's usage-limit setting changed (its waiting resume is planned again). */
+  usageLimitChanged?: (threadId: ThreadId) => void;
 };
 
 type Commands = Pick<OrchestratorCommands, "updateSettings" | "archive" | "unarchive" | "promote">;
@@ -56,7 +58,7 @@ export function threadSettingsCommands(deps: Deps): Commands {
       gate.run("thread.updateSettings", input, async (command) => {
         const { threadId, title, defaultProvider, model, effort, runtimeMode, interactionMode } =
           input;
-        const { autoFeedback } = input;
+        const { autoFeedback, onUsageLimit } = input;
         if (
           title === undefined &&
           defaultProvider === undefined &&
@@ -64,10 +66,11 @@ export function threadSettingsCommands(deps: Deps): Commands {
           effort === undefined &&
           runtimeMode === undefined &&
           interactionMode === undefined &&
-          autoFeedback === undefined
+          autoFeedback === undefined &&
+          onUsageLimit === undefined
         ) {
           throw new ValidationError(
-            "nothing to change: give a title, defaultProvider, model, effort, runtimeMode, interactionMode or autoFeedback",
+            "nothing to change: give a title, defaultProvider, model, effort, runtimeMode, interactionMode, autoFeedback or onUsageLimit",
           );
         }
         const thread = (await requireThread(threadId)).thread!;
@@ -96,10 +99,13 @@ export function threadSettingsCommands(deps: Deps): Commands {
               ...(runtimeMode !== undefined ? { runtimeMode } : {}),
               ...(interactionMode !== undefined ? { interactionMode } : {}),
               ...(autoFeedback !== undefined ? { autoFeedback } : {}),
+              ...(onUsageLimit !== undefined ? { onUsageLimit } : {}),
             },
           },
           command.answer({}),
         );
+        // Issue 32: a waiting resume is planned or dropped with the new setting.
+        if (onUsageLimit !== undefined) deps.usageLimitChanged?.(threadId);
         return { sequence: result.sequence };
       }),
     archive: (input) =>

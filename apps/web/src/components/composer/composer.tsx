@@ -25,6 +25,7 @@ import { BringBackOptions, type BringBackWhat } from "./bring-back-options.tsx";
 import { bringBackRequest } from "../../lib/bring-back-choice.ts";
 import { BringBackSelect } from "./bring-back-select.tsx";
 import { ProviderReadinessNotice } from "./provider-readiness-notice.tsx";
+import { UsageLimitSwitch } from "./usage-limit-switch.tsx";
 import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
 import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -304,6 +305,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
       }}
     >
       <ProviderReadinessNotice provider={provider} />
+      <UsageLimitSwitch thread={thread} provider={provider} onSwitch={chooseProvider} />
       <textarea
         aria-label="Message"
         placeholder={

@@ -12,6 +12,7 @@ import { Composer } from "../composer/composer.tsx";
 import { QueuedMessages } from "../queue/queued-messages.tsx";
 import { TurnItemView } from "../items/turn-item-view.tsx";
 import { CurrentPlan } from "./current-plan.tsx";
+import { UsageLimitNotice, usageLimitNote } from "./usage-limit-notice.tsx";
 import { stopLabel } from "./timeline-scrubber.tsx";
 import { ItemStream } from "./item-stream.tsx";
 import { VIRTUALIZE_FROM, VirtualItemStream } from "./virtual-item-stream.tsx";
@@ -78,6 +79,8 @@ export function ConversationView() {
     [pendingRequests],
   );
   const sections = useMemo(() => (detail ? splitSections(detail) : null), [detail]);
+  const shell = detail?.thread;
+  const limitNote = useMemo(() => (shell ? usageLimitNote(shell) : null), [shell]);
 
   // Follow a growing reply while the reader is at the bottom; leave them alone once they scroll up.
   // biome-ignore lint/correctness/useExhaustiveDependencies: re-run on every new projection
@@ -214,6 +217,7 @@ export function ConversationView() {
               retryRunId={retryableRunId(detail)}
               onRetry={onRetry}
               retrying={retrier.pending}
+              limitNote={limitNote}
             />
           ) : (
             <ItemStream
@@ -227,6 +231,7 @@ export function ConversationView() {
               retryRunId={retryableRunId(detail)}
               onRetry={onRetry}
               retrying={retrier.pending}
+              limitNote={limitNote}
             />
           )}
         </section>
@@ -242,6 +247,7 @@ export function ConversationView() {
       <CurrentPlan plans={detail.plans} />
       {travel.atSequence === null ? (
         <>
+          <UsageLimitNotice detail={detail} onChanged={refresh} />
           <QueuedMessages detail={detail} onChanged={refresh} />
           <Composer key={detail.thread.id} detail={detail} onSent={refresh} />
         </>

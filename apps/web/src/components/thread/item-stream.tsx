@@ -22,6 +22,7 @@ export function ItemStream({
   retryRunId,
   onRetry,
   retrying,
+  limitNote,
 }: {
   items: readonly TurnItem[];
   runs: ReadonlyMap<string, Run>;
@@ -34,6 +35,8 @@ export function ItemStream({
   retryRunId?: string | null;
   onRetry?: (run: Run) => void;
   retrying?: boolean;
+  /** Issue 32: the run a standing usage limit failed, and what its header says about it. */
+  limitNote?: { runId: string; text: string } | null;
 }) {
   const numberOf = useRunNumber();
   let previousRun: string | null = null;
@@ -55,6 +58,9 @@ export function ItemStream({
                 {...(onFork ? { onFork } : {})}
                 {...(forking !== undefined ? { forking } : {})}
                 {...(onRetry && item.runId === retryRunId ? { onRetry, retrying: !!retrying } : {})}
+                {...(limitNote && item.runId === limitNote.runId
+                  ? { limitNote: limitNote.text }
+                  : {})}
               />
             )}
             <StableItem item={item} pendingRequests={pendingRequests} />

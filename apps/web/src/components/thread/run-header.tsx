@@ -24,6 +24,7 @@ export const RunHeader = memo(function RunHeader({
   forking,
   onRetry,
   retrying,
+  limitNote,
 }: {
   run: Run | undefined;
   /**
@@ -41,6 +42,8 @@ export const RunHeader = memo(function RunHeader({
   /** Set only on the run "Retry" is offered on (the latest, interrupted or failed). */
   onRetry?: (run: Run) => void;
   retrying?: boolean;
+  /** Issue 32: set only on the run a standing usage limit failed (its reset, its resume). */
+  limitNote?: string;
 }) {
   const own = run?.ordinal ?? ordinal;
   const label = `Run ${own === null ? "?" : numberOf(threadId, own)}`;
@@ -72,6 +75,11 @@ export const RunHeader = memo(function RunHeader({
       {run?.progress && (
         <span className="warn run-progress" role="status">
           {run.progress.text}
+        </span>
+      )}
+      {run && limitNote && (
+        <span className="warn run-limit" role="status">
+          {limitNote}
         </span>
       )}
       {run?.error && <span className="error inline-error">{run.error}</span>}

@@ -25,6 +25,8 @@ type Props = {
   retryRunId?: string | null;
   onRetry?: (run: Run) => void;
   retrying?: boolean;
+  /** Issue 32: the run a standing usage limit failed, and what its header says about it. */
+  limitNote?: { runId: string; text: string } | null;
 };
 
 /**
@@ -44,6 +46,7 @@ export function VirtualItemStream({
   retryRunId,
   onRetry,
   retrying,
+  limitNote,
 }: Props) {
   const numberOf = useRunNumber();
   const list = useRef<HTMLDivElement>(null);
@@ -179,6 +182,9 @@ export function VirtualItemStream({
                 {...(onFork ? { onFork } : {})}
                 {...(forking !== undefined ? { forking } : {})}
                 {...(onRetry && item.runId === retryRunId ? { onRetry, retrying: !!retrying } : {})}
+                {...(limitNote && item.runId === limitNote.runId
+                  ? { limitNote: limitNote.text }
+                  : {})}
               />
             )}
             <StableItem item={item} pendingRequests={pendingRequests} />

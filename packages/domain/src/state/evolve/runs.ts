@@ -21,6 +21,7 @@ import {
   releaseProviderThread,
   strandPendingRequests,
 } from "./shared.ts";
+import { limitOver, limitRetried } from "./usage-limit.ts";
 
 export function onRunQueued(s: ThreadState, d: EventData<"RunQueued">): void {
   putRun(s, d.run);
@@ -82,7 +83,12 @@ export function onRunRetryQueued(s: ThreadState, d: EventData<"RunRetryQueued">)
     interruptRequestedAt: null,
     error: null,
   });
-  s.queuedRunIds.add(run.id);
+  // It goes first: a retry waits for no queued run, except those a usage limit held (issue 32),
+  // which came after it.
+  const behind = [...s.queuedRunIds].filter((id) => id !== run.id);
+  s.queuedRunIds.clear();
+  for (const id of [run.id, ...behind]) s.queuedRunIds.add(id);
+  limitRetried(s, run.id, d.at);
   // The run no longer counts as settled; retries are user-paced, so a rescan is cheap enough.
   recomputeRunCaches(s);
   touchShell(s, d.at);
@@ -120,6 +126,7 @@ export function onRunFinished(s: ThreadState, d: EventData<"RunFinished">): void
   // A live notice (B15) says nothing once the run has ended: its error does.
   const notice = run.progress ? { progress: null } : {};
   settleRun(s, { ...run, status: d.status, completedAt: d.at, error: d.error, ...notice }, d.at);
+  if (d.status === "completed") limitOver(s, run.provider, d.at);
 }
 
 export function onRunSteered(s: ThreadState, d: EventData<"RunSteered">): void {
