@@ -19,11 +19,11 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createGeminiAdapter, geminiAgentSpec } from "@skein/adapters-acp";
 import { openSqliteEventStore } from "@skein/db";
-import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
+import type { RunId, ThreadId } from "@skein/domain";
 import { createGeminiTestHome } from "@skein/fake-models";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { writeBenchRows } from "./bench-rows.ts";
-import { finishedRuns, median, pairedTurns } from "./paired-turns.ts";
+import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
 const WARMUP = 3;
 const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 20);
@@ -120,32 +120,25 @@ async function main() {
       workspaceRoot: skeinCwd,
     });
     const { threadId } = await orchestrator.createThread({ projectId, provider: "gemini" });
-    const subscription = store.subscribe({
-      afterSequence: await store.headSequence(),
-      filter: { streamIds: [threadStreamId(threadId as ThreadId)] },
-    });
-    const finished = finishedRuns(subscription);
     const agentShare: number[] = [];
-    const skeinTurn = async (text: string, measured: boolean) => {
-      const started = performance.now();
-      const { runId } = await orchestrator.sendMessage({ threadId, text });
-      // Asked while the run is in flight, so it resolves once the runner is done with it.
-      const settled = orchestrator.waitForRun(runId);
-      await finished(runId as RunId);
-      const elapsed = performance.now() - started;
-      if (measured) agentShare.push(promptIn - promptOut);
-      await settled;
-      return elapsed;
-    };
+    const skeinSide = await skeinThreadTurns({
+      store,
+      threadId: threadId as ThreadId,
+      send: async (text) => (await orchestrator.sendMessage({ threadId, text })).runId as RunId,
+      waitForRun: (runId) => orchestrator.waitForRun(runId),
+      onFinished: (_elapsed, measured) => {
+        if (measured) agentShare.push(promptIn - promptOut);
+      },
+    });
 
     const { skein, native } = await pairedTurns({
       warmup: WARMUP,
       rounds: ROUNDS,
       settleMs: SETTLE_MS,
-      skein: skeinTurn,
+      skein: skeinSide.turn,
       direct: directTurn,
     });
-    subscription.close();
+    skeinSide.close();
     const ratio = median(skein) / median(native);
     const own = skein.map((total, i) => total - (agentShare[i] ?? 0));
     console.log(

@@ -7,11 +7,10 @@
  *   JSON-RPC client on its own process and thread.
  * Both threads grow the same history, so the ratio also shows whether Skein's cost grows with it.
  */
-import { type ThreadId, threadStreamId } from "@skein/domain";
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
 import { benchSize, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
-import { finishedRuns, median, pairedTurns } from "./paired-turns.ts";
+import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
 const WARMUP = benchSize(5, 1);
 const ROUNDS = Number(process.env.CODEX_BENCH_ROUNDS ?? benchSize(60, 2));
@@ -44,38 +43,29 @@ async function main() {
       return performance.now() - started;
     };
 
-    const threadId: ThreadId = await h.createThread();
-    const subscription = h.store.subscribe({
-      afterSequence: await h.store.headSequence(),
-      filter: { streamIds: [threadStreamId(threadId)] },
-    });
-    const finished = finishedRuns(subscription);
+    const threadId = await h.createThread();
     const added: number[] = [];
     const codexShare: number[] = [];
-    const skeinTurn = async (text: string, measured: boolean) => {
-      const started = performance.now();
-      const runId = await h.send(threadId, text);
-      // Asked while the run is in flight, so it resolves only once the runner is done with it,
-      // post-run work included (asked after RunFinished it would return at once).
-      const settled = h.orchestrator.waitForRun(runId);
-      await finished(runId);
-      const elapsed = performance.now() - started;
-      if (measured) {
+    const skeinSide = await skeinThreadTurns({
+      store: h.store,
+      threadId,
+      send: (text) => h.send(threadId, text),
+      waitForRun: (runId) => h.orchestrator.waitForRun(runId),
+      onFinished: (elapsed, measured) => {
+        if (!measured) return;
         codexShare.push(protocolEnd - protocolStart);
         added.push(elapsed - (protocolEnd - protocolStart));
-      }
-      await settled;
-      return elapsed;
-    };
+      },
+    });
 
     const { skein, native } = await pairedTurns({
       warmup: WARMUP,
       rounds: ROUNDS,
       settleMs: SETTLE_MS,
-      skein: skeinTurn,
+      skein: skeinSide.turn,
       direct: directTurn,
     });
-    subscription.close();
+    skeinSide.close();
     const ratio = median(skein) / median(native);
     const half = Math.floor(ROUNDS / 2);
     const early = median(skein.slice(0, half)) / median(native.slice(0, half));

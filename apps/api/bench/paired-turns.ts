@@ -3,8 +3,8 @@
  * acp_turn_overhead_ratio, new_thread_first_turn_ratio): the same turn is timed through Skein
  * and straight to the runtime, in pairs, so machine noise hits both sides alike.
  */
-import type { StoredEvent } from "@skein/db";
-import type { RunId } from "@skein/domain";
+import type { EventStore, StoredEvent } from "@skein/db";
+import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
 
 export const median = (xs: number[]) => {
   const sorted = [...xs].sort((a, b) => a - b);
@@ -15,7 +15,7 @@ export const median = (xs: number[]) => {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves per run when its RunFinished is committed, from one live subscription. */
-export function finishedRuns(events: AsyncIterable<StoredEvent>) {
+function finishedRuns(events: AsyncIterable<StoredEvent>) {
   const waiters = new Map<string, () => void>();
   void (async () => {
     for await (const event of events) {
@@ -26,6 +26,41 @@ export function finishedRuns(events: AsyncIterable<StoredEvent>) {
     }
   })();
   return (runId: RunId) => new Promise<void>((resolve) => waiters.set(runId, resolve));
+}
+
+/**
+ * The Skein side of a turn on one thread: sendMessage → the run's RunFinished in the store, seen
+ * from one live subscription opened now. `send` queues the run; `waitForRun` is asked while the
+ * run is in flight, so it resolves only once the runner is done with it, post-run work included
+ * (asked after RunFinished it would return at once), and the turn returns after it.
+ * `onFinished` runs right after the turn's time is taken (to read the runtime's own share).
+ */
+export async function skeinThreadTurns(options: {
+  store: Pick<EventStore, "headSequence" | "subscribe">;
+  threadId: ThreadId;
+  send: (text: string) => Promise<RunId>;
+  waitForRun: (runId: RunId) => Promise<unknown>;
+  onFinished?: (elapsed: number, measured: boolean) => void;
+}): Promise<{ turn: TimedTurn; close(): void }> {
+  const { store, threadId } = options;
+  const subscription = store.subscribe({
+    afterSequence: await store.headSequence(),
+    filter: { streamIds: [threadStreamId(threadId)] },
+  });
+  const finished = finishedRuns(subscription);
+  return {
+    async turn(text, measured) {
+      const started = performance.now();
+      const runId = await options.send(text);
+      const settled = options.waitForRun(runId);
+      await finished(runId);
+      const elapsed = performance.now() - started;
+      options.onFinished?.(elapsed, measured);
+      await settled;
+      return elapsed;
+    },
+    close: () => subscription.close(),
+  };
 }
 
 /** One side of a pair: runs a turn with `text` and returns its elapsed ms; `measured` is false while warming up. */
