@@ -18,25 +18,18 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createGeminiAdapter, geminiAgentSpec } from "@skein/adapters-acp";
-import { openSqliteEventStore, type StoredEvent } from "@skein/db";
-import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
+import { openSqliteEventStore } from "@skein/db";
+import type { RunId, ThreadId } from "@skein/domain";
 import { createGeminiTestHome } from "@skein/fake-models";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { writeBenchRows } from "./bench-rows.ts";
+import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
 const WARMUP = 3;
 const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 20);
 const TARGET = 1.15;
 /** Pause after every turn, either side, so one turn's tail (a checkpoint, the CLI's own session write) is charged to neither. */
 const SETTLE_MS = 200;
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A bare ACP client: JSON-RPC 2.0 lines on the agent's stdio, requests answered by id. */
 function rawAcp(child: ChildProcess) {
@@ -65,20 +58,6 @@ function rawAcp(child: ChildProcess) {
       );
     },
   };
-}
-
-/** Resolves per run when its RunFinished is committed, from one live subscription. */
-function finishedRuns(events: AsyncIterable<StoredEvent>) {
-  const waiters = new Map<string, () => void>();
-  void (async () => {
-    for await (const event of events) {
-      if (event.type !== "RunFinished") continue;
-      const runId = (event.data as { runId: string }).runId;
-      waiters.get(runId)?.();
-      waiters.delete(runId);
-    }
-  })();
-  return (runId: RunId) => new Promise<void>((resolve) => waiters.set(runId, resolve));
 }
 
 /** The fake Gemini API in its own process (see fake-gemini-process.ts); resolves with its URL. */
@@ -133,9 +112,7 @@ async function main() {
     const directTurn = async (text: string) => {
       const started = performance.now();
       await direct.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
-      const elapsed = performance.now() - started;
-      await sleep(SETTLE_MS);
-      return elapsed;
+      return performance.now() - started;
     };
 
     const { projectId } = await orchestrator.createProject({
@@ -143,48 +120,25 @@ async function main() {
       workspaceRoot: skeinCwd,
     });
     const { threadId } = await orchestrator.createThread({ projectId, provider: "gemini" });
-    const subscription = store.subscribe({
-      afterSequence: await store.headSequence(),
-      filter: { streamIds: [threadStreamId(threadId as ThreadId)] },
-    });
-    const finished = finishedRuns(subscription);
     const agentShare: number[] = [];
-    const skeinTurn = async (text: string) => {
-      const started = performance.now();
-      const { runId } = await orchestrator.sendMessage({ threadId, text });
-      // Asked while the run is in flight, so it resolves once the runner is done with it.
-      const settled = orchestrator.waitForRun(runId);
-      await finished(runId as RunId);
-      const elapsed = performance.now() - started;
-      agentShare.push(promptIn - promptOut);
-      await settled;
-      await sleep(SETTLE_MS);
-      return elapsed;
-    };
+    const skeinSide = await skeinThreadTurns({
+      store,
+      threadId: threadId as ThreadId,
+      send: async (text) => (await orchestrator.sendMessage({ threadId, text })).runId as RunId,
+      waitForRun: (runId) => orchestrator.waitForRun(runId),
+      onFinished: (_elapsed, measured) => {
+        if (measured) agentShare.push(promptIn - promptOut);
+      },
+    });
 
-    for (let i = 0; i < WARMUP; i += 1) {
-      await directTurn(`warm ${i}`);
-      await skeinTurn(`warm ${i}`);
-    }
-    agentShare.length = 0;
-    const skein: number[] = [];
-    const native: number[] = [];
-    // Which side goes first is shuffled (seeded, so runs are comparable), as in the Codex row.
-    let seed = 0x5eed;
-    const coin = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed < 2 ** 30;
-    };
-    for (let i = 0; i < ROUNDS; i += 1) {
-      if (coin()) {
-        skein.push(await skeinTurn(`message ${i}`));
-        native.push(await directTurn(`message ${i}`));
-      } else {
-        native.push(await directTurn(`message ${i}`));
-        skein.push(await skeinTurn(`message ${i}`));
-      }
-    }
-    subscription.close();
+    const { skein, native } = await pairedTurns({
+      warmup: WARMUP,
+      rounds: ROUNDS,
+      settleMs: SETTLE_MS,
+      skein: skeinSide.turn,
+      direct: directTurn,
+    });
+    skeinSide.close();
     const ratio = median(skein) / median(native);
     const own = skein.map((total, i) => total - (agentShare[i] ?? 0));
     console.log(

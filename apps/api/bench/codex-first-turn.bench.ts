@@ -8,29 +8,18 @@
  * It also prints where Skein's time goes (median of each phase, from the adapter's frames), the
  * profile item 1 of the issue starts from.
  */
-import {
-  CodexAppServerClient,
-  resolveCodexConfig,
-  runtimePolicy,
-} from "@skein/adapters-codex/testing";
 import type { StoredEvent } from "@skein/db";
 import { type RunId, threadStreamId } from "@skein/domain";
-import { DELEGATE_TOOL } from "../src/orchestrator/index.ts";
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
 import { benchSize, writeBenchRows } from "./bench-rows.ts";
+import { startDirectCodex } from "./direct-codex.ts";
+import { median, pairedTurns } from "./paired-turns.ts";
 
 const WARMUP = benchSize(3, 1);
 const ROUNDS = benchSize(30, 2);
 const TARGET = 1.15;
 /** Pause after every turn, either side, so one turn's tail (rollout, checkpoint) is not charged to the next. */
 const SETTLE_MS = 200;
-
-const median = (xs: number[]) => {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] ?? 0) : ((sorted[mid - 1] ?? 0) + (sorted[mid] ?? 0)) / 2;
-};
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Resolves a run's RunFinished from one live subscription of its thread. */
 async function finished(events: AsyncIterable<StoredEvent>, runId: RunId): Promise<void> {
@@ -50,50 +39,14 @@ async function main() {
       if (wanted && frame.method) frames.push({ method: frame.method, at: performance.now() });
     },
   });
-  const direct = await CodexAppServerClient.start({
-    config: resolveCodexConfig({ codexHome: h.codexHome, env: { RUST_LOG: "error" } }),
-    providerSessionId: "pss_bench_direct",
-    cwd: h.workspace,
-  });
-  const completedIds = new Set<string>();
-  const waiters = new Map<string, () => void>();
-  direct.onNotification((n) => {
-    if (n.method !== "turn/completed") return;
-    completedIds.add(n.params.turn.id);
-    waiters.get(n.params.turn.id)?.();
-  });
+  const direct = await startDirectCodex(h);
   const phases = new Map<string, number[]>();
   const note = (phase: string, ms: number) => phases.set(phase, [...(phases.get(phase) ?? []), ms]);
   try {
-    const policy = runtimePolicy("approval-required");
     const directFirstTurn = async (text: string) => {
       const started = performance.now();
-      const { thread } = await direct.request("thread/start", {
-        cwd: h.workspace,
-        approvalPolicy: policy.approvalPolicy,
-        sandbox: policy.sandbox,
-        dynamicTools: [
-          {
-            type: "function",
-            name: DELEGATE_TOOL.name,
-            description: DELEGATE_TOOL.description,
-            inputSchema: JSON.parse(JSON.stringify(DELEGATE_TOOL.inputSchema)),
-          },
-        ],
-      });
-      const { turn } = await direct.request("turn/start", {
-        threadId: thread.id,
-        input: [{ type: "text", text, text_elements: [] }],
-        approvalPolicy: policy.approvalPolicy,
-        sandboxPolicy: policy.sandboxPolicy,
-      });
-      if (!completedIds.has(turn.id)) {
-        await new Promise<void>((resolve) => waiters.set(turn.id, resolve));
-        waiters.delete(turn.id);
-      }
-      const elapsed = performance.now() - started;
-      await sleep(SETTLE_MS);
-      return elapsed;
+      await direct.turn(await direct.startThread(), text);
+      return performance.now() - started;
     };
     const skeinFirstTurn = async (text: string, profile: boolean) => {
       const threadId = await h.createThread();
@@ -118,30 +71,16 @@ async function main() {
         note("→ RunFinished committed", ended - last);
       }
       await settled;
-      await sleep(SETTLE_MS);
       return ended - started;
     };
 
-    for (let i = 0; i < WARMUP; i += 1) {
-      await directFirstTurn(`warm ${i}`);
-      await skeinFirstTurn(`warm ${i}`, false);
-    }
-    const skein: number[] = [];
-    const native: number[] = [];
-    let seed = 0x5eed;
-    const coin = () => {
-      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-      return seed < 2 ** 30;
-    };
-    for (let i = 0; i < ROUNDS; i += 1) {
-      if (coin()) {
-        skein.push(await skeinFirstTurn(`message ${i}`, true));
-        native.push(await directFirstTurn(`message ${i}`));
-      } else {
-        native.push(await directFirstTurn(`message ${i}`));
-        skein.push(await skeinFirstTurn(`message ${i}`, true));
-      }
-    }
+    const { skein, native } = await pairedTurns({
+      warmup: WARMUP,
+      rounds: ROUNDS,
+      settleMs: SETTLE_MS,
+      skein: skeinFirstTurn,
+      direct: directFirstTurn,
+    });
     const ratio = median(skein) / median(native);
     console.log(
       `first turn on a new thread: skein median ${median(skein).toFixed(1)} ms, direct median ` +

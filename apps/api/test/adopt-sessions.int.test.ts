@@ -230,51 +230,26 @@ describe("adopting the person's own sessions (B6, E9)", () => {
     const head = await s.t.store.headSequence();
     // S4/B3: a retry under the same command id is the first answer again, not a conflict.
     expect(await s.t.client.thread.adopt.mutate(adoptOnce)).toEqual(first);
-    const twice = await refusal(
-      s.t.client.thread.adopt.mutate({
-        projectId: s.projectId,
-        provider: "codex",
-        providerThreadId: nativeId,
-      }),
-    );
+    /** Why adopting `providerThreadId` into the project is refused. */
+    const adoptRefusal = (provider: "codex" | "claude", providerThreadId: string) =>
+      refusal(
+        s.t.client.thread.adopt.mutate({ projectId: s.projectId, provider, providerThreadId }),
+      );
+    const twice = await adoptRefusal("codex", nativeId);
     expect(twice.code).toBe("CONFLICT");
     expect(twice.message).toContain(threadId);
-    const missingCodex = await refusal(
-      s.t.client.thread.adopt.mutate({
-        projectId: s.projectId,
-        provider: "codex",
-        providerThreadId: "019a0000-0000-7000-8000-000000000000",
-      }),
-    );
+    const missingCodex = await adoptRefusal("codex", "019a0000-0000-7000-8000-000000000000");
     expect(missingCodex.code).toBe("NOT_FOUND");
-    const missingClaude = await refusal(
-      s.t.client.thread.adopt.mutate({
-        projectId: s.projectId,
-        provider: "claude",
-        providerThreadId: "00000000-0000-4000-8000-000000000000",
-      }),
-    );
+    const missingClaude = await adoptRefusal("claude", "00000000-0000-4000-8000-000000000000");
     expect(missingClaude.code).toBe("NOT_FOUND");
     // A session of another folder is not this project's to continue (Claude keys it by folder).
     const elsewhere = mkdtempSync(join(tmpdir(), "skein-adopt-elsewhere-"));
     cleanups.push(() => rmSync(elsewhere, { recursive: true, force: true }));
     const foreign = await codexThreadOutside(s.home.dir, elsewhere, ["unrelated"]);
-    const otherFolder = await refusal(
-      s.t.client.thread.adopt.mutate({
-        projectId: s.projectId,
-        provider: "codex",
-        providerThreadId: foreign,
-      }),
-    );
+    const otherFolder = await adoptRefusal("codex", foreign);
     expect(otherFolder.code).toBe("PRECONDITION_FAILED");
     expect(otherFolder.message).toContain(elsewhere);
-    const badProvider = await refusal(
-      s.t.client.thread.adopt.mutate({
-        projectId: s.projectId,
-        provider: "gemini" as unknown as "codex",
-        providerThreadId: nativeId,
-      }),
-    );
+    const badProvider = await adoptRefusal("gemini" as unknown as "codex", nativeId);
     expect(badProvider.code).toBe("BAD_REQUEST");
     const relative = await refusal(
       s.t.client.provider.sessions.query({ provider: "codex", workspaceRoot: "relative/dir" }),

@@ -4,6 +4,7 @@ import type { ContextTransferId, ProjectId, RuntimeRequestId, ThreadId } from "@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { refusal } from "./support/errors.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
+import { workspaceProject } from "./support/test-server.ts";
 
 // B4 on every text input, over HTTP: a lone UTF-16 surrogate is refused with BAD_REQUEST naming
 // the field, before anything is appended or sent to a provider; the same call with well-formed
@@ -27,10 +28,7 @@ beforeAll(async () => {
   t = await startScriptedServer();
   // The workspaceRoot row's control names this folder.
   fs.mkdirSync(path.join(t.workspaceDir, CONTROL));
-  ({ projectId } = await t.client.project.create.mutate({
-    name: "p",
-    workspaceRoot: t.workspaceDir,
-  }));
+  projectId = await workspaceProject(t, "p");
   ({ threadId } = await t.client.thread.create.mutate({ projectId }));
   await t.orchestrator.waitForRun(
     (await t.client.thread.sendMessage.mutate({ threadId, text: "hello" })).runId,

@@ -8,7 +8,12 @@ import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
 import { HistorySeeder } from "./support/history-seed.ts";
-import { readsAsLive, storeLocation, writeHistory } from "./support/past-read-history.ts";
+import {
+  openFreshStore,
+  readsAsLive,
+  storeLocation,
+  writeHistory,
+} from "./support/past-read-history.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -33,9 +38,7 @@ function warnings(): { log: Logger; warned: unknown[] } {
 
 describe.each(["sqlite", "postgres"] as const)("B8 background checkpoints on %s", (kind) => {
   it(`B8: checkpoints stored while the history was written serve the first past read in a new store instance (${kind}, seed 29, 24 steps)`, async () => {
-    const location = await storeLocation(kind, cleanups);
-    const first = await location.open();
-    cleanups.push(() => first.close());
+    const { location, store: first } = await openFreshStore(kind, cleanups);
     const { log, warned } = warnings();
     const checkpointer = new FoldCheckpointer(first, small(), { log, quietMs: 0 });
     await checkpointer.start();
@@ -117,9 +120,7 @@ describe("B8 background checkpoints at shutdown", () => {
 
 describe("B8 background checkpoint steps", () => {
   it("B8: a step continues from the stored compact checkpoint, folds one interval's events, and reads back as the full fold", async () => {
-    const location = await storeLocation("sqlite", cleanups);
-    const store = await location.open();
-    cleanups.push(() => store.close());
+    const { store } = await openFreshStore("sqlite", cleanups);
     const seed = new HistorySeeder(store);
     const threadId = seed.createThread("steps");
     for (let i = 0; i < 60; i += 1) seed.run(threadId, `message ${i}`);

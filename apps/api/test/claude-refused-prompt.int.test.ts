@@ -7,19 +7,12 @@ import {
   anthropicTextReply,
   anthropicUserTexts,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { type ClaudeSkeinHarness, useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 
 const SLOW = 90_000;
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 const assistantTexts = (state: ThreadState) =>
   [...state.turnItems.values()]
@@ -41,7 +34,7 @@ describe("B1: a Claude prompt the model always refuses does not poison the threa
   it(
     "B1: the refused run fails once with the cause; the next message is sent on its own and completes",
     async () => {
-      h = await createClaudeSkeinHarness();
+      const h = await harness();
       refusePoison(h);
       h.anthropic.enqueue(anthropicTextReply("hello back"), anthropicTextReply("recovered"));
       const threadId = await h.createThread();
@@ -73,7 +66,7 @@ describe("B1: a Claude prompt the model always refuses does not poison the threa
   it(
     "B1: refused as the thread's first message, the next one starts the conversation afresh on the same provider thread",
     async () => {
-      h = await createClaudeSkeinHarness();
+      const h = await harness();
       refusePoison(h);
       h.anthropic.enqueue(anthropicTextReply("first real answer"), anthropicTextReply("second"));
       const threadId = await h.createThread();

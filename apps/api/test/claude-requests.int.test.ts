@@ -6,19 +6,15 @@ import {
   anthropicLatestUserText,
   anthropicTextReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
 import {
   type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
+  useClaudeSkeinHarness,
   eventually,
 } from "./support/claude-skein-harness.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 async function pendingOf(x: ClaudeSkeinHarness, threadId: ThreadId): Promise<RuntimeRequest> {
   return eventually(async () => {
@@ -40,8 +36,7 @@ async function attemptsOf(x: ClaudeSkeinHarness, threadId: ThreadId, runId: RunI
 
 describe("Claude runtime requests are never stranded (real SDK)", () => {
   it("E15: a permission Claude withdraws (its turn interrupted while asking) closes at once with the reason", async () => {
-    const x = await createClaudeSkeinHarness();
-    h = x;
+    const x = await harness();
     const never = join(x.workspaceRoot, "never.txt");
     x.anthropic.enqueue(anthropicBashReply(`touch ${never}`));
     const threadId = await x.createThread({ runtimeMode: "approval-required" });
@@ -73,8 +68,7 @@ describe("Claude runtime requests are never stranded (real SDK)", () => {
   }, 60_000);
 
   it("E15, E4: after a restart, retrying the run whose approval was stranded starts a new attempt that completes and closes the request", async () => {
-    const x = await createClaudeSkeinHarness();
-    h = x;
+    const x = await harness();
     const stranded = join(x.workspaceRoot, "stranded.txt");
     x.anthropic.enqueue(anthropicBashReply(`touch ${stranded}`));
     const threadId = await x.createThread({ runtimeMode: "approval-required" });
@@ -107,8 +101,7 @@ describe("Claude runtime requests are never stranded (real SDK)", () => {
   }, 90_000);
 
   it("E15: after Skein restarts, a waiting approval stays listed as not_resumable with the reason; the next message expires it", async () => {
-    const x = await createClaudeSkeinHarness();
-    h = x;
+    const x = await harness();
     const stranded = join(x.workspaceRoot, "stranded.txt");
     x.anthropic.enqueue(anthropicBashReply(`touch ${stranded}`), anthropicTextReply("AFTER"));
     const threadId = await x.createThread({ runtimeMode: "approval-required" });

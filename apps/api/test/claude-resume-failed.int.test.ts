@@ -1,21 +1,14 @@
 import { readdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 describe("Claude through Skein: a native resume that fails", () => {
   it("T7: the full-summary rebuild on the same provider says resume failed on which instance and why, never provider switch", async () => {
-    h = await createClaudeSkeinHarness();
+    const h = await harness();
     h.anthropic.enqueue(anthropicTextReply("answer one"), anthropicTextReply("answer two"));
     const threadId = await h.createThread({ provider: "claude" });
     const first = await h.send(threadId, "message one");

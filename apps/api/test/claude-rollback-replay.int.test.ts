@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
 import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
-import { expectRollbackReplayTouchesNothing } from "./support/rollback-replay.ts";
+import { expectRollbackReplayTouchesNothing, rollbackToRun } from "./support/rollback-replay.ts";
 
 const harness = useClaudeSkeinHarness();
 
@@ -23,10 +23,11 @@ describe("Claude through Skein: a replayed rollback changes nothing", () => {
     writeFileSync(file, "two\n");
     await h.send(threadId, "message two");
 
-    const state = await h.thread(threadId);
-    const checkpoint = [...state.checkpoints.values()].find((c) => c.runId === first.runId)!;
-    const rollback = { threadId, checkpointId: checkpoint.id, commandId: "cmd_rollback_claude" };
-    const applied = await h.orchestrator.rollback(rollback);
+    const { rollback, applied } = await rollbackToRun(h, {
+      threadId,
+      runId: first.runId,
+      commandId: "cmd_rollback_claude",
+    });
     expect(readFileSync(file, "utf8")).toBe("one\n");
 
     writeFileSync(file, "three\n");

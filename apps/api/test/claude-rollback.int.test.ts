@@ -1,21 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropicBashReply, anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 describe("Claude through Skein: rollback", () => {
   it("rollback to run 1 of 3 restores the files, marks runs 2–3 rolled_back and the next request lacks them", async () => {
-    h = await createClaudeSkeinHarness({ codex: "none" });
+    const h = await harness({ codex: "none" });
     h.anthropic.enqueue(
       anthropicTextReply("answer one"),
       anthropicTextReply("answer two"),
@@ -56,9 +49,9 @@ describe("Claude through Skein: rollback", () => {
   });
 
   it("B14: the agent's Bash edits are undone, the person's edit and new file elsewhere survive; force keeps a safety checkpoint a second rollback restores", async () => {
-    h = await createClaudeSkeinHarness({ codex: "none" });
-    const read = (file: string) => readFileSync(join(h!.workspaceRoot, file), "utf8");
-    const write = (file: string, text: string) => writeFileSync(join(h!.workspaceRoot, file), text);
+    const h = await harness({ codex: "none" });
+    const read = (file: string) => readFileSync(join(h.workspaceRoot, file), "utf8");
+    const write = (file: string, text: string) => writeFileSync(join(h.workspaceRoot, file), text);
     write("README.md", "# mine\n");
     h.anthropic.enqueue(
       anthropicBashReply("printf 'one\\n' > agent.txt"),

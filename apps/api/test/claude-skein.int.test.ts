@@ -11,18 +11,14 @@ import {
   anthropicToolUseReply,
   anthropicUserTexts,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
+  useClaudeSkeinHarness,
   eventually,
 } from "./support/claude-skein-harness.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 const items = (state: ThreadState) =>
   [...state.turnItems.values()].sort((a, b) => a.sortKey - b.sortKey).map((e) => e.item);
@@ -43,7 +39,7 @@ async function sendAndAwaitStreaming(h: ClaudeSkeinHarness, threadId: ThreadId, 
 
 describe("Claude through Skein: turns", () => {
   it("streams and completes a turn; the second message carries the first and reuses the one CLI process", async () => {
-    h = await createClaudeSkeinHarness();
+    const h = await harness();
     h.anthropic.enqueue(anthropicSlowTextReply("Hello from Claude", 5), anthropicTextReply("A2"));
     const threadId = await h.createThread();
 
@@ -64,7 +60,7 @@ describe("Claude through Skein: turns", () => {
   });
 
   it("T3/T4: native fork at run 1 of 2: the fork's request holds turn 1 only, the source is untouched, the transfer goes resolved_native → consumed", async () => {
-    h = await createClaudeSkeinHarness();
+    const h = await harness();
     h.anthropic.enqueue(
       anthropicTextReply("A1"),
       anthropicTextReply("A2"),
@@ -108,7 +104,7 @@ describe("Claude through Skein: turns", () => {
   });
 
   it("approval-required: allowing Bash runs it and its output lands in turnItems; denying does not run it; both turns complete", async () => {
-    h = await createClaudeSkeinHarness();
+    const h = await harness();
     const made = join(h.workspaceRoot, "made.txt");
     const refused = join(h.workspaceRoot, "refused.txt");
     h.anthropic.enqueue(
@@ -120,18 +116,18 @@ describe("Claude through Skein: turns", () => {
     const threadId = await h.createThread({ runtimeMode: "approval-required" });
 
     const answer = async (text: string, decision: "accept" | "decline") => {
-      const { runId } = await h!.orchestrator.sendMessage({ threadId, text });
+      const { runId } = await h.orchestrator.sendMessage({ threadId, text });
       const request = await eventually(async () => {
-        const pending = [...(await h!.thread(threadId)).requests.values()].find(
+        const pending = [...(await h.thread(threadId)).requests.values()].find(
           (r) => r.status === "pending",
         );
         expect(pending).toBeDefined();
         return pending!;
       });
       expect(request.kind).toBe("command");
-      await h!.orchestrator.respondToRequest({ requestId: request.id, decision });
-      await h!.orchestrator.waitForRun(runId);
-      return { runId, state: await h!.thread(threadId) };
+      await h.orchestrator.respondToRequest({ requestId: request.id, decision });
+      await h.orchestrator.waitForRun(runId);
+      return { runId, state: await h.thread(threadId) };
     };
 
     const allowed = await answer("make the file", "accept");
@@ -155,14 +151,14 @@ describe("Claude through Skein: turns", () => {
   });
 
   it("interrupt mid-stream ends the run interrupted long before the reply would have ended", async () => {
-    h = await createClaudeSkeinHarness();
+    const h = await harness();
     h.anthropic.enqueue(anthropicSlowTextReply("z".repeat(600), 20));
     const threadId = await h.createThread();
     const runId = await sendAndAwaitStreaming(h, threadId, "talk slowly");
 
     await h.orchestrator.interrupt({ threadId });
     await eventually(async () => {
-      expect((await h!.thread(threadId)).runs.get(runId)?.status).toBe("interrupted");
+      expect((await h.thread(threadId)).runs.get(runId)?.status).toBe("interrupted");
     });
     // Bound by events, not the clock: the run ended before the model's 600-delta reply did.
     const state = await h.thread(threadId);
@@ -174,7 +170,7 @@ describe("Claude through Skein: turns", () => {
   });
 
   it("a model HTTP 500 with new attempts off fails the run with the API's message; the next message works", async () => {
-    h = await createClaudeSkeinHarness({ attempts: { maxRetries: 0 } });
+    const h = await harness({ attempts: { maxRetries: 0 } });
     h.anthropic.enqueue(
       anthropicErrorReply(500, "model on fire", { shouldRetry: false }),
       anthropicTextReply("fine again"),
@@ -191,7 +187,7 @@ describe("Claude through Skein: turns", () => {
   });
 
   it("R2: with new attempts off, killing the claude process mid-turn ends the run; the next message resumes the session with its history", async () => {
-    h = await createClaudeSkeinHarness({ attempts: { maxRetries: 0 } });
+    const h = await harness({ attempts: { maxRetries: 0 } });
     h.anthropic.enqueue(
       anthropicTextReply("A1"),
       anthropicSlowTextReply("y".repeat(600), 20),
@@ -219,7 +215,7 @@ describe("Claude through Skein: turns", () => {
 
 describe("Claude through Skein: subagents", () => {
   it("T9 app-owned: Claude calls skein_delegate over MCP, a child thread runs, and Claude's next request carries its answer", async () => {
-    h = await createClaudeSkeinHarness({ codex: "scripted" });
+    const h = await harness({ codex: "scripted" });
     h.scriptedCodex!.enqueue([{ type: "text", text: "child says 42" }]);
     h.anthropic.enqueue(
       anthropicToolUseReply(

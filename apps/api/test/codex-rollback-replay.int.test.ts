@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { messageTexts, responsesTextReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
 import { useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
-import { expectRollbackReplayTouchesNothing } from "./support/rollback-replay.ts";
+import { expectRollbackReplayTouchesNothing, rollbackToRun } from "./support/rollback-replay.ts";
 
 const harness = useCodexSkeinHarness();
 
@@ -23,10 +23,11 @@ describe("Codex through Skein: a replayed rollback changes nothing", () => {
     writeFileSync(file, "two\n");
     await h.run(threadId, "message two");
 
-    const state = await h.thread(threadId);
-    const checkpoint = [...state.checkpoints.values()].find((c) => c.runId === first.runId)!;
-    const rollback = { threadId, checkpointId: checkpoint.id, commandId: "cmd_rollback_x" };
-    const applied = await h.orchestrator.rollback(rollback);
+    const { rollback, applied } = await rollbackToRun(h, {
+      threadId,
+      runId: first.runId,
+      commandId: "cmd_rollback_x",
+    });
     expect(readFileSync(file, "utf8")).toBe("one\n");
     expect(h.sent("thread/revert")).toHaveLength(1);
 

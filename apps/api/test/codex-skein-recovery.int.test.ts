@@ -26,26 +26,35 @@ async function nativeThreadOf(x: CodexSkeinHarness, threadId: ThreadId, runId: s
   return { providerThreadId: pt.id, nativeThreadRef: pt.nativeThreadRef };
 }
 
+/**
+ * One completed run ("KILO-ONE"), then a slow second one whose app-server is SIGKILLed while
+ * it runs; the model's next answer is `nextReply`.
+ */
+async function killedMidSecondRun(x: CodexSkeinHarness, nextReply: string) {
+  x.server.enqueue(
+    responsesTextReply("KILO-ANSWER"),
+    responsesSlowTextReply(["never ", "gets ", "to ", "the ", "end ", "of ", "this "], 300),
+    responsesTextReply(nextReply),
+  );
+  const threadId = await x.createThread();
+  const first = await x.run(threadId, "KILO-ONE");
+  const runId = await x.send(threadId, "second, slowly");
+  await x.server.waitForRequests(2);
+  await eventually(async () =>
+    expect((await x.thread(threadId)).runs.get(runId)?.status).toBe("running"),
+  );
+  const session = x.codexSessions.at(-1);
+  if (!session?.pid) throw new Error("no live Codex session");
+  process.kill(session.pid, "SIGKILL");
+  return { threadId, first, runId };
+}
+
 describe("Codex through Skein: crashes, restarts, delegation, raw log", () => {
   it(
     "R2: with new attempts off, a SIGKILLed app-server ends the run (never left running); the next message resumes the same provider thread with its history",
     async () => {
       const x = await harness({ attempts: { maxRetries: 0 } });
-      x.server.enqueue(
-        responsesTextReply("KILO-ANSWER"),
-        responsesSlowTextReply(["never ", "gets ", "to ", "the ", "end ", "of ", "this "], 300),
-        responsesTextReply("back again"),
-      );
-      const threadId = await x.createThread();
-      const first = await x.run(threadId, "KILO-ONE");
-      const runId = await x.send(threadId, "second, slowly");
-      await x.server.waitForRequests(2);
-      await eventually(async () =>
-        expect((await x.thread(threadId)).runs.get(runId)?.status).toBe("running"),
-      );
-      const session = x.codexSessions.at(-1);
-      if (!session?.pid) throw new Error("no live Codex session");
-      process.kill(session.pid, "SIGKILL");
+      const { threadId, first, runId } = await killedMidSecondRun(x, "back again");
       const killed = await x.waitForRunStatus(threadId, runId, ["failed", "interrupted"], 10_000);
       expect(killed.error).toMatch(/SIGKILL/);
       expect((await x.thread(threadId)).activeRunId).toBeNull();
@@ -72,21 +81,7 @@ describe("Codex through Skein: crashes, restarts, delegation, raw log", () => {
     "B2: a SIGKILLed app-server mid-turn gets a provider_recovery attempt: a new runtime resumes the provider thread and the same run completes",
     async () => {
       const x = await harness({ attempts: { baseDelayMs: 50 } });
-      x.server.enqueue(
-        responsesTextReply("KILO-ANSWER"),
-        responsesSlowTextReply(["never ", "gets ", "to ", "the ", "end ", "of ", "this "], 300),
-        responsesTextReply("RECOVERED-ANSWER"),
-      );
-      const threadId = await x.createThread();
-      const first = await x.run(threadId, "KILO-ONE");
-      const runId = await x.send(threadId, "second, slowly");
-      await x.server.waitForRequests(2);
-      await eventually(async () =>
-        expect((await x.thread(threadId)).runs.get(runId)?.status).toBe("running"),
-      );
-      const session = x.codexSessions.at(-1);
-      if (!session?.pid) throw new Error("no live Codex session");
-      process.kill(session.pid, "SIGKILL");
+      const { threadId, first, runId } = await killedMidSecondRun(x, "RECOVERED-ANSWER");
       const done = await x.waitForRunStatus(threadId, runId, ["completed", "failed"], 30_000);
       expect(done.status).toBe("completed");
       const state = await x.thread(threadId);

@@ -1,13 +1,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { execCommandReply, responsesTextReply, spawnAgentReply } from "@skein/fake-models";
+import { execCommandReply, responsesTextReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
 import { useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
-import { helperAgent, waitForHelper } from "./support/subagent-children.ts";
+import { helperAgent, helperRunsCommand } from "./support/subagent-children.ts";
 
 const SLOW = 120_000;
-const { parent, child } = helperAgent;
-const waitAgent = waitForHelper;
+const { parent } = helperAgent;
 
 describe("child checkpoint scopes (issue 33 item 4, real Codex app-server, multi_agent_v2)", () => {
   const harness = useCodexSkeinHarness();
@@ -17,10 +16,7 @@ describe("child checkpoint scopes (issue 33 item 4, real Codex app-server, multi
     async () => {
       const x = await harness({ features: { multi_agent_v2: true } });
       x.server.enqueue(
-        { ...spawnAgentReply("helper", "CHILD-TASK: write sub.txt", "call_spawn"), when: parent },
-        { ...execCommandReply("echo SUB > sub.txt"), when: child },
-        waitAgent,
-        { ...responsesTextReply("CHILD-DONE"), when: child },
+        ...helperRunsCommand("CHILD-TASK: write sub.txt", "echo SUB > sub.txt"),
         { ...execCommandReply("echo PARENT > parent.txt"), when: parent },
         { ...responsesTextReply("PARENT-DONE"), when: parent },
       );

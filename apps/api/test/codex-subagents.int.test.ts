@@ -1,11 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import {
-  execCommandReply,
-  functionCallOutputs,
-  responsesTextReply,
-  spawnAgentReply,
-} from "@skein/fake-models";
+import { functionCallOutputs, responsesTextReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
 import { eventually, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
@@ -13,14 +8,13 @@ import {
   childShells,
   firstChild,
   helperAgent,
+  helperRunsCommand,
   itemSummaries,
-  waitForHelper,
   pendingRequestOf,
 } from "./support/subagent-children.ts";
 
 const SLOW = 120_000;
 const { parent, child } = helperAgent;
-const waitAgent = waitForHelper;
 
 describe("Codex sub-agents become child threads (real app-server, multi_agent_v2)", () => {
   const harness = useCodexSkeinHarness();
@@ -29,13 +23,10 @@ describe("Codex sub-agents become child threads (real app-server, multi_agent_v2
     "T9/E5: a sub-agent is a subagent node in the parent and a child thread whose items are its own",
     async () => {
       const x = await harness({ features: { multi_agent_v2: true } });
-      x.server.enqueue(
-        { ...spawnAgentReply("helper", "CHILD-TASK: say hi", "call_spawn"), when: parent },
-        { ...execCommandReply("echo CHILD-RAN"), when: child },
-        waitAgent,
-        { ...responsesTextReply("CHILD-DONE"), when: child },
-        { ...responsesTextReply("PARENT-DONE"), when: parent },
-      );
+      x.server.enqueue(...helperRunsCommand("CHILD-TASK: say hi", "echo CHILD-RAN"), {
+        ...responsesTextReply("PARENT-DONE"),
+        when: parent,
+      });
       const threadId = await x.createThread({ runtimeMode: "full-access" });
       const { run } = await x.run(threadId, "delegate to a helper");
       expect(run.status).toBe("completed");
@@ -112,10 +103,10 @@ describe("Codex sub-agents become child threads (real app-server, multi_agent_v2
     async () => {
       const x = await harness({ features: { multi_agent_v2: true } });
       x.server.enqueue(
-        { ...spawnAgentReply("helper", "CHILD-TASK: write child.txt", "call_spawn"), when: parent },
-        { ...execCommandReply("echo from-child > child.txt && echo CHILD-RAN"), when: child },
-        waitAgent,
-        { ...responsesTextReply("CHILD-DONE"), when: child },
+        ...helperRunsCommand(
+          "CHILD-TASK: write child.txt",
+          "echo from-child > child.txt && echo CHILD-RAN",
+        ),
         { ...responsesTextReply("PARENT-DONE"), when: parent },
       );
       const threadId = await x.createThread({ runtimeMode: "approval-required" });
@@ -157,10 +148,7 @@ describe("Codex sub-agents become child threads (real app-server, multi_agent_v2
     async () => {
       const x = await harness({ features: { multi_agent_v2: true } });
       x.server.enqueue(
-        { ...spawnAgentReply("helper", "CHILD-TASK: write child.txt", "call_spawn"), when: parent },
-        { ...execCommandReply("echo from-child > child.txt"), when: child },
-        waitAgent,
-        { ...responsesTextReply("CHILD-DONE"), when: child },
+        ...helperRunsCommand("CHILD-TASK: write child.txt", "echo from-child > child.txt"),
         { ...responsesTextReply("PARENT-DONE"), when: parent },
       );
       const threadId = await x.createThread({ runtimeMode: "approval-required" });

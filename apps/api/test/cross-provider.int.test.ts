@@ -1,20 +1,13 @@
 import { anthropicTextReply, anthropicUserTexts, messageTexts } from "@skein/fake-models";
 import { responsesTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 describe("Codex ⇄ Claude on one thread, real runtimes on fake models", () => {
   it("T6/T7/E14: Codex runs 1–2, Claude run 3 gets a portable handoff of runs 1–2, Codex run 4 gets a delta of run 3 only", async () => {
-    h = await createClaudeSkeinHarness({ codex: "real" });
+    const h = await harness({ codex: "real" });
     const openai = h.openai!;
     openai.enqueue(
       responsesTextReply("codex answer one"),

@@ -7,19 +7,12 @@ import {
   responsesTextReply,
 } from "@skein/fake-models";
 import { MergeConflictError, type ThreadId } from "@skein/domain";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 import { cwdScripts } from "./support/cwd-scripts.ts";
 import { createGitWorkspace, git, hashTree } from "./support/git-workspace.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 const BASE = "line1\nline2\nline3\n";
 
@@ -31,7 +24,7 @@ const NO_LOGIN = { extra: { login: false, yield_time_ms: 60_000 } };
 
 describe("parallel agents on real Codex and Claude runtimes over real git", () => {
   it("B9/T8: fan out to Codex, Claude, Codex → compare → overlap → bring one back with its code → a conflicting one is refused untouched → undo the merge", async () => {
-    h = await createClaudeSkeinHarness({ codex: "real" });
+    const h = await harness({ codex: "real" });
     const openai = h.openai!;
     const ws = createGitWorkspace({ "shared.txt": BASE, "keep.txt": "keep\n" });
     const orchestrator = h.orchestrator;
@@ -101,7 +94,7 @@ describe("parallel agents on real Codex and Claude runtimes over real git", () =
     // All three run to completion, each with its checkpoint.
     for (const fork of forks) {
       await until(async () => {
-        const state = await h!.thread(fork.threadId);
+        const state = await h.thread(fork.threadId);
         const run = state.runs.get(state.runOrder.at(-1)!);
         return run?.status === "completed" && run.checkpointId !== null;
       }, `fork ${fork.threadId} completed with a checkpoint`);
@@ -173,7 +166,7 @@ describe("parallel agents on real Codex and Claude runtimes over real git", () =
 
     // Fork B changed the same line: refused with the file listed, nothing written.
     await until(
-      async () => (await h!.thread(parent)).runs.get(back.runId)?.checkpointId != null,
+      async () => (await h.thread(parent)).runs.get(back.runId)?.checkpointId != null,
       "bring-back checkpoint",
     );
     const beforeB = hashTree(ws);

@@ -6,20 +6,13 @@ import {
   execCommandReply,
   responsesTextReply,
 } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { type ClaudeSkeinHarness, useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 
 // Real binaries on a loaded 2-core machine.
 const SLOW = 120_000;
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 function itemsOf(state: ThreadState): TurnItem[] {
   return [...state.turnItems.values()].sort((a, b) => a.sortKey - b.sortKey).map((e) => e.item);
@@ -33,7 +26,7 @@ describe("E12: forks from a turn item, a node and an idle provider thread (real 
   it(
     "E12 T3 E13: Codex, forked at a command inside a run: the first fork run resolves portably and its request carries the run up to the command, not the reply after it",
     async () => {
-      h = await createClaudeSkeinHarness({ codex: "real" });
+      const h = await harness({ codex: "real" });
       const openai = h.openai!;
       openai.enqueue(execCommandReply("echo CUT-HERE"), responsesTextReply("AFTER-CUT-REPLY"));
       const source = await h.createThread({ provider: "codex", runtimeMode: "full-access" });
@@ -69,7 +62,7 @@ describe("E12: forks from a turn item, a node and an idle provider thread (real 
   it(
     "E12 E9 C1 E13: the idle Codex provider thread of a thread that moved to Claude forks natively at its last turn: Codex sees its runs and not Claude's",
     async () => {
-      h = await createClaudeSkeinHarness({ codex: "real" });
+      const h = await harness({ codex: "real" });
       const openai = h.openai!;
       openai.enqueue(responsesTextReply("CODEX-ANSWER-ONE"));
       h.anthropic.enqueue(anthropicTextReply("CLAUDE-ANSWER-TWO"));
@@ -106,7 +99,7 @@ describe("E12: forks from a turn item, a node and an idle provider thread (real 
   it(
     "E12 T3 E13: Claude, forked at the reply node of run 1 of 2 (a turn's end) forks natively; forked at run 1's user message it resolves portably; neither carries run 2",
     async () => {
-      h = await createClaudeSkeinHarness({ codex: "none" });
+      const h = await harness({ codex: "none" });
       h.anthropic.enqueue(anthropicTextReply("CLAUDE-ONE"), anthropicTextReply("CLAUDE-TWO"));
       const source = await h.createThread({ provider: "claude" });
       const one = await h.send(source, "ASK-ONE", { provider: "claude" });

@@ -5,6 +5,7 @@ import { agentHeader } from "../src/http/agent-header.ts";
 import { refusal } from "./support/errors.ts";
 import { connectMcp } from "./support/mcp-client.ts";
 import { type ScriptedTestServer, startScriptedServer } from "./support/scripted-server.ts";
+import { workspaceProject } from "./support/test-server.ts";
 
 // Who may call /mcp (the API's token, in the header only) and who an agent is: its MCP
 // clientInfo there, the x-skein-agent header over HTTP.
@@ -15,10 +16,7 @@ let projectId: ProjectId;
 
 beforeAll(async () => {
   t = await startScriptedServer({ token: TOKEN });
-  ({ projectId } = await t.client.project.create.mutate({
-    name: "auth",
-    workspaceRoot: t.workspaceDir,
-  }));
+  projectId = await workspaceProject(t, "auth");
 });
 afterAll(async () => {
   await t?.close();

@@ -23,7 +23,7 @@ import {
   claudeAgentModel,
   codexAgentModel,
 } from "./support/scripted-agent.ts";
-import { tempDir } from "./support/test-server.ts";
+import { tempDir, workspaceProject } from "./support/test-server.ts";
 
 // B19 acceptance: the real Codex (`codex app-server`, Skein's /mcp in its CODEX_HOME config) and
 // the real Claude Code (Agent SDK `mcpServers`, type http with headers), each on a fake model
@@ -38,10 +38,7 @@ let projectId: ProjectId;
 
 beforeAll(async () => {
   t = await startRealProvidersServer({ token: TOKEN });
-  ({ projectId } = await t.client.project.create.mutate({
-    name: "outside",
-    workspaceRoot: t.workspaceDir,
-  }));
+  projectId = await workspaceProject(t, "outside");
 });
 afterAll(async () => {
   await t?.close();

@@ -1,19 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createCodexAdapter } from "@skein/adapters-codex";
 import { CodexSession } from "@skein/adapters-codex/testing";
-import {
-  createCodexTestHome,
-  messageTexts,
-  responsesSlowTextReply,
-  responsesTextReply,
-  startFakeResponsesServer,
-} from "@skein/fake-models";
+import { messageTexts, responsesSlowTextReply, responsesTextReply } from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "./support/orchestrator-harness.ts";
-import { type PgInstance, startPgInstance } from "./support/pg-instances.ts";
-import { scratchSchema } from "./support/postgres.ts";
+import type { PgInstance } from "./support/pg-instances.ts";
+import { pgCodexSetup } from "./support/pg-codex.ts";
 
 // Issue 9 acceptance with the real `codex app-server` (fake Responses API): two in-process API
 // instances on one PostgreSQL schema share a CODEX_HOME, as instances on shared storage would.
@@ -37,17 +27,10 @@ describe("two API instances on PostgreSQL, real Codex", () => {
   it(
     "A dies mid-run: the run ends interrupted once A's lease expires; the next message, sent to B, resumes the Codex thread with its history",
     async () => {
-      const database = await scratchSchema();
-      cleanups.push(() => database.drop());
-      const server = await startFakeResponsesServer();
-      cleanups.push(() => server.close());
-      const home = await createCodexTestHome({ baseUrl: server.url, model: "gpt-5.5" });
-      cleanups.push(() => home.remove());
-      const workspace = mkdtempSync(join(tmpdir(), "skein-pg-codex-ws-"));
-      cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-      const codex = createCodexAdapter({ codexHome: home.dir, env: { RUST_LOG: "error" } });
-      const start = (id: string) =>
-        startPgInstance({ id, url: database.url, codex, leaseTtlMs: LEASE_TTL_MS });
+      const { server, workspace, start } = await pgCodexSetup(cleanups, {
+        leaseTtlMs: LEASE_TTL_MS,
+        workspacePrefix: "skein-pg-codex-ws-",
+      });
       const a = await start("A");
       cleanups.push(() => a.close().catch(() => undefined));
       const b = await start("B");

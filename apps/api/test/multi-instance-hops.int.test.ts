@@ -1,17 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createCodexAdapter } from "@skein/adapters-codex";
-import {
-  createCodexTestHome,
-  messageTexts,
-  responsesTextReply,
-  startFakeResponsesServer,
-} from "@skein/fake-models";
+import { messageTexts, responsesTextReply } from "@skein/fake-models";
 import { afterEach, describe, expect, it } from "vitest";
 import { eventually } from "./support/orchestrator-harness.ts";
-import { startPgInstance } from "./support/pg-instances.ts";
-import { scratchSchema } from "./support/postgres.ts";
+import { pgCodexSetup } from "./support/pg-codex.ts";
 
 // Issue 14 item 5 with the real `codex app-server`: two instances on one PostgreSQL schema share a
 // CODEX_HOME. Codex lets one runtime write a thread at a time, and a runtime keeps the threads it
@@ -26,17 +16,10 @@ afterEach(async () => {
 
 describe("two API instances on PostgreSQL, real Codex, messages alternating between them", () => {
   it("R2: every run continues the one Codex thread natively, with its whole history", async () => {
-    const database = await scratchSchema();
-    cleanups.push(() => database.drop());
-    const server = await startFakeResponsesServer();
-    cleanups.push(() => server.close());
-    const home = await createCodexTestHome({ baseUrl: server.url, model: "gpt-5.5" });
-    cleanups.push(() => home.remove());
-    const workspace = mkdtempSync(join(tmpdir(), "skein-hops-ws-"));
-    cleanups.push(() => rmSync(workspace, { recursive: true, force: true }));
-    const codex = createCodexAdapter({ codexHome: home.dir, env: { RUST_LOG: "error" } });
-    const start = (id: string) =>
-      startPgInstance({ id, url: database.url, codex, leaseTtlMs: 2_000 });
+    const { server, workspace, start } = await pgCodexSetup(cleanups, {
+      leaseTtlMs: 2_000,
+      workspacePrefix: "skein-hops-ws-",
+    });
     const a = await start("A");
     cleanups.push(() => a.close());
     const b = await start("B");

@@ -8,18 +8,14 @@ import {
   responsesTextReply,
 } from "@skein/fake-models";
 import type { PlanArtifact, ThreadId, ThreadState } from "@skein/domain";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
+  useClaudeSkeinHarness,
   eventually,
 } from "./support/claude-skein-harness.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 const CLAUDE_PLAN = "# Greeting\n\n1. Write hello.txt saying hi\n2. Check it";
 const CODEX_PLAN = "# Farewell\n\n1. Write bye.txt\n2. Check it";
@@ -39,7 +35,7 @@ async function settledHead(harness: ClaudeSkeinHarness, threadId: ThreadId): Pro
 
 describe("B5 plan mode through the orchestrator, real Codex and Claude on fake models", () => {
   it("B5: a plan Claude proposes in plan mode is implemented by Codex, the plan in its handoff and message", async () => {
-    h = await createClaudeSkeinHarness({ codex: "real" });
+    const h = await harness({ codex: "real" });
     h.anthropic.enqueue(anthropicExitPlanModeReply(CLAUDE_PLAN), anthropicTextReply("Waiting."));
     h.openai!.enqueue(responsesTextReply("Implemented the greeting."));
     const threadId = await h.createThread({ provider: "claude" });
@@ -102,7 +98,7 @@ describe("B5 plan mode through the orchestrator, real Codex and Claude on fake m
   }, 120_000);
 
   it("B5: a plan Codex proposes (thread in plan mode, low effort) is implemented by Claude; a newer plan supersedes it", async () => {
-    h = await createClaudeSkeinHarness({ codex: "real" });
+    const h = await harness({ codex: "real" });
     h.openai!.enqueue(proposedPlanReply(CODEX_PLAN), proposedPlanReply(`${CODEX_PLAN}\n3. Tidy`));
     h.anthropic.enqueue(anthropicTextReply("Implemented the farewell."));
     const threadId = await h.createThread({ provider: "codex" });
@@ -151,7 +147,7 @@ describe("B5 plan mode through the orchestrator, real Codex and Claude on fake m
   }, 120_000);
 
   it("an unknown model or effort is refused with the provider's list before any provider work", async () => {
-    h = await createClaudeSkeinHarness({ codex: "real" });
+    const h = await harness({ codex: "real" });
     const threadId = await h.createThread({ provider: "codex" });
     const before = await settledHead(h, threadId);
     const unknown = await h.orchestrator

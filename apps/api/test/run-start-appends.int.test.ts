@@ -1,15 +1,8 @@
 import { anthropicTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type ClaudeSkeinHarness,
-  createClaudeSkeinHarness,
-} from "./support/claude-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { type ClaudeSkeinHarness, useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
 
-let h: ClaudeSkeinHarness | undefined;
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-});
+const harness = useClaudeSkeinHarness();
 
 type Append = { streamId: string; types: string[] };
 
@@ -27,7 +20,7 @@ function recordAppends(harness: ClaudeSkeinHarness): Append[] {
 
 describe("run start appends", () => {
   it("a provider switch (Codex run, then Claude) records its start in one thread append", async () => {
-    h = await createClaudeSkeinHarness({ codex: "scripted" });
+    const h = await harness({ codex: "scripted" });
     h.scriptedCodex!.enqueue([{ type: "text", text: "codex answer" }]);
     h.anthropic.enqueue(anthropicTextReply("claude answer"));
     const threadId = await h.createThread({ provider: "codex" });

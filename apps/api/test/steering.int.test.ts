@@ -67,24 +67,37 @@ function expectEndsOnSteerReply(shown: Awaited<ReturnType<typeof shownMessages>>
 describe("R1: steering on the real Codex app-server", () => {
   const items = async (x: CodexSkeinHarness, threadId: ThreadId) =>
     [...(await x.thread(threadId)).turnItems.values()].map((e) => e.item);
+  /**
+   * A run answering slowly (`parts` pieces `<word>N `, one per `delayMs`) to "start talking",
+   * steered with STEER once its answer shows, then awaited; the model's next answer is ANSWER.
+   */
+  const steeredMidAnswer = async (
+    x: CodexSkeinHarness,
+    word: string,
+    parts: number,
+    delayMs: number,
+  ) => {
+    x.server.enqueue(
+      responsesSlowTextReply(
+        Array.from({ length: parts }, (_, i) => `${word}${i} `),
+        delayMs,
+      ),
+      responsesTextReply(ANSWER),
+    );
+    const threadId = await x.createThread();
+    const runId = await x.send(threadId, "start talking");
+    await streaming(() => items(x, threadId));
+    await x.orchestrator.steer({ threadId, text: STEER });
+    await x.orchestrator.waitForRun(runId);
+    return { threadId, runId };
+  };
 
   it(
     "R1: native steer (turn/steer): the steer reaches the model in the same attempt and its reply ends the run",
     async () => {
       const x = await createCodexSkeinHarness();
       codex = x;
-      x.server.enqueue(
-        responsesSlowTextReply(
-          Array.from({ length: 12 }, (_, i) => `part${i} `),
-          300,
-        ),
-        responsesTextReply(ANSWER),
-      );
-      const threadId = await x.createThread();
-      const runId = await x.send(threadId, "start talking");
-      await streaming(() => items(x, threadId));
-      await x.orchestrator.steer({ threadId, text: STEER });
-      await x.orchestrator.waitForRun(runId);
+      const { threadId, runId } = await steeredMidAnswer(x, "part", 12, 300);
 
       const state = await x.thread(threadId);
       expect(state.runs.get(runId)?.status).toBe("completed");
@@ -105,18 +118,7 @@ describe("R1: steering on the real Codex app-server", () => {
     async () => {
       const x = await createCodexSkeinHarness({ capabilities: { steer: false } });
       codex = x;
-      x.server.enqueue(
-        responsesSlowTextReply(
-          Array.from({ length: 60 }, (_, i) => `word${i} `),
-          250,
-        ),
-        responsesTextReply(ANSWER),
-      );
-      const threadId = await x.createThread();
-      const runId = await x.send(threadId, "start talking");
-      await streaming(() => items(x, threadId));
-      await x.orchestrator.steer({ threadId, text: STEER });
-      await x.orchestrator.waitForRun(runId);
+      const { threadId, runId } = await steeredMidAnswer(x, "word", 60, 250);
 
       const state = await x.thread(threadId);
       expect(state.runs.get(runId)?.status).toBe("completed");

@@ -8,7 +8,7 @@ import { usePastFolds } from "../src/read-models/past-reads.ts";
 import {
   type Capture,
   readsAsLive,
-  storeLocation,
+  openFreshStore,
   writeHistory,
 } from "./support/past-read-history.ts";
 
@@ -58,9 +58,7 @@ function starving(store: EventStore): EventStore {
 
 describe.each(["sqlite", "postgres"] as const)("B8 past reads after a restart on %s", (kind) => {
   it(`B8: a new store instance reads past sequences from stored checkpoints, exactly as they were read live (${kind}, seed 23, 24 steps)`, async () => {
-    const location = await storeLocation(kind, cleanups);
-    const first = await location.open();
-    cleanups.push(() => first.close());
+    const { location, store: first } = await openFreshStore(kind, cleanups);
     const { captures, threads } = await writeHistory(
       first,
       location.dir,

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { PastFolds } from "../src/read-models/past-folds.ts";
 import { pastReads, usePastFolds } from "../src/read-models/past-reads.ts";
 import { readThreadTimeline } from "../src/read-models/timeline.ts";
-import { storeLocation, writeHistory } from "./support/past-read-history.ts";
+import { openFreshStore, writeHistory } from "./support/past-read-history.ts";
 
 const cleanups: Array<() => unknown> = [];
 afterEach(async () => {
@@ -12,9 +12,7 @@ afterEach(async () => {
 
 describe.each(["sqlite", "postgres"] as const)("B8 time travel on %s", (kind) => {
   it(`B8: reading detail, graph and shells at a past sequence equals what was read live then (${kind}, random commands, seed 11)`, async () => {
-    const location = await storeLocation(kind, cleanups);
-    const store = await location.open();
-    cleanups.push(() => store.close());
+    const { location, store } = await openFreshStore(kind, cleanups);
     const { captures, threads } = await writeHistory(
       store,
       location.dir,

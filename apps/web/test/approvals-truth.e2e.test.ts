@@ -15,6 +15,7 @@ import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+import { openThread } from "./support/threads.ts";
 
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
@@ -54,8 +55,7 @@ describe.runIf(chromiumAvailable)(
         anthropicWriteReply(file, "alpha\nbeta\n"),
         anthropicTextReply("WROTE-NOTES"),
       );
-      await page.goto(`${stack.web.url}/threads/${threadId}`);
-      await page.locator(".conversation").waitFor();
+      await openThread(page, stack, threadId);
       await sendMessage(page, "write the notes");
 
       const card = page.locator(".conversation .approval").last();

@@ -1,5 +1,3 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { inputItems, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
@@ -7,6 +5,7 @@ import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage } from "./support/ui.ts";
+import { newThread, openThread } from "./support/threads.ts";
 
 /** A real 1×1 PNG, as a screenshot tool would put it on the clipboard. */
 const PNG_BASE64 =
@@ -22,19 +21,13 @@ describe.runIf(chromiumAvailable)("attachments (Chromium, real API, real Codex)"
   });
 
   it("E16: an image pasted into the composer is uploaded, shown, and sent to the model as an input image", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Pictures",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Pictures",
       title: "Image thread",
       provider: "codex",
     });
     stack.providers.openai.enqueue(responsesTextReply("A SINGLE PIXEL"));
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
+    await openThread(page, stack, threadId);
 
     // A paste carrying a file, as the browser fires it for a copied image.
     await page.getByLabel("Message").evaluate((box, base64) => {

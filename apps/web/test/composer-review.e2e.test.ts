@@ -1,5 +1,3 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter, SkeinClient } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,6 +9,7 @@ import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { assistantTexts } from "./support/ui.ts";
+import { newThread, runsCompleted } from "./support/threads.ts";
 
 /**
  * Issue 17 item 5 in the browser: a provider switch stops at "review handoff before sending" by
@@ -33,32 +32,15 @@ describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real provi
     return request ? anthropicUserTexts(request).join("\n") : "";
   };
 
-  async function completed(client: SkeinClient, threadId: string) {
-    await expect
-      .poll(
-        async () => {
-          const detail = await client.thread.detail.query({ threadId: threadId as never });
-          return detail.runs.length > 0 && detail.runs.every((r) => r.status === "completed");
-        },
-        { timeout: 90_000 },
-      )
-      .toBe(true);
-  }
-
   it("reviews, regenerates and edits a provider switch's and a bring-back's handoff before sending", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Composer project",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Composer project",
       title: "Switching thread",
       provider: "codex",
     });
     stack.providers.openai.enqueue(responsesTextReply("Codex answered."));
     await client.thread.sendMessage.mutate({ threadId, text: "ORIGINAL-CODEX-QUESTION" });
-    await completed(client, threadId);
+    await runsCompleted(client, threadId);
 
     await page.goto(`${stack.web.url}/threads/${threadId}`);
     const composer = page.getByRole("form", { name: "Composer" });
@@ -104,7 +86,7 @@ describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real provi
       text: "FORK-ONLY-WORK",
       provider: "claude",
     });
-    await completed(client, forkId);
+    await runsCompleted(client, forkId);
     await page.reload();
     await page.getByLabel("Bring back from fork").selectOption(forkId);
     expect(await toggle.isChecked()).toBe(true);

@@ -1,5 +1,3 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,7 +8,8 @@ import {
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
-import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+import { text } from "./support/ui.ts";
+import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
 /** Skein's internal ids (context transfers, threads, runs) as they are spelled. */
 const INTERNAL_ID = /\b(ctx|thr|run)_[A-Za-z0-9]/;
@@ -29,21 +28,14 @@ describe.runIf(chromiumAvailable)("debug details (Chromium, real API, Codex and 
   });
 
   it("B16: plumbing is hidden until the debug toggle shows it; a handoff's text carries no internal ids", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Plumbing",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Plumbing",
       title: "Plain thread",
       provider: "codex",
     });
     stack.providers.openai.enqueue(responsesTextReply("CODEX-ANSWER"));
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "first question");
-    await expect.poll(() => assistantTexts(page), { timeout: 60_000 }).toEqual(["CODEX-ANSWER"]);
+    await openThread(page, stack, threadId);
+    await sendAndSeeReplies(page, "first question", ["CODEX-ANSWER"]);
     // The run's checkpoint (no file changed) is recorded, and is plumbing.
     await expect
       .poll(
@@ -90,10 +82,7 @@ describe.runIf(chromiumAvailable)("debug details (Chromium, real API, Codex and 
     await composer.getByLabel("Provider", { exact: true }).selectOption("claude");
     const review = composer.getByRole("checkbox", { name: "Review handoff before sending" });
     if (await review.isChecked()) await review.uncheck();
-    await sendMessage(page, "continue on Claude");
-    await expect
-      .poll(() => assistantTexts(page), { timeout: 90_000 })
-      .toEqual(["CODEX-ANSWER", "CLAUDE-ANSWER"]);
+    await sendAndSeeReplies(page, "continue on Claude", ["CODEX-ANSWER", "CLAUDE-ANSWER"], 90_000);
     const request = stack.providers.anthropic
       .conversationRequests()
       .filter((r) => r.agent === "main")

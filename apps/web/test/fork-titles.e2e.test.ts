@@ -1,12 +1,11 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
-import { assistantTexts, sendMessage, text, threadIdOf } from "./support/ui.ts";
+import { text, threadIdOf } from "./support/ui.ts";
+import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
 /**
  * B16 in the browser (issue 29 item 3): forks made through the typed client and from the page
@@ -22,21 +21,14 @@ describe.runIf(chromiumAvailable)("fork titles (Chromium, real API, real Codex)"
   });
 
   it("B16: API-made and page-made forks carry distinct titles saying where they came from; one run numbering", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Titles",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Titles",
       title: "Daily report",
       provider: "codex",
     });
     stack.providers.openai.enqueue(responsesTextReply("FIRST-ANSWER"));
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "first question");
-    await expect.poll(() => assistantTexts(page), { timeout: 60_000 }).toEqual(["FIRST-ANSWER"]);
+    await openThread(page, stack, threadId);
+    await sendAndSeeReplies(page, "first question", ["FIRST-ANSWER"]);
 
     // Two forks through the typed client, no titles given, then one from the page.
     const one = await client.thread.fork.mutate({ threadId });
@@ -67,10 +59,7 @@ describe.runIf(chromiumAvailable)("fork titles (Chromium, real API, real Codex)"
 
     // The fork's own first run is run 2 as a person counts (run 1 was inherited) …
     stack.providers.openai.enqueue(responsesTextReply("FORK-ANSWER"));
-    await sendMessage(page, "fork question");
-    await expect
-      .poll(() => assistantTexts(page), { timeout: 60_000 })
-      .toEqual(["FIRST-ANSWER", "FORK-ANSWER"]);
+    await sendAndSeeReplies(page, "fork question", ["FIRST-ANSWER", "FORK-ANSWER"]);
     const labels = await page.locator(".run-header .run-label").allInnerTexts();
     expect(labels).toEqual(["Run 1", "Run 2"]);
     // … and a fork of it made there is titled with that same number.

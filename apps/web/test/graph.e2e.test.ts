@@ -1,11 +1,10 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { anthropicTextReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
+import { newThread } from "./support/threads.ts";
 
 const FORKS = 190;
 
@@ -41,13 +40,8 @@ describe.runIf(chromiumAvailable)("Graph view (Chromium, real API, real provider
   });
 
   it("draws threads, runs, attempts, provider threads and transfers; 200+ nodes stay apart; click-through", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Graph project",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Graph project",
       title: "Graph main",
       provider: "codex",
     });

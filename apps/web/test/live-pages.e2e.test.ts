@@ -6,6 +6,7 @@ import { execCommandReply, responsesTextReply } from "../../../tooling/fake-mode
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
+import { newThread } from "./support/threads.ts";
 
 /** The tRPC procedures a page called, in order, from its network requests. */
 function recordProcedures(page: Page): string[] {
@@ -34,13 +35,8 @@ describe.runIf(chromiumAvailable)(
     });
 
     it("P3 S2: the graph page draws a run that starts after it opened, from its watch", async () => {
-      const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-      const { projectId } = await client.project.create.mutate({
-        name: "Live project",
-        workspaceRoot: stack.providers.workspace,
-      });
-      const { threadId } = await client.thread.create.mutate({
-        projectId,
+      const { client, threadId } = await newThread(stack, {
+        project: "Live project",
         title: "Live graph",
         provider: "codex",
         runtimeMode: "approval-required",

@@ -1,12 +1,10 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
-import { assistantTexts, sendMessage } from "./support/ui.ts";
+import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -23,21 +21,14 @@ describe.runIf(chromiumAvailable)("mobile thread header (Chromium, real API, rea
   });
 
   it("the header's actions are in a menu and the conversation keeps ≥ 65% of an 844 px screen", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Phone",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { threadId } = await newThread(stack, {
+      project: "Phone",
       title: "On the go",
       provider: "codex",
     });
     stack.providers.openai.enqueue(responsesTextReply("PHONE-ANSWER"));
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "hello from a phone");
-    await expect.poll(() => assistantTexts(page), { timeout: 60_000 }).toEqual(["PHONE-ANSWER"]);
+    await openThread(page, stack, threadId);
+    await sendAndSeeReplies(page, "hello from a phone", ["PHONE-ANSWER"]);
 
     const fork = page.getByRole("button", { name: "Fork latest" });
     expect(await fork.isVisible()).toBe(false);

@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +13,7 @@ import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { sendThroughReview } from "./support/compose.ts";
 import { text } from "./support/ui.ts";
+import { newThread, runsCompleted } from "./support/threads.ts";
 
 /**
  * B9 in the browser: a task fanned out to a Codex and a Claude fork (real runtimes, fake models,
@@ -31,14 +30,9 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
   });
 
   it("B9: fan out → compare with an overlap warning → bring one back → the clashing one is refused untouched", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const workspace = stack.providers.workspace;
-    const { projectId } = await client.project.create.mutate({
-      name: "Parallel",
-      workspaceRoot: workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Parallel",
       title: "Parallel main",
       provider: "codex",
       runtimeMode: "full-access",
@@ -47,16 +41,7 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
     });
     stack.providers.openai.enqueue(responsesTextReply("ready"));
     await client.thread.sendMessage.mutate({ threadId, text: "get ready" });
-    const settled = async (id: string) =>
-      expect
-        .poll(
-          async () => {
-            const detail = await client.thread.detail.query({ threadId: id as never });
-            return detail.runs.length > 0 && detail.runs.every((r) => r.status === "completed");
-          },
-          { timeout: 90_000 },
-        )
-        .toBe(true);
+    const settled = (id: string) => runsCompleted(client, id);
     await settled(threadId);
 
     stack.providers.openai.enqueue(

@@ -1,5 +1,3 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -13,6 +11,7 @@ import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+import { newThread, openThread } from "./support/threads.ts";
 
 const PLAN = "# Farewell\n\n1. Write bye.txt\n2. Check it";
 
@@ -29,20 +28,14 @@ describe.runIf(chromiumAvailable)("plan mode (Chromium, real API, real Codex and
   });
 
   it("B5: plan toggle + effort → proposed plan card → Implement on Claude, which gets the plan", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Plans",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Plans",
       title: "Plan thread",
       provider: "codex",
     });
     stack.providers.openai.enqueue(proposedPlanReply(PLAN, "Here is my plan."));
     stack.providers.anthropic.enqueue(anthropicTextReply("IMPLEMENTED-BY-CLAUDE"));
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
+    await openThread(page, stack, threadId);
 
     await page.getByLabel("Plan mode").check();
     // The effort levels come from Codex's own catalog (provider.models).

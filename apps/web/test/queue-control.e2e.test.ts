@@ -1,5 +1,3 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -10,6 +8,7 @@ import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { sendMessage } from "./support/ui.ts";
+import { newThread, openThread } from "./support/threads.ts";
 
 function queuedTexts(page: Page): Promise<string[]> {
   return page
@@ -32,13 +31,8 @@ describe.runIf(chromiumAvailable)("A queue you control (Chromium, real API, real
   });
 
   it("B20: queued messages are edited, moved up and withdrawn in the thread; the model gets the result in order", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Queue",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { threadId } = await newThread(stack, {
+      project: "Queue",
       title: "Queue control",
       provider: "codex",
     });
@@ -48,8 +42,7 @@ describe.runIf(chromiumAvailable)("A queue you control (Chromium, real API, real
       responsesTextReply("ANSWER-TWO"),
       responsesTextReply("ANSWER-THREE"),
     );
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
+    await openThread(page, stack, threadId);
     await sendMessage(page, "UI-FIRST");
     const queue = page.getByRole("button", { name: "Queue message", exact: true });
     for (const text of ["UI-WITHDRAW-ME", "UI-TWO-DRAFT", "UI-THREE"]) {

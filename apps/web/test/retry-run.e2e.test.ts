@@ -1,5 +1,3 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,6 +9,7 @@ import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage } from "./support/ui.ts";
+import { newThread, openThread } from "./support/threads.ts";
 
 /** Message texts and run headers (by run id) in the order the conversation draws them. */
 function conversationOrder(page: Page): Promise<string[]> {
@@ -43,13 +42,8 @@ describe.runIf(chromiumAvailable)("Retry and queue runs (Chromium, real API, rea
   });
 
   it("E4: a failed run shows Retry; the retried run completes with its answer, one run header", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Retry",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Retry",
       title: "Retry thread",
       provider: "codex",
     });
@@ -57,8 +51,7 @@ describe.runIf(chromiumAvailable)("Retry and queue runs (Chromium, real API, rea
       httpErrorReply(400, "this request is refused"),
       responsesTextReply("RETRIED-ANSWER"),
     );
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
+    await openThread(page, stack, threadId);
     await sendMessage(page, "please try this");
 
     const header = page.locator(".run-header");
@@ -80,13 +73,8 @@ describe.runIf(chromiumAvailable)("Retry and queue runs (Chromium, real API, rea
   });
 
   it("P6: a message queued while the first run answers shows as one run header per run, items in order, also after reload", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Queue",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Queue",
       title: "Queue thread",
       provider: "codex",
     });
@@ -95,8 +83,7 @@ describe.runIf(chromiumAvailable)("Retry and queue runs (Chromium, real API, rea
       responsesSlowTextReply(slow, 600),
       responsesTextReply("SECOND-ANSWER"),
     );
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
+    await openThread(page, stack, threadId);
     await sendMessage(page, "FIRST-MESSAGE");
 
     // While run 1 is under way the composer offers "Queue message" next to Steer.

@@ -1,14 +1,13 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { applyPatchReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
-import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+import { text } from "./support/ui.ts";
+import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
 const FIRST_PATCH = [
   "*** Begin Patch",
@@ -56,15 +55,10 @@ describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path") ?? ""));
 
   it("per run and per thread, unified and split, highlighted, and since I last looked", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     // The user's own uncommitted file, there before the thread's first run.
     writeFileSync(path.join(stack.providers.workspace, "notes.txt"), "my own notes\n");
-    const { projectId } = await client.project.create.mutate({
-      name: "Review project",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Review project",
       title: "Review thread",
       provider: "codex",
       runtimeMode: "full-access",
@@ -75,10 +69,8 @@ describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)
       applyPatchReply(FIRST_PATCH, "call_first"),
       responsesTextReply("FIRST-DONE"),
     );
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "add a greeting");
-    await expect.poll(() => assistantTexts(page), { timeout: 90_000 }).toEqual(["FIRST-DONE"]);
+    await openThread(page, stack, threadId);
+    await sendAndSeeReplies(page, "add a greeting", ["FIRST-DONE"], 90_000);
     await expect
       .poll(async () => (await client.thread.detail.query({ threadId })).checkpoints.length, {
         timeout: 30_000,
@@ -117,10 +109,7 @@ describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)
       responsesTextReply("SECOND-DONE"),
     );
     await page.getByRole("link", { name: "Conversation", exact: true }).click();
-    await sendMessage(page, "punctuate it");
-    await expect
-      .poll(() => assistantTexts(page), { timeout: 90_000 })
-      .toEqual(["FIRST-DONE", "SECOND-DONE"]);
+    await sendAndSeeReplies(page, "punctuate it", ["FIRST-DONE", "SECOND-DONE"], 90_000);
     await expect
       .poll(async () => (await client.thread.detail.query({ threadId })).checkpoints.length, {
         timeout: 30_000,

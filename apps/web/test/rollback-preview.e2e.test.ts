@@ -1,7 +1,5 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
@@ -9,6 +7,7 @@ import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
+import { newThread } from "./support/threads.ts";
 
 /**
  * Issue 26 item 3 (B14) in the browser: before a rollback is confirmed, the Checkpoints page
@@ -25,15 +24,10 @@ describe.runIf(chromiumAvailable)("rollback preview (Chromium, real API, real Co
   });
 
   it("B14: the preview lists each agent file and the conflict; forced, a safety checkpoint restores the person's version", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const workspace = stack.providers.workspace;
     const file = (name: string) => path.join(workspace, name);
-    const { projectId } = await client.project.create.mutate({
-      name: "Rollback preview",
-      workspaceRoot: workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Rollback preview",
       title: "Rollback preview thread",
       provider: "codex",
       runtimeMode: "full-access",

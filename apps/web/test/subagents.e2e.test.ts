@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -15,6 +13,7 @@ import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+import { newThread, openThread } from "./support/threads.ts";
 
 const parent = notForAgent("helper");
 const child = forAgent("helper");
@@ -33,13 +32,8 @@ describe.runIf(chromiumAvailable)("sub-agents (Chromium, real API, real Codex)",
   });
 
   it("T9: a Codex sub-agent is a child thread in the sidebar with its own live items; its approval is answered there; it can be promoted", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Helpers",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Helpers",
       title: "Parent thread",
       provider: "codex",
       runtimeMode: "approval-required",
@@ -64,8 +58,7 @@ describe.runIf(chromiumAvailable)("sub-agents (Chromium, real API, real Codex)",
       { ...responsesTextReply("CHILD-DONE"), when: child },
       { ...responsesTextReply("PARENT-DONE"), when: parent },
     );
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
+    await openThread(page, stack, threadId);
     await sendMessage(page, "delegate to a helper");
 
     // The child's row sits right under its parent's, indented, marked as a sub-agent.

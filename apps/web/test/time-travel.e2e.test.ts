@@ -1,5 +1,3 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
@@ -7,7 +5,8 @@ import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
 import { formatElapsed } from "../src/lib/elapsed.ts";
-import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+import { assistantTexts, text } from "./support/ui.ts";
+import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
 /**
  * B8 in the browser: the Timeline scrubber takes a thread (real Codex, fake model) back to the
@@ -25,13 +24,8 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
   });
 
   it("B8: the scrubber shows the thread as it was before its second message, Live returns; a fork scrubs back to its making and forward; raw frames open", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Travel",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Travel",
       title: "Travel thread",
       provider: "codex",
     });
@@ -39,14 +33,9 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
       responsesTextReply("FIRST-ANSWER"),
       responsesTextReply("SECOND-ANSWER"),
     );
-    await page.goto(`${stack.web.url}/threads/${threadId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "first question");
-    await expect.poll(() => assistantTexts(page), { timeout: 60_000 }).toEqual(["FIRST-ANSWER"]);
-    await sendMessage(page, "second question");
-    await expect
-      .poll(() => assistantTexts(page), { timeout: 60_000 })
-      .toEqual(["FIRST-ANSWER", "SECOND-ANSWER"]);
+    await openThread(page, stack, threadId);
+    await sendAndSeeReplies(page, "first question", ["FIRST-ANSWER"]);
+    await sendAndSeeReplies(page, "second question", ["FIRST-ANSWER", "SECOND-ANSWER"]);
 
     // The stop just before the second message was queued.
     const timeline = await client.thread.timeline.query({ threadId });
@@ -104,12 +93,12 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
       threadId,
       title: "Travel fork",
     });
-    await page.goto(`${stack.web.url}/threads/${forkId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "fork question");
-    await expect
-      .poll(() => assistantTexts(page), { timeout: 60_000 })
-      .toEqual(["FIRST-ANSWER", "SECOND-ANSWER", "FORK-ANSWER"]);
+    await openThread(page, stack, forkId);
+    await sendAndSeeReplies(page, "fork question", [
+      "FIRST-ANSWER",
+      "SECOND-ANSWER",
+      "FORK-ANSWER",
+    ]);
     await page.getByRole("button", { name: "Timeline" }).click();
     const forkRange = page.getByLabel("Show the thread as of event");
     await forkRange.focus();
@@ -127,8 +116,7 @@ describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)"
 
     // With debug details on, the fork's answer opens to the raw Codex frames it came from, each
     // with the event it led to (off by default: B16).
-    await page.goto(`${stack.web.url}/threads/${forkId}`);
-    await page.locator(".conversation").waitFor();
+    await openThread(page, stack, forkId);
     expect(await page.getByTestId("raw-frames").count()).toBe(0);
     await page.getByRole("button", { name: "Debug details" }).click();
     const raw = page.getByTestId("raw-frames").last();

@@ -1,7 +1,5 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
@@ -14,7 +12,8 @@ import {
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
-import { assistantTexts, sendMessage, text } from "./support/ui.ts";
+import { text } from "./support/ui.ts";
+import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
 /**
  * B16 in the browser (issue 29 item 2): tool cards say what ran. Real Claude: a Read is a read
@@ -32,28 +31,22 @@ describe.runIf(chromiumAvailable)("tool cards (Chromium, real Claude and Codex)"
   it("B16: Claude's Read is a read, its failing Bash shows exit 3; Codex's shell wrapper is unwrapped", async () => {
     const workspace = stack.providers.workspace;
     writeFileSync(join(workspace, "notes.md"), "# notes\n");
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Tools",
-      workspaceRoot: workspace,
+    const claude = await newThread(stack, {
+      project: "Tools",
       // The fake model names files in the project's own folder: its threads work there.
-      settings: { threadWorkspace: "local" },
-    });
-    const claude = await client.thread.create.mutate({
-      projectId,
+      projectSettings: { threadWorkspace: "local" },
       title: "Claude tools",
       provider: "claude",
       runtimeMode: "full-access",
     });
+    const { client, projectId } = claude;
     stack.providers.anthropic.enqueue(
       anthropicToolUseReply("Read", { file_path: join(workspace, "notes.md") }),
       anthropicBashReply("echo failing >&2; exit 3"),
       anthropicTextReply("CLAUDE-DONE"),
     );
-    await page.goto(`${stack.web.url}/threads/${claude.threadId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "read then run");
-    await expect.poll(() => assistantTexts(page), { timeout: 90_000 }).toEqual(["CLAUDE-DONE"]);
+    await openThread(page, stack, claude.threadId);
+    await sendAndSeeReplies(page, "read then run", ["CLAUDE-DONE"], 90_000);
 
     const read = page.locator(".item-file_search").first();
     const readText = await text(read);
@@ -76,10 +69,8 @@ describe.runIf(chromiumAvailable)("tool cards (Chromium, real Claude and Codex)"
       execCommandReply("echo wrapped-hi"),
       responsesTextReply("CODEX-DONE"),
     );
-    await page.goto(`${stack.web.url}/threads/${codex.threadId}`);
-    await page.locator(".conversation").waitFor();
-    await sendMessage(page, "run a command");
-    await expect.poll(() => assistantTexts(page), { timeout: 90_000 }).toEqual(["CODEX-DONE"]);
+    await openThread(page, stack, codex.threadId);
+    await sendAndSeeReplies(page, "run a command", ["CODEX-DONE"], 90_000);
     const command = page.locator(".item-command_execution").first();
     const input = command.locator(".command-input");
     await expect.poll(() => text(input)).toBe("$ echo wrapped-hi");

@@ -1,11 +1,10 @@
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
+import { newThread } from "./support/threads.ts";
 
 /** B20 usage view in the browser: the tokens real Codex reported, per provider, thread and day. */
 describe.runIf(chromiumAvailable)("Usage view (Chromium, real API, real Codex)", () => {
@@ -17,13 +16,8 @@ describe.runIf(chromiumAvailable)("Usage view (Chromium, real API, real Codex)",
   });
 
   it("B20: the usage page lists each thread's recorded tokens for the day and the provider's total", async () => {
-    const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-    const { projectId } = await client.project.create.mutate({
-      name: "Usage",
-      workspaceRoot: stack.providers.workspace,
-    });
-    const { threadId } = await client.thread.create.mutate({
-      projectId,
+    const { client, threadId } = await newThread(stack, {
+      project: "Usage",
       title: "Counted thread",
       provider: "codex",
     });

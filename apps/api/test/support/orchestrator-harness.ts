@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { usePerTest } from "./cleanups.ts";
 import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
 import type {
   ProjectId,
@@ -126,4 +127,9 @@ export async function runMessage(
   await h.orchestrator.waitForRun(runId);
   const state = await h.thread(threadId);
   return { runId, run: state.runs.get(runId)!, state };
+}
+
+/** For a test file: a scripted-provider harness per test, closed after it. */
+export function useHarness() {
+  return usePerTest(createHarness);
 }

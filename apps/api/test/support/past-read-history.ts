@@ -44,6 +44,17 @@ export async function storeLocation(
   return { dir, open: () => openEventStore({ url: schema.url }) };
 }
 
+/** A fresh store of `kind` and its location (to open it again, as after a restart); `cleanups` closes and removes it. */
+export async function openFreshStore(
+  kind: StoreKind,
+  cleanups: Array<() => unknown>,
+): Promise<{ location: StoreLocation; store: EventStore }> {
+  const location = await storeLocation(kind, cleanups);
+  const store = await location.open();
+  cleanups.push(() => store.close());
+  return { location, store };
+}
+
 export type Capture = {
   sequence: number;
   threadId: ThreadId;

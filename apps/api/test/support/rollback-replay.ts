@@ -35,3 +35,18 @@ export async function expectRollbackReplayTouchesNothing(
   expect(readFileSync(file, "utf8")).toBe(content);
   expect(await h.store.headSequence()).toBe(head);
 }
+
+/** Rolls the thread back to the checkpoint `runId` made, under `commandId`; returns the request and its answer. */
+export async function rollbackToRun(
+  h: Harness,
+  target: { threadId: ThreadId; runId: RunId; commandId: string },
+): Promise<{ rollback: Rollback; applied: unknown }> {
+  const state = await h.thread(target.threadId);
+  const checkpoint = [...state.checkpoints.values()].find((c) => c.runId === target.runId)!;
+  const rollback = {
+    threadId: target.threadId,
+    checkpointId: checkpoint.id,
+    commandId: target.commandId,
+  };
+  return { rollback, applied: await h.orchestrator.rollback(rollback) };
+}

@@ -1,5 +1,11 @@
 import type { RuntimeRequest, ThreadId, ThreadShell, ThreadState } from "@skein/domain";
-import { forAgent, notForAgent } from "@skein/fake-models";
+import {
+  execCommandReply,
+  forAgent,
+  notForAgent,
+  responsesTextReply,
+  spawnAgentReply,
+} from "@skein/fake-models";
 import { createReadModels } from "../../src/read-models/index.ts";
 import { eventually } from "./orchestrator-harness.ts";
 
@@ -66,3 +72,17 @@ export const waitForHelper = {
   ],
   when: helperAgent.parent,
 };
+
+/**
+ * The model's script while a parent hands `task` to its helper: the helper runs `command` and
+ * answers CHILD-DONE while the parent waits for it. The parent's own replies after the wait are
+ * the caller's to add.
+ */
+export function helperRunsCommand(task: string, command: string) {
+  return [
+    { ...spawnAgentReply("helper", task, "call_spawn"), when: helperAgent.parent },
+    { ...execCommandReply(command), when: helperAgent.child },
+    waitForHelper,
+    { ...responsesTextReply("CHILD-DONE"), when: helperAgent.child },
+  ];
+}

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { ProjectId } from "@skein/domain";
 import os from "node:os";
 import path from "node:path";
 import { openSqliteEventStore, type RawLogReader, type SqliteEventStore } from "@skein/db";
@@ -71,4 +72,12 @@ export async function startTestServer<O extends OrchestratorCommands>(options: {
       fs.rmSync(workspaceDir, { recursive: true, force: true });
     },
   };
+}
+
+/** Creates a project named `name` on the server's own workspace folder; resolves with its id. */
+export async function workspaceProject(
+  t: Pick<TestServer, "client" | "workspaceDir">,
+  name: string,
+): Promise<ProjectId> {
+  return (await t.client.project.create.mutate({ name, workspaceRoot: t.workspaceDir })).projectId;
 }

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ThreadId } from "@skein/domain";
 import { writeFile } from "@skein/scripted-provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGitWorkspace, git, hashTree } from "../../../test/support/git-workspace.ts";
 import {
-  createHarness,
+  useHarness,
   eventually,
   type Harness,
   runMessage,
@@ -15,12 +15,9 @@ import {
 /** The person and the agent share the project's folder here (issue 26: `local` threads). */
 const IN_PLACE = { threadWorkspace: "local" } as const;
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
-async function checkpointOf(threadId: ThreadId, runId: string) {
+async function checkpointOf(h: Harness, threadId: ThreadId, runId: string) {
   const state = await h.thread(threadId);
   const checkpoint = [...state.checkpoints.values()].find((c) => c.runId === runId);
   if (!checkpoint) throw new Error(`run ${runId} has no checkpoint`);
@@ -30,7 +27,7 @@ async function checkpointOf(threadId: ThreadId, runId: string) {
 describe("checkpoints, rollback and isolated forks (issue 6)", () => {
   it("a run's checkpoint lists edited, created and deleted files; the user's index, HEAD and status are untouched", async () => {
     const ws = createGitWorkspace({ "a.txt": "one\ntwo\n", "c.txt": "gone\nsoon\n" });
-    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const before = {
       status: git(ws, "status", "--porcelain"),
       head: git(ws, "rev-parse", "HEAD"),
@@ -44,7 +41,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { runId, run } = await runMessage(h, threadId, "edit files");
     expect(run.status).toBe("completed");
-    const checkpoint = await checkpointOf(threadId, runId);
+    const checkpoint = await checkpointOf(h, threadId, runId);
     expect(checkpoint.status).toBe("ready");
     const files = Object.fromEntries(checkpoint.files.map((f) => [f.path, f]));
     expect(files["a.txt"]).toMatchObject({ status: "modified", additions: 2, deletions: 1 });
@@ -59,11 +56,11 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("works in a folder that is not a git repository", async () => {
     const ws = mkdtempSync(path.join(tmpdir(), "skein-plain-"));
-    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     h.codex.enqueue([writeFile("notes.md", "# hi\n")]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { runId } = await runMessage(h, threadId, "write notes");
-    const checkpoint = await checkpointOf(threadId, runId);
+    const checkpoint = await checkpointOf(h, threadId, runId);
     expect(checkpoint).toMatchObject({
       status: "ready",
       files: [{ path: "notes.md", status: "added" }],
@@ -73,7 +70,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("rollback to run 1 of 3 restores files byte for byte, marks runs 2–3 rolled_back, and the provider forgets them", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "run one\n")]);
     const first = await runMessage(h, threadId, "run 1");
@@ -84,7 +81,7 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const third = await runMessage(h, threadId, "run 3");
     expect(hashTree(ws)).not.toEqual(afterRun1);
 
-    const checkpoint = await checkpointOf(threadId, first.runId);
+    const checkpoint = await checkpointOf(h, threadId, first.runId);
     await h.orchestrator.rollback({ threadId, checkpointId: checkpoint.id });
     expect(hashTree(ws)).toEqual(afterRun1);
     expect(existsSync(path.join(ws, "two.txt"))).toBe(false);
@@ -102,11 +99,11 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("rollback while a run is active is refused clearly and changes nothing", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "run one\n")]);
     const first = await runMessage(h, threadId, "run 1");
-    const checkpoint = await checkpointOf(threadId, first.runId);
+    const checkpoint = await checkpointOf(h, threadId, first.runId);
     h.codex.enqueue([writeFile("a.txt", "run two\n"), { type: "wait", ms: 10_000 }]);
     const { runId } = await h.orchestrator.sendMessage({ threadId, text: "slow" });
     await eventually(async () =>
@@ -128,13 +125,13 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("a checkpoint ref deleted behind Skein's back is marked missing and rollback to it is refused", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "one\n")]);
     const first = await runMessage(h, threadId, "run 1");
     h.codex.enqueue([writeFile("a.txt", "two\n")]);
     await runMessage(h, threadId, "run 2");
-    const checkpoint = await checkpointOf(threadId, first.runId);
+    const checkpoint = await checkpointOf(h, threadId, first.runId);
     git(ws, "update-ref", "-d", checkpoint.ref);
     await expect(
       h.orchestrator.rollback({ threadId, checkpointId: checkpoint.id }),
@@ -142,13 +139,13 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
       code: "precondition_failed",
       message: expect.stringContaining("deleted"),
     });
-    expect((await checkpointOf(threadId, first.runId)).status).toBe("missing");
+    expect((await checkpointOf(h, threadId, first.runId)).status).toBe("missing");
     expect(readFileSync(path.join(ws, "a.txt"), "utf8")).toBe("two\n");
   });
 
   it("a fork with an isolated worktree edits its own copy; the source workspace is unchanged", async () => {
     const ws = createGitWorkspace({ "a.txt": "base\n" });
-    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([writeFile("a.txt", "source run\n")]);
     await runMessage(h, threadId, "run 1");
@@ -166,14 +163,14 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
 
   it("a fork from a checkpoint on another provider gets a checkpoint_summary handoff naming it and its files", async () => {
     const ws = mkdtempSync(path.join(tmpdir(), "skein-plain-"));
-    h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     h.codex.enqueue([
       writeFile("src/app.ts", "export const x = 1;\n"),
       writeFile("README.md", "# app\n"),
     ]);
     const first = await runMessage(h, threadId, "scaffold the app");
-    const checkpoint = await checkpointOf(threadId, first.runId);
+    const checkpoint = await checkpointOf(h, threadId, first.runId);
     const fork = await h.orchestrator.forkThread({
       threadId,
       sourcePoint: { type: "checkpoint", checkpointId: checkpoint.id },

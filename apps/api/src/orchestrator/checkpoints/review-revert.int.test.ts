@@ -1,21 +1,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { writeFile } from "@skein/scripted-provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGitWorkspace, hashTree } from "../../../test/support/git-workspace.ts";
-import {
-  createHarness,
-  type Harness,
-  runMessage,
-} from "../../../test/support/orchestrator-harness.ts";
+import { runMessage, useHarness } from "../../../test/support/orchestrator-harness.ts";
 
 /** The person and the agent share the project's folder here (issue 26: `local` threads). */
 const IN_PLACE = { threadWorkspace: "local" } as const;
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 const LINES = Array.from({ length: 30 }, (_, i) => `line ${i + 1}`);
 const text = (lines: readonly string[]) => `${lines.join("\n")}\n`;
@@ -23,7 +16,7 @@ const text = (lines: readonly string[]) => `${lines.join("\n")}\n`;
 /** Run 1 edits the top and the bottom of long.txt (two hunks) and adds new.txt. */
 async function oneRun() {
   const ws = createGitWorkspace({ "long.txt": text(LINES), "README.md": "# mine\n" });
-  h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+  const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
   const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
   const agent = [...LINES];
   agent[1] = "agent top";
@@ -32,12 +25,13 @@ async function oneRun() {
   const { runId } = await runMessage(h, threadId, "edit");
   const read = (file: string) => readFileSync(path.join(ws, file), "utf8");
   const write = (file: string, content: string) => writeFileSync(path.join(ws, file), content);
-  return { ws, threadId, runId, agent, read, write };
+  return { h, ws, threadId, runId, agent, read, write };
 }
 
 describe("review.revert per file and per hunk (B14, issue 26 item 2)", () => {
   it("B14: a file goes back to before the run; the person's files stay; a rollback to the safety checkpoint undoes it", async () => {
     const t = await oneRun();
+    const { h } = t;
     t.write("README.md", "# mine, edited\n");
     const before = hashTree(t.ws);
     const result = await h.orchestrator.reviewRevert({
@@ -59,6 +53,7 @@ describe("review.revert per file and per hunk (B14, issue 26 item 2)", () => {
 
   it("B14: a file the person changed since is CONFLICT naming it and nothing changes; force reverts it, keeping their version", async () => {
     const t = await oneRun();
+    const { h } = t;
     t.write("new.txt", "the person's rewrite\n");
     const before = hashTree(t.ws);
     const head = await h.store.headSequence();
@@ -81,6 +76,7 @@ describe("review.revert per file and per hunk (B14, issue 26 item 2)", () => {
 
   it("B14: one hunk reverts on the file as it is now, keeping the person's edit in the same file; a hunk whose lines changed is CONFLICT", async () => {
     const t = await oneRun();
+    const { h } = t;
     const person = [...t.agent];
     person[14] = "the person's middle line";
     t.write("long.txt", text(person));
@@ -115,6 +111,7 @@ describe("review.revert per file and per hunk (B14, issue 26 item 2)", () => {
 
   it("a path outside the diff is NOT_FOUND and a hunk past the file's last is a validation error", async () => {
     const t = await oneRun();
+    const { h } = t;
     const ask = { threadId: t.threadId, runId: t.runId as never };
     await expect(h.orchestrator.reviewRevert({ ...ask, path: "README.md" })).rejects.toMatchObject({
       code: "not_found",

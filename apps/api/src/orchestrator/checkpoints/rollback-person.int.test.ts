@@ -2,10 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { ThreadId } from "@skein/domain";
 import { writeFile } from "@skein/scripted-provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGitWorkspace, hashTree } from "../../../test/support/git-workspace.ts";
 import {
-  createHarness,
+  useHarness,
   type Harness,
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
@@ -13,10 +13,7 @@ import {
 /** The person and the agent share the project's folder here (issue 26: `local` threads). */
 const IN_PLACE = { threadWorkspace: "local" } as const;
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 /**
  * The issue's walk-through: three agent runs; then the person edits README.md (no run touched it),
@@ -24,7 +21,7 @@ afterEach(async () => {
  */
 async function threeRuns() {
   const ws = createGitWorkspace({ "README.md": "# project\n", "a.txt": "base\n" });
-  h = await createHarness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+  const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
   const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
   h.codex.enqueue([writeFile("a.txt", "run one\n")]);
   const first = await runMessage(h, threadId, "run 1");
@@ -38,10 +35,10 @@ async function threeRuns() {
   const third = await runMessage(h, threadId, "run 3");
   const read = (file: string) => readFileSync(path.join(ws, file), "utf8");
   const write = (file: string, text: string) => writeFileSync(path.join(ws, file), text);
-  return { ws, threadId, first, second, third, read, write };
+  return { h, ws, threadId, first, second, third, read, write };
 }
 
-async function checkpointOf(threadId: ThreadId, runId: string) {
+async function checkpointOf(h: Harness, threadId: ThreadId, runId: string) {
   const state = await h.thread(threadId);
   return [...state.checkpoints.values()].find((c) => c.runId === runId)!;
 }
@@ -49,9 +46,10 @@ async function checkpointOf(threadId: ThreadId, runId: string) {
 describe("B14: rollback undoes the agent, never the person (issue 26)", () => {
   it("B14: the person's edit and new file survive; the preview lists exactly what each agent path becomes", async () => {
     const t = await threeRuns();
+    const { h } = t;
     t.write("README.md", "# project\nmy own edit\n");
     t.write("notes.txt", "my notes\n");
-    const checkpoint = await checkpointOf(t.threadId, t.second.runId);
+    const checkpoint = await checkpointOf(h, t.threadId, t.second.runId);
     const ask = { threadId: t.threadId, checkpointId: checkpoint.id };
 
     const preview = await h.orchestrator.rollbackPreview(ask);
@@ -79,9 +77,10 @@ describe("B14: rollback undoes the agent, never the person (issue 26)", () => {
 
   it("B14: a path the person changed after the agent is refused as CONFLICT naming it, and nothing changes", async () => {
     const t = await threeRuns();
+    const { h } = t;
     t.write("a.txt", "the person rewrote it\n");
     t.write("notes.txt", "mine\n");
-    const checkpoint = await checkpointOf(t.threadId, t.first.runId);
+    const checkpoint = await checkpointOf(h, t.threadId, t.first.runId);
     const before = hashTree(t.ws);
     const head = await h.store.headSequence();
     const preview = await h.orchestrator.rollbackPreview({
@@ -103,10 +102,11 @@ describe("B14: rollback undoes the agent, never the person (issue 26)", () => {
 
   it("B14: force keeps a safety checkpoint first; a second rollback to it puts the person's version back", async () => {
     const t = await threeRuns();
+    const { h } = t;
     t.write("a.txt", "the person rewrote it\n");
     t.write("notes.txt", "mine\n");
     const beforeForce = hashTree(t.ws);
-    const checkpoint = await checkpointOf(t.threadId, t.first.runId);
+    const checkpoint = await checkpointOf(h, t.threadId, t.first.runId);
 
     const forced = await h.orchestrator.rollback({
       threadId: t.threadId,
@@ -134,7 +134,8 @@ describe("B14: rollback undoes the agent, never the person (issue 26)", () => {
 
   it("B14: scope code keeps the runs; scope conversation keeps the files", async () => {
     const t = await threeRuns();
-    const checkpoint = await checkpointOf(t.threadId, t.second.runId);
+    const { h } = t;
+    const checkpoint = await checkpointOf(h, t.threadId, t.second.runId);
     const ask = { threadId: t.threadId, checkpointId: checkpoint.id };
 
     const conversation = await h.orchestrator.rollbackPreview({ ...ask, scope: "conversation" });
@@ -156,7 +157,8 @@ describe("B14: rollback undoes the agent, never the person (issue 26)", () => {
 
   it("B3: the same command id twice answers once: the second call moves no file", async () => {
     const t = await threeRuns();
-    const checkpoint = await checkpointOf(t.threadId, t.first.runId);
+    const { h } = t;
+    const checkpoint = await checkpointOf(h, t.threadId, t.first.runId);
     const ask = { threadId: t.threadId, checkpointId: checkpoint.id, commandId: "cmd_rb_once" };
     const first = await h.orchestrator.rollback(ask);
     t.write("a.txt", "edited after the rollback\n");

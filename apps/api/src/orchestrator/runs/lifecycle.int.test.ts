@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  createHarness,
-  eventually,
-  type Harness,
-  runMessage,
-} from "../../../test/support/orchestrator-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useHarness, eventually, runMessage } from "../../../test/support/orchestrator-harness.ts";
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 describe("orchestrator run lifecycle (scripted provider)", () => {
   it("a message runs on the provider and its reply lands in turnItems", async () => {
-    h = await createHarness();
+    const h = await harness();
     h.codex.enqueue([{ type: "text", text: "hello there", chunks: 3 }]);
     const { threadId } = await h.orchestrator.createThread({
       projectId: h.projectId,
@@ -29,7 +21,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
   });
 
   it("a message sent while a run is active is queued and runs afterwards", async () => {
-    h = await createHarness();
+    const h = await harness();
     h.codex.enqueue([
       { type: "wait", ms: 150 },
       { type: "text", text: "first" },
@@ -46,7 +38,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
   });
 
   it("S4: the same command id twice yields one set of events and the same run", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const before = await h.store.headSequence();
     const a = await h.orchestrator.sendMessage({
@@ -68,7 +60,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
   });
 
   it("approval: accept runs the command; decline does not; both turns complete", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { threadId } = await h.orchestrator.createThread({
       projectId: h.projectId,
       runtimeMode: "approval-required",
@@ -97,7 +89,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
   });
 
   it("interrupt ends a running turn as interrupted", async () => {
-    h = await createHarness();
+    const h = await harness();
     h.codex.enqueue([{ type: "wait", ms: 10_000 }]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { runId } = await h.orchestrator.sendMessage({ threadId, text: "slow" });
@@ -110,7 +102,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
   });
 
   it("B2: a model HTTP 500 mid-turn starts a retry attempt of the same run, which completes", async () => {
-    h = await createHarness({ attempts: { baseDelayMs: 10 } });
+    const h = await harness({ attempts: { baseDelayMs: 10 } });
     h.codex.enqueue([{ type: "fail", error: "model returned HTTP 500", kind: "internal" }]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { run, state } = await runMessage(h, threadId, "boom");
@@ -123,7 +115,7 @@ describe("orchestrator run lifecycle (scripted provider)", () => {
   });
 
   it("B2: past the attempt limit the run fails with the cause in words; a failure another attempt cannot fix fails at once", async () => {
-    h = await createHarness({ attempts: { baseDelayMs: 10, maxRetries: 2 } });
+    const h = await harness({ attempts: { baseDelayMs: 10, maxRetries: 2 } });
     const fail = { type: "fail", error: "model returned HTTP 529", kind: "overloaded" } as const;
     h.codex.enqueue([fail], [fail], [fail]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });

@@ -1,19 +1,12 @@
 import { isDomainError } from "@skein/domain";
-import { afterEach, describe, expect, it, vi } from "vitest";
-import {
-  createHarness,
-  eventually,
-  type Harness,
-} from "../../../test/support/orchestrator-harness.ts";
+import { describe, expect, it, vi } from "vitest";
+import { useHarness, eventually } from "../../../test/support/orchestrator-harness.ts";
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 describe("R1: a native steer the provider refuses", () => {
   it("is a CONFLICT saying what to do, records nothing, and the run goes on", async () => {
-    h = await createHarness();
+    const h = await harness();
     h.codex.enqueue([
       { type: "wait", ms: 300 },
       { type: "text", text: "done" },

@@ -1,19 +1,11 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  createHarness,
-  eventually,
-  type Harness,
-  runMessage,
-} from "../../../test/support/orchestrator-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useHarness, eventually, runMessage } from "../../../test/support/orchestrator-harness.ts";
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 describe("steering and recovery", () => {
   it("R1: steering a provider without native steer interrupts and restarts the attempt under the same run", async () => {
-    h = await createHarness({ capabilities: { codex: { steer: false } } });
+    const h = await harness({ capabilities: { codex: { steer: false } } });
     h.codex.enqueue([{ type: "wait", ms: 10_000 }], [{ type: "text", text: "steered answer" }]);
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     const { runId } = await h.orchestrator.sendMessage({ threadId, text: "start" });
@@ -36,7 +28,7 @@ describe("steering and recovery", () => {
   });
 
   it("steering a provider with native steer adds input to the running turn", async () => {
-    h = await createHarness();
+    const h = await harness();
     h.codex.enqueue([
       { type: "wait", ms: 200 },
       { type: "text", text: "done" },
@@ -57,7 +49,7 @@ describe("steering and recovery", () => {
   });
 
   it("R2: after a restart an in-flight run ends interrupted, its request is not resumable, and the next message works", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { threadId } = await h.orchestrator.createThread({
       projectId: h.projectId,
       runtimeMode: "approval-required",
@@ -92,7 +84,7 @@ describe("steering and recovery", () => {
   });
 
   it("R2: an idle runtime is reaped, its session stopped, and the next message resumes the thread", async () => {
-    h = await createHarness({ sessionIdleMs: 100 });
+    const h = await harness({ sessionIdleMs: 100 });
     const { threadId } = await h.orchestrator.createThread({ projectId: h.projectId });
     await runMessage(h, threadId, "before the reaper");
     await eventually(async () => {

@@ -1,16 +1,13 @@
 import type { ContextTransferId, ThreadId } from "@skein/domain";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  createHarness,
+  useHarness,
   type Harness,
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
 import { readTransfer } from "../../read-models/transfer.ts";
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 /** Every model-visible input a scripted provider received, in order. */
 function turnInputs(h: Harness, provider: "codex" | "claude") {
@@ -39,7 +36,7 @@ async function transferOf(h: Harness, threadId: ThreadId, transferId: ContextTra
 
 describe("handoff preview before the transfer is consumed (issue 8)", () => {
   it("a fork's handoff is previewed, edited, and the first run sends exactly the edited text", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { fork, transferId } = await forked(h);
     const callsBefore = h.codex.calls.length + h.claude.calls.length;
 
@@ -95,7 +92,7 @@ describe("handoff preview before the transfer is consumed (issue 8)", () => {
   });
 
   it("an edit without a preview wins over the native fork the same provider could do", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { fork, transferId } = await forked(h);
     const edited = "Start over from the README; ignore the earlier discussion.";
     const edit = await h.orchestrator.editHandoff({ transferId, text: edited });
@@ -114,7 +111,7 @@ describe("handoff preview before the transfer is consumed (issue 8)", () => {
   });
 
   it("a generated preview for the run's provider is sent as-is (same handoff id)", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { fork, transferId } = await forked(h);
     const preview = await h.orchestrator.regenerateHandoff({ transferId, provider: "claude" });
     const text = (await handoffOf(h, fork, preview.handoffId)).summaryText;
@@ -134,7 +131,7 @@ describe("handoff preview before the transfer is consumed (issue 8)", () => {
   });
 
   it("a preview for another provider is superseded and the run builds its own handoff", async () => {
-    h = await createHarness({ capabilities: { codex: { nativeFork: false } } });
+    const h = await harness({ capabilities: { codex: { nativeFork: false } } });
     const { fork, transferId } = await forked(h);
     const preview = await h.orchestrator.regenerateHandoff({ transferId, provider: "codex" });
     const { run, state } = await runMessage(h, fork, "on claude", { provider: "claude" });
@@ -150,7 +147,7 @@ describe("handoff preview before the transfer is consumed (issue 8)", () => {
   });
 
   it("a native fork still wins over an unedited preview, which is superseded", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { fork, transferId } = await forked(h);
     const preview = await h.orchestrator.regenerateHandoff({ transferId });
     expect((await handoffOf(h, fork, preview.handoffId)).payload.targetProvider).toBe("codex");
@@ -163,7 +160,7 @@ describe("handoff preview before the transfer is consumed (issue 8)", () => {
   });
 
   it("regenerating a preview for another provider replaces it; a second preview is never added", async () => {
-    h = await createHarness();
+    const h = await harness();
     const { fork, transferId } = await forked(h);
     const first = await h.orchestrator.regenerateHandoff({ transferId, provider: "claude" });
     const second = await h.orchestrator.regenerateHandoff({ transferId, provider: "codex" });

@@ -1,16 +1,13 @@
 import { type RunId, type ThreadId, threadStreamId } from "@skein/domain";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
-  createHarness,
+  useHarness,
   eventually,
   type Harness,
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
 
-let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
+const harness = useHarness();
 
 const providerCalls = (h: Harness) => h.codex.calls.length + h.claude.calls.length;
 
@@ -30,7 +27,7 @@ function turnInputs(h: Harness, provider: "codex" | "claude") {
 
 describe("lazy context transfer through the orchestrator", () => {
   it("T1: fork creates a pending transfer and no provider session, thread, turn or handoff", async () => {
-    h = await createHarness();
+    const h = await harness();
     const source = await threadWithRuns(h, 2);
     const callsBefore = providerCalls(h);
     const sessionsBefore = await h.store.snapshot((q) => q.count("provider_sessions"));
@@ -48,7 +45,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T2: a fork at an in-progress run is rejected; latest_stable picks the latest completed run", async () => {
-    h = await createHarness();
+    const h = await harness();
     const source = await threadWithRuns(h, 2);
     h.codex.enqueue([{ type: "wait", ms: 10_000 }]);
     const { runId } = await h.orchestrator.sendMessage({ threadId: source, text: "slow" });
@@ -70,7 +67,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T3/T4: same provider with native fork → resolved_native then consumed; the fork keeps only runs up to the source point", async () => {
-    h = await createHarness();
+    const h = await harness();
     const source = await threadWithRuns(h, 2);
     const firstRun = (await h.thread(source)).runOrder[0]!;
     const fork = await h.orchestrator.forkThread({
@@ -92,7 +89,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T3/T4: another provider → a ready handoff, resolved_portable then consumed, sent with the message", async () => {
-    h = await createHarness();
+    const h = await harness();
     const source = await threadWithRuns(h, 2);
     const fork = await h.orchestrator.forkThread({ threadId: source });
     await runMessage(h, fork.threadId, "continue on claude", { provider: "claude" });
@@ -110,7 +107,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T3: a forced native fork failure falls back to a portable handoff and the transfer records it", async () => {
-    h = await createHarness();
+    const h = await harness();
     const source = await threadWithRuns(h, 1);
     const fork = await h.orchestrator.forkThread({ threadId: source });
     h.codex.failNext("fork");
@@ -123,7 +120,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T5: none — a second run on the same provider thread needs no transfer", async () => {
-    h = await createHarness();
+    const h = await harness();
     const threadId = await threadWithRuns(h, 2);
     const state = await h.thread(threadId);
     expect(state.transfers.size).toBe(0);
@@ -132,7 +129,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T5: unsupported fails the run before any provider call", async () => {
-    h = await createHarness();
+    const h = await harness();
     const threadId = await threadWithRuns(h, 1);
     const state = await h.thread(threadId);
     // A pending switch transfer that names Claude as its target; the next run asks for Codex.
@@ -164,7 +161,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T6/T7: runs 1–5 on A, 6–8 on B, run 9 back on A → delta covering exactly 6–8 on A's provider thread", async () => {
-    h = await createHarness();
+    const h = await harness();
     const threadId = await threadWithRuns(h, 5, "codex");
     for (let i = 6; i <= 8; i += 1)
       await runMessage(h, threadId, `message ${i}`, { provider: "claude" });
@@ -191,7 +188,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T7: when resume fails, returning to A uses a full_thread_summary on a new provider thread", async () => {
-    h = await createHarness();
+    const h = await harness();
     const threadId = await threadWithRuns(h, 2, "codex");
     await runMessage(h, threadId, "message 3", { provider: "claude" });
     const codexThread = [...(await h.thread(threadId)).providerThreads.values()].find(
@@ -208,7 +205,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T7: a provider thread that cannot be resumed is rebuilt on the same provider from a full summary", async () => {
-    h = await createHarness();
+    const h = await harness();
     const threadId = await threadWithRuns(h, 2, "codex");
     const before = [...(await h.thread(threadId)).providerThreads.values()][0]!;
     h.codex.killAll();
@@ -231,7 +228,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T8: bring-back delta covers exactly the fork's runs after its source point; the source keeps its provider", async () => {
-    h = await createHarness();
+    const h = await harness();
     const source = await threadWithRuns(h, 2, "codex");
     const fork = await h.orchestrator.forkThread({ threadId: source });
     await runMessage(h, fork.threadId, "fork idea A", { provider: "claude" });
@@ -255,7 +252,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T2/T8: a bring-back sent the moment the fork's run finishes carries that run (its checkpoint is awaited)", async () => {
-    h = await createHarness();
+    const h = await harness();
     const source = await threadWithRuns(h, 1, "codex");
     const fork = await h.orchestrator.forkThread({ threadId: source });
     await runMessage(h, fork.threadId, "fork idea A", { provider: "claude" });
@@ -293,7 +290,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T9: the delegate tool runs a child thread on another provider and returns its answer", async () => {
-    h = await createHarness();
+    const h = await harness();
     h.claude.enqueue([{ type: "text", text: "child says 42" }]);
     h.codex.enqueue([
       {
@@ -325,7 +322,7 @@ describe("lazy context transfer through the orchestrator", () => {
   });
 
   it("T9: native subagent work becomes child nodes hidden from turnItems but kept in the graph", async () => {
-    h = await createHarness();
+    const h = await harness();
     h.codex.enqueue([
       {
         type: "subagent",

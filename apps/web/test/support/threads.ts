@@ -1,0 +1,72 @@
+import { createSkeinClient } from "@skein/client";
+import type { AppRouter, SkeinClient } from "@skein/contract";
+import type { Page } from "playwright-core";
+import { expect } from "vitest";
+import type { Stack } from "./stack.ts";
+import { assistantTexts, sendMessage } from "./ui.ts";
+
+type ProjectInput = Parameters<SkeinClient["project"]["create"]["mutate"]>[0];
+type ThreadInput = Parameters<SkeinClient["thread"]["create"]["mutate"]>[0];
+
+export type NewThreadOptions = Omit<ThreadInput, "projectId"> & {
+  /** The project's name; it is created in the stack's fake-provider workspace. */
+  project: string;
+  /** Project settings (e.g. `{ threadWorkspace: "local" }`), absent when not given. */
+  projectSettings?: ProjectInput["settings"];
+};
+
+export type NewThread = {
+  client: SkeinClient;
+  projectId: Awaited<ReturnType<SkeinClient["project"]["create"]["mutate"]>>["projectId"];
+  threadId: Awaited<ReturnType<SkeinClient["thread"]["create"]["mutate"]>>["threadId"];
+};
+
+/**
+ * The setup most browser tests share: a typed client on the stack's API, a project on the fake
+ * providers' workspace and one thread in it, made through the API (not the page) so each test
+ * drives the page only where the page is what it checks.
+ */
+export async function newThread(stack: Stack, options: NewThreadOptions): Promise<NewThread> {
+  const { project, projectSettings, ...thread } = options;
+  const client = createSkeinClient<AppRouter>({ url: stack.api.url });
+  const { projectId } = await client.project.create.mutate({
+    name: project,
+    workspaceRoot: stack.providers.workspace,
+    ...(projectSettings ? { settings: projectSettings } : {}),
+  });
+  const { threadId } = await client.thread.create.mutate({ projectId, ...thread });
+  return { client, projectId, threadId };
+}
+
+/** Opens a thread's conversation page and waits until the conversation is drawn. */
+export async function openThread(page: Page, stack: Stack, threadId: string): Promise<void> {
+  await page.goto(`${stack.web.url}/threads/${threadId}`);
+  await page.locator(".conversation").waitFor();
+}
+
+/**
+ * Sends a message from the composer and waits until the page shows exactly `expected` as the
+ * assistant's answers (all of the thread's, in order, not only this run's).
+ */
+export async function sendAndSeeReplies(
+  page: Page,
+  text: string,
+  expected: string[],
+  timeoutMs = 60_000,
+): Promise<void> {
+  await sendMessage(page, text);
+  await expect.poll(() => assistantTexts(page), { timeout: timeoutMs }).toEqual(expected);
+}
+
+/** Waits until the thread has runs and every one of them completed (runs sent through the API). */
+export async function runsCompleted(client: SkeinClient, threadId: string): Promise<void> {
+  await expect
+    .poll(
+      async () => {
+        const detail = await client.thread.detail.query({ threadId: threadId as never });
+        return detail.runs.length > 0 && detail.runs.every((r) => r.status === "completed");
+      },
+      { timeout: 90_000 },
+    )
+    .toBe(true);
+}
