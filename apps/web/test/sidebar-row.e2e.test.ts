@@ -3,7 +3,11 @@ import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { anthropicWriteReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
+import {
+  anthropicTextReply,
+  anthropicWriteReply,
+  responsesTextReply,
+} from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import type { Stack } from "./support/stack.ts";
