@@ -7,7 +7,7 @@ import { type SeededHistory, seedHistory } from "./support/seed-history.ts";
 import type { Stack } from "./support/stack.ts";
 
 const THREADS = 100_000;
-/** Rows in the DOM for a 860 px sidebar of 32 px rows: what is in view plus overscan. */
+/** Rows in the DOM for a 860 px sidebar of 42 px rows: what is in view plus overscan. */
 const MAX_DOM_ROWS = 80;
 
 /** Frame intervals while the sidebar is scrolled continuously, measured inside the page. */

@@ -39,6 +39,16 @@ export type ThreadShell = {
   runCount: number;
   queuedRunCount: number;
   pendingRequestCount: number;
+  /**
+   * Issue 29: the provider of the thread's latest run (the sidebar's provider mark; a thread can
+   * switch providers, so `defaultProvider` is not what ran). Absent before the first run.
+   */
+  lastRunProvider?: ProviderKind;
+  /**
+   * Issue 29: when the latest settled run ended, so a browser can tell a run finished since the
+   * person last opened the thread ("unread"). Absent until a run settles.
+   */
+  lastRunEndedAt?: string;
   /** Tokens (and cost where reported) of all the thread's runs; absent on rows from before usage. */
   usage?: TokenUsage | null;
   lastActivityAt: string;
@@ -77,6 +87,10 @@ export function shellStatusOf(s: ThreadState): ThreadShellStatus {
 export function threadShellOf(s: ThreadState): ThreadShell | null {
   const t = s.thread;
   if (!t) return null;
+  // O(1): the last run by ordinal and the cached last settled run, never a scan of the runs.
+  const latestRunId = s.runOrder.at(-1);
+  const latestRun = latestRunId ? s.runs.get(latestRunId) : undefined;
+  const settled = s.lastSettledRunId ? s.runs.get(s.lastSettledRunId) : undefined;
   return {
     id: t.id,
     projectId: t.projectId,
@@ -99,6 +113,8 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     queuedRunCount: s.queuedRunIds.size,
     pendingRequestCount: s.pendingRequestIds.size,
     usage: s.usageTotal,
+    ...(latestRun ? { lastRunProvider: latestRun.provider } : {}),
+    ...(settled?.completedAt ? { lastRunEndedAt: settled.completedAt } : {}),
     lastActivityAt: s.lastActivityAt ?? t.updatedAt,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,

@@ -16,7 +16,8 @@ import { ActionError } from "../common/action-error.tsx";
 import { ArchivedList } from "./archived-list.tsx";
 import { AppTools } from "../ui/app-tools.tsx";
 
-const ROW_HEIGHT = 32;
+/** Two lines: the title, then provider, branch and relative time (issue 29). */
+const ROW_HEIGHT = 42;
 
 function activeThreadId(pathname: string): string | null {
   const match = /^\/threads\/([^/]+)/.exec(pathname);

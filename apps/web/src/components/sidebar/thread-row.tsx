@@ -3,7 +3,10 @@ import Link from "next/link";
 import type { SidebarRow } from "../../lib/lineage-tree.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { nestedForkLabel } from "../../lib/use-fork.ts";
+import { rowAttention } from "../../lib/row-attention.ts";
+import { seenUpTo, useOpenedVersion } from "../../lib/thread-opened.ts";
 import { StatusDot } from "../common/status-dot.tsx";
+import { ThreadRowMeta } from "./thread-row-meta.tsx";
 
 type ThreadRowProps = {
   row: Extract<SidebarRow, { kind: "thread" }>;
@@ -19,12 +22,16 @@ export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) 
   const { shells } = useShells();
   const parentId = row.depth > 0 ? shell.lineage?.parentThreadId : undefined;
   const label = nestedForkLabel(shell.title, parentId ? shells.get(parentId)?.title : undefined);
+  // Re-read when any thread is opened (this one's unread state may have cleared).
+  useOpenedVersion();
+  const attention = rowAttention(shell, active ? null : seenUpTo(shell.id));
   return (
     <div
       className={`thread-row${active ? " active" : ""}${row.context ? " context" : ""}`}
       style={{ paddingLeft: 6 + row.depth * INDENT_PX }}
       data-thread-id={shell.id}
       data-status={shell.status}
+      data-attention={attention ?? undefined}
     >
       {row.childCount > 0 ? (
         <button
@@ -40,23 +47,43 @@ export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) 
         <span className="twisty-spacer" />
       )}
       <StatusDot status={shell.status} />
-      <Link
-        href={`/threads/${shell.id}`}
-        className="thread-link"
-        aria-current={active ? "page" : undefined}
-        title={shell.title}
-      >
-        {label}
-      </Link>
-      {row.relationship !== null && (
-        <span className={`badge badge-${row.relationship}`}>{row.relationship}</span>
-      )}
-      {row.orphan && <span className="badge">source hidden</span>}
-      {shell.pendingRequestCount > 0 && (
-        <span className="badge badge-waiting" title="pending requests">
-          {shell.pendingRequestCount}
+      <span className="thread-row-body">
+        <span className="thread-row-line">
+          <Link
+            href={`/threads/${shell.id}`}
+            className="thread-link"
+            aria-current={active ? "page" : undefined}
+            title={shell.title}
+          >
+            {label}
+          </Link>
+          {row.relationship !== null && (
+            <span className={`badge badge-${row.relationship}`}>{row.relationship}</span>
+          )}
+          {row.orphan && <span className="badge">source hidden</span>}
+          {attention === "needs-you" && (
+            <span
+              className="badge badge-waiting needs-you"
+              title={
+                shell.pendingRequestCount === 1
+                  ? "1 request waiting for you"
+                  : `${shell.pendingRequestCount} requests waiting for you`
+              }
+            >
+              needs you
+            </span>
+          )}
+          {attention === "unread" && (
+            <span
+              className="unread-dot"
+              role="img"
+              aria-label="unread"
+              title="A run finished since you last opened this thread"
+            />
+          )}
         </span>
-      )}
+        <ThreadRowMeta shell={shell} />
+      </span>
       <button
         type="button"
         className="icon-button row-action"

@@ -6,6 +6,7 @@ import { PastMomentContext } from "../../lib/past-moment.ts";
 import { ThreadContext } from "../../lib/use-thread-context.tsx";
 import { useThreadDetail } from "../../lib/use-thread-detail.ts";
 import { useTimeTravel } from "../../lib/use-time-travel.ts";
+import { useMarkThreadOpened } from "../../lib/thread-opened.ts";
 import { ThreadHeader } from "./thread-header.tsx";
 import { TimelineScrubber } from "./timeline-scrubber.tsx";
 import { ActionError } from "../common/action-error.tsx";
@@ -22,6 +23,8 @@ export function ThreadFrame({ threadId, children }: { threadId: string; children
   const pathname = usePathname();
   const base = `/threads/${threadId}`;
   const { detail, watch } = state;
+  // The sidebar's "unread": this thread is read while it is open, runs ending meanwhile included.
+  useMarkThreadOpened(threadId, detail?.thread.lastRunEndedAt);
   // The past replaces the live detail in every tab; older windows belong to the live view only.
   const traveling = travel.atSequence !== null && travel.past !== null;
   const shown = traveling
