@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import {
@@ -34,6 +34,7 @@ const domItems = (page: Page) => page.locator(".conversation-scroll [data-item-i
 describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", () => {
   let stack: Stack;
   let page: Page;
+  let browser: Browser;
   let seeded: SeededHistory;
   useE2eStack(
     {
@@ -45,7 +46,7 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
       },
     },
     (started) => {
-      ({ stack, page } = started);
+      ({ stack, page, browser } = started);
     },
   );
 
@@ -135,4 +136,23 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
     expect(seen).toHaveLength(to - from + 1);
     console.info(`[apps/web e2e] swept runs ${from}..${to} in ${stops.length} screens`);
   });
+
+  it("opens on the latest reply on a slow CPU (a busy machine's timings)", async () => {
+    const context = await browser.newContext({
+      viewport: { width: 1280, height: 860 },
+      serviceWorkers: "block",
+    });
+    try {
+      const slow = await context.newPage();
+      const cdp = await context.newCDPSession(slow);
+      await cdp.send("Emulation.setCPUThrottlingRate", { rate: 12 });
+      await slow.goto(`${stack.web.url}/threads/${seeded.longThreadId}`, { waitUntil: "commit" });
+      await slow.getByText(`Run ${RUNS} answers.`).waitFor({ timeout: 90_000 });
+      const numbers = await renderedRunNumbers(slow);
+      expect(Math.max(...numbers)).toBe(RUNS);
+    } finally {
+      await context.close();
+    }
+  }, 150_000);
+
 });

@@ -50,6 +50,12 @@ export function VirtualItemStream({
 }: Props) {
   const numberOf = useRunNumber();
   const list = useRef<HTMLDivElement>(null);
+  // The scroller is an ancestor's element: on the commit that mounts both (a thread opening),
+  // its ref is attached only after this component's layout effects ran, so the virtualizer found
+  // no scroll element, drew no row, and waited for a re-render that an idle thread may never
+  // get. The list's own ref is set by then, and the scroller is the list's ancestor.
+  const scrollElement = () =>
+    scroller.current ?? list.current?.closest<HTMLDivElement>(".conversation-scroll") ?? null;
   // Where the list starts inside the scroller (the inherited section and marker come first).
   // Measured when what is above it changes or resizes (a ResizeObserver reports after layout),
   // not on every render: a streamed reply re-renders the list each frame, and reading its
@@ -58,7 +64,7 @@ export function VirtualItemStream({
   const above = useRef<{ elements: HTMLElement[]; observer: ResizeObserver } | null>(null);
   useLayoutEffect(() => {
     const element = list.current;
-    const outer = scroller.current;
+    const outer = scrollElement();
     if (!element || !outer) return;
     const elements = elementsAbove(element, outer);
     const watched = above.current;
@@ -86,7 +92,7 @@ export function VirtualItemStream({
 
   const virtualizer = useVirtualizer({
     count: items.length,
-    getScrollElement: () => scroller.current,
+    getScrollElement: scrollElement,
     estimateSize: (index) => (startsRun[index] ? ESTIMATE_PX + 40 : ESTIMATE_PX),
     getItemKey: (index) => items[index]!.id,
     overscan: 6,
@@ -108,7 +114,7 @@ export function VirtualItemStream({
   // biome-ignore lint/correctness/useExhaustiveDependencies: only when the items change
   useLayoutEffect(() => {
     const kept = anchor.current;
-    const element = scroller.current;
+    const element = scrollElement();
     if (!kept || !element || stick.current || items[kept.index]?.id === kept.key) return;
     const index = items.findIndex((item) => item.id === kept.key);
     const start = index < 0 ? undefined : virtualizer.measurementsCache[index]?.start;
@@ -128,7 +134,7 @@ export function VirtualItemStream({
     requestAnimationFrame(settle);
   }, [items]);
   useLayoutEffect(() => {
-    const element = scroller.current;
+    const element = scrollElement();
     if (!element) return;
     const top = virtualizer.scrollOffset ?? 0;
     const row = virtualizer.getVirtualItems().find((r) => r.end > top);
