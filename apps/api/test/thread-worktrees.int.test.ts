@@ -7,7 +7,7 @@ import {
   execCommandReply,
   responsesTextReply,
 } from "@skein/fake-models";
-import type { RunId, ThreadId, ThreadState } from "@skein/domain";
+import type { ProjectId, RunId, ThreadId, ThreadState } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type ClaudeSkeinHarness,
@@ -43,6 +43,36 @@ function agentCommand(dir: string, me: string, other: string): string {
   ].join("; ");
 }
 
+/**
+ * A Codex and a Claude thread of the project, each running `agentCommand` at once (they meet in
+ * `dir`); resolves once both runs have settled.
+ */
+async function bothCheckTheirEnvironment(
+  x: ClaudeSkeinHarness,
+  projectId: ProjectId,
+  dir: string,
+): Promise<{ threads: Record<"codex" | "claude", ThreadId>; sent: Array<{ runId: RunId }> }> {
+  const { orchestrator } = x;
+  const threadOn = async (provider: "codex" | "claude") =>
+    (await orchestrator.createThread({ projectId, provider, runtimeMode: "full-access" })).threadId;
+  const threads = { codex: await threadOn("codex"), claude: await threadOn("claude") };
+  x.openai!.enqueue(
+    execCommandReply(agentCommand(dir, "codex", "claude"), NO_LOGIN),
+    responsesTextReply("codex checked its environment"),
+  );
+  x.anthropic.enqueue(
+    anthropicBashReply(agentCommand(dir, "claude", "codex")),
+    anthropicTextReply("claude checked its environment"),
+  );
+  const sent = await Promise.all(
+    (["codex", "claude"] as const).map((provider) =>
+      orchestrator.sendMessage({ threadId: threads[provider], text: "check the environment" }),
+    ),
+  );
+  await Promise.all(sent.map(({ runId }) => orchestrator.waitForRun(runId)));
+  return { threads, sent };
+}
+
 function commandOutput(state: ThreadState, runId: RunId): string {
   const command = [...state.turnItems.values()]
     .map((entry) => entry.item)
@@ -66,37 +96,7 @@ describe("issue 26 item 3: a worktree per thread on real Codex and Claude over r
         portRange: { from: 4810, to: 4819 },
       },
     });
-    const threads: Record<"codex" | "claude", ThreadId> = {
-      codex: (
-        await orchestrator.createThread({
-          projectId,
-          provider: "codex",
-          runtimeMode: "full-access",
-        })
-      ).threadId,
-      claude: (
-        await orchestrator.createThread({
-          projectId,
-          provider: "claude",
-          runtimeMode: "full-access",
-        })
-      ).threadId,
-    };
-    h.openai!.enqueue(
-      execCommandReply(agentCommand(meeting, "codex", "claude"), NO_LOGIN),
-      responsesTextReply("codex checked its environment"),
-    );
-    h.anthropic.enqueue(
-      anthropicBashReply(agentCommand(meeting, "claude", "codex")),
-      anthropicTextReply("claude checked its environment"),
-    );
-
-    const sent = await Promise.all(
-      (["codex", "claude"] as const).map((provider) =>
-        orchestrator.sendMessage({ threadId: threads[provider], text: "check the environment" }),
-      ),
-    );
-    await Promise.all(sent.map(({ runId }) => orchestrator.waitForRun(runId)));
+    const { threads, sent } = await bothCheckTheirEnvironment(h, projectId, meeting);
 
     const seen = new Map<string, { port: number; worktree: string }>();
     for (const [index, provider] of (["codex", "claude"] as const).entries()) {
@@ -142,36 +142,7 @@ describe("issue 26 item 3: a worktree per thread on real Codex and Claude over r
       workspaceRoot: ws,
       settings: { threadWorkspace: "local", portRange: { from: 4830, to: 4839 } },
     });
-    const threads: Record<"codex" | "claude", ThreadId> = {
-      codex: (
-        await orchestrator.createThread({
-          projectId,
-          provider: "codex",
-          runtimeMode: "full-access",
-        })
-      ).threadId,
-      claude: (
-        await orchestrator.createThread({
-          projectId,
-          provider: "claude",
-          runtimeMode: "full-access",
-        })
-      ).threadId,
-    };
-    h.openai!.enqueue(
-      execCommandReply(agentCommand(meeting, "codex", "claude"), NO_LOGIN),
-      responsesTextReply("codex checked its environment"),
-    );
-    h.anthropic.enqueue(
-      anthropicBashReply(agentCommand(meeting, "claude", "codex")),
-      anthropicTextReply("claude checked its environment"),
-    );
-    const sent = await Promise.all(
-      (["codex", "claude"] as const).map((provider) =>
-        orchestrator.sendMessage({ threadId: threads[provider], text: "check the environment" }),
-      ),
-    );
-    await Promise.all(sent.map(({ runId }) => orchestrator.waitForRun(runId)));
+    const { threads, sent } = await bothCheckTheirEnvironment(h, projectId, meeting);
 
     const ports: number[] = [];
     for (const [index, provider] of (["codex", "claude"] as const).entries()) {
