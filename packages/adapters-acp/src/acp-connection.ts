@@ -13,11 +13,14 @@ import { type SessionRawLog, withParentDeathSignal } from "@skein/adapter-kit";
 import type { AcpAgentSpec } from "./agent-spec.ts";
 import { frameOf } from "./raw-frames.ts";
 
-/** The capabilities Skein offers every agent: file reads and writes inside the thread's folder. */
-export const CLIENT_CAPABILITIES = {
-  fs: { readTextFile: true, writeTextFile: true },
-  terminal: false,
-} as const;
+/** What Skein offers an agent: file reads and writes inside the thread's folder, unless its spec
+ * turns one off (see `AcpAgentSpec.clientFs`). */
+export function clientCapabilitiesFor(spec: AcpAgentSpec) {
+  return {
+    fs: { readTextFile: true, writeTextFile: true, ...spec.clientFs },
+    terminal: false,
+  };
+}
 
 export type AcpConnection = {
   child: ChildProcess;
@@ -122,7 +125,7 @@ export async function connectAgent(
       Promise.race<InitializeResponse>([
         connection.agent.request("initialize", {
           protocolVersion: PROTOCOL_VERSION,
-          clientCapabilities: CLIENT_CAPABILITIES,
+          clientCapabilities: clientCapabilitiesFor(spec),
           clientInfo: { name: "skein", version: "0.1.0" },
         }),
         spawnFailed,

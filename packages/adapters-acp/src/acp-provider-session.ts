@@ -29,7 +29,7 @@ import { modelsOf } from "./models.ts";
 import { PermissionRequests, responseFor } from "./permissions.ts";
 import { acpRuntimeGone, acpTurnFailure } from "./turn-failure.ts";
 import { usageOfPromptResponse } from "./usage.ts";
-import { readWorkspaceFile, writeWorkspaceFile } from "./workspace-fs.ts";
+import { answerFileRequest, readWorkspaceFile, writeWorkspaceFile } from "./workspace-fs.ts";
 
 /** One ACP session of the agent: a Skein native thread. */
 type LiveThread = {
@@ -84,13 +84,17 @@ export class AcpProviderSession implements ProviderSessionHandle {
         if (!self) return { outcome: { outcome: "cancelled" } };
         return self.onPermission(params.sessionId, params);
       })
-      .onRequest("fs/read_text_file", async ({ params }) => ({
-        content: await readWorkspaceFile(self?.cwdOf(params.sessionId) ?? "/nonexistent", params),
-      }))
-      .onRequest("fs/write_text_file", async ({ params }) => {
-        await writeWorkspaceFile(self?.cwdOf(params.sessionId) ?? "/nonexistent", params);
-        return {};
-      });
+      .onRequest("fs/read_text_file", ({ params }) =>
+        answerFileRequest(params.path, async () => ({
+          content: await readWorkspaceFile(self?.cwdOf(params.sessionId) ?? "/nonexistent", params),
+        })),
+      )
+      .onRequest("fs/write_text_file", ({ params }) =>
+        answerFileRequest(params.path, async () => {
+          await writeWorkspaceFile(self?.cwdOf(params.sessionId) ?? "/nonexistent", params);
+          return {};
+        }),
+      );
     const extraArgs = input.model && spec.modelArgs ? spec.modelArgs(input.model) : [];
     const agent = await connectAgent(spec, app, { cwd: input.cwd, extraArgs, log });
     self = new AcpProviderSession(input.providerSessionId, spec, agent, capabilities);

@@ -26,6 +26,11 @@ export type AcpAgentSpec = {
   modes?: AcpModeMap;
   /** Extra arguments that pick a model at start (e.g. `["--model", m]`); absent: none. */
   modelArgs?: (model: string) => readonly string[];
+  /**
+   * File requests Skein answers for the agent (default: reads and writes). One turned off is not
+   * offered at `initialize`, and the agent uses its own file access for it.
+   */
+  clientFs?: { readTextFile?: boolean; writeTextFile?: boolean };
   /** How long to wait for the agent to answer `initialize` (default 60 s). */
   startTimeoutMs?: number;
 };

@@ -74,6 +74,11 @@ export function geminiAgentSpec(config: GeminiConfig = {}): AcpAgentSpec {
     env: { GEMINI_CLI_SYSTEM_DEFAULTS_PATH: SYSTEM_DEFAULTS, ...config.env },
     modes: { approvalRequired: "default", fullAccess: "yolo", plan: "plan" },
     modelArgs: (model) => ["--model", model],
+    // Gemini CLI 0.61 cannot tell a missing file from a failed read over ACP: it rejects with the
+    // raw JSON-RPC error object, so its "no such file" check never matches and write_file could
+    // create no new file. Its reads stay its own (held to the session's folder by Gemini's own
+    // workspace check); its writes still come to Skein, inside the thread's folder only.
+    clientFs: { readTextFile: false },
   };
 }
 

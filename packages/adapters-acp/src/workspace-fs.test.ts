@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promis
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { readWorkspaceFile, WorkspaceFsError, writeWorkspaceFile } from "./workspace-fs.ts";
+import { RequestError } from "@agentclientprotocol/sdk";
+import {
+  answerFileRequest,
+  readWorkspaceFile,
+  WorkspaceFsError,
+  writeWorkspaceFile,
+} from "./workspace-fs.ts";
 
 let root: string;
 let workspace: string;
@@ -52,5 +58,23 @@ describe("agent file requests, answered inside the thread's folder only", () => 
     await expect(
       readWorkspaceFile(workspace, { path: join(workspace, "missing.txt") }),
     ).rejects.toThrow(/missing\.txt.*ENOENT/);
+  });
+
+  it("answers a missing file as ACP's Resource not found (-32002), the answer agents take as 'no such file'; a refusal keeps its words", async () => {
+    const missing = join(workspace, "new.txt");
+    const answer = answerFileRequest(missing, () =>
+      readWorkspaceFile(workspace, { path: missing }),
+    );
+    await expect(answer).rejects.toBeInstanceOf(RequestError);
+    await expect(answer).rejects.toMatchObject({
+      code: -32002,
+      message: `Resource not found: ${missing}`,
+    });
+    const outsidePath = join(outside, "secret.txt");
+    const refused = answerFileRequest(outsidePath, () =>
+      readWorkspaceFile(workspace, { path: outsidePath }),
+    );
+    await expect(refused).rejects.toBeInstanceOf(WorkspaceFsError);
+    await expect(refused).rejects.toThrow(/outside/);
   });
 });

@@ -1,11 +1,35 @@
 import { mkdir, readFile, realpath, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, relative, resolve, sep } from "node:path";
+import { RequestError } from "@agentclientprotocol/sdk";
 
 /** A file request outside the thread's folder (or otherwise unanswerable), in words. */
 export class WorkspaceFsError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "WorkspaceFsError";
+  }
+}
+
+/** The file asked for does not exist (inside the folder): the agent may create it. */
+export class WorkspaceFileMissing extends WorkspaceFsError {
+  constructor(path: string) {
+    super(`cannot read ${path}: ENOENT`);
+    this.name = "WorkspaceFileMissing";
+  }
+}
+
+/**
+ * Answers an agent's file request. A missing file is ACP's "Resource not found" (-32002): agents
+ * read that as "no such file" (Gemini CLI's write_file checks for the file first and creates it
+ * only on that answer; a generic internal error made every new file fail). Other errors go back
+ * as they were thrown.
+ */
+export async function answerFileRequest<T>(path: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof WorkspaceFileMissing) throw RequestError.resourceNotFound(path);
+    throw error;
   }
 }
 
@@ -52,6 +76,7 @@ export async function readWorkspaceFile(
 ): Promise<string> {
   const path = await workspacePath(workspace, request.path);
   const text = await readFile(path, "utf8").catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") throw new WorkspaceFileMissing(request.path);
     throw new WorkspaceFsError(`cannot read ${request.path}: ${error.code ?? error.message}`);
   });
   if (request.line == null && request.limit == null) return text;
