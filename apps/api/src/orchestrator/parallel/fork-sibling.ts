@@ -24,7 +24,8 @@ export async function nextForkSibling(
   const thread = source.thread!;
   const { run } = resolveForkPoint(source, spec);
   // The same number the fork's title gets (E3: the source's turns only).
-  const runNumber = runOffsetOf(source.inheritance) + turnsThrough(run?.ordinal ?? 0, source.asideRuns);
+  const runNumber =
+    runOffsetOf(source.inheritance) + turnsThrough(run?.ordinal ?? 0, source.asideRuns);
   const stem = forkTitle(thread.title, runNumber > 0 ? runNumber : null);
   const { data: titles } = await store.snapshot(async (q) => {
     const page = (visibility: "active" | "archived") =>
