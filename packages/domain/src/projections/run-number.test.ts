@@ -62,6 +62,20 @@ describe("E3: run numbers count conversation runs only", () => {
     expect(detail.thread.runCount).toBe(2);
   });
 
+  it("E3: a shell row from before asideRuns existed: the window's own runs still number the turns", () => {
+    const s = new ThreadScenario("old").create("codex", "Main");
+    s.completedRun("one");
+    compaction(s);
+    s.completedRun("two");
+    const rows = incrementalRows(s.events);
+    for (const row of rows.values()) {
+      if (row.table === "threads") delete (row.data as { asideRuns?: unknown }).asideRuns;
+    }
+    const detail = detailFromRows(rows, s.threadId);
+    expect(detail.thread.asideRuns).toBeUndefined();
+    expect(detail.runs.map((r) => r.conversationNumber)).toEqual([1, null, 2]);
+  });
+
   it("E3: imported runs of an adopted session take no number; the first run Skein makes is run 1", () => {
     const s = new ThreadScenario("adopted");
     s.exec({

@@ -9,7 +9,7 @@ import type { ProjectionRow } from "./projection-write.ts";
 import type { ThreadShell } from "./thread-shell.ts";
 import { runOffsetOf } from "../thread/fork-title.ts";
 import { countsForConversation } from "./conversation-count.ts";
-import { conversationRunNumber } from "./run-number.ts";
+import { type AsideRange, conversationRunNumber, withAsideOrdinal } from "./run-number.ts";
 import { buildVisibleTurnItems } from "./visible-turn-items.ts";
 
 export type ThreadDetailRows = {
@@ -99,12 +99,20 @@ function contiguousRuns(items: TurnItem[]): TurnItem[] {
 export function assembleThreadDetail(rows: ThreadDetailRows): ThreadDetail {
   const thread = rows.thread.data;
   const offset = runOffsetOf(thread.inheritance);
-  const runs = sortedData(rows.runs).map(
+  const ordered = sortedData(rows.runs);
+  // A shell row written before `asideRuns` existed lacks it until the thread's next event; the
+  // window's own runs then stand in (exact when the window starts at run 1).
+  const aside =
+    thread.asideRuns ??
+    ordered
+      .filter((run) => !countsForConversation(run))
+      .reduce<AsideRange[]>((ranges, run) => withAsideOrdinal(ranges, run.ordinal), []);
+  const runs = ordered.map(
     (run): DetailRun => ({
       ...run,
-      // From the shell's aside ranges, not the window's runs: a window may start mid-thread.
+      // From the shell's aside ranges, not only the window's runs: a window may start mid-thread.
       conversationNumber: countsForConversation(run)
-        ? conversationRunNumber(run.ordinal, thread.asideRuns, offset)
+        ? conversationRunNumber(run.ordinal, aside, offset)
         : null,
     }),
   );
