@@ -316,6 +316,13 @@ export {
   itemCountsForConversation,
 } from "./projections/conversation-count.ts";
 export {
+  type AsideRange,
+  conversationRunNumber,
+  isAsideOrdinal,
+  turnsThrough,
+  withAsideOrdinal,
+} from "./projections/run-number.ts";
+export {
   applyWrites,
   type LoggedEvent,
   type RebuiltRow,
@@ -346,6 +353,7 @@ export {
   type ThreadDetailRows,
   visibleItemsOf,
 } from "./projections/thread-detail.ts";
+export type { DetailRun } from "./projections/thread-detail.ts";
 export {
   shellStatusOf,
   type ThreadShell,

@@ -110,4 +110,19 @@ describe("B16: one run numbering in handoff texts", () => {
     expect(inputs.runOffsets.get(fork.threadId)).toBe(1);
     expect(inputs.runOffsets.get(src.threadId)).toBe(0);
   });
+
+  it("E3: an older fork without a recorded offset counts only the turns of its source, not its compaction run", async () => {
+    const { src, fork } = forkOf("claude");
+    const inheritance = fork.state.inheritance;
+    if (!inheritance) throw new Error("fork inheritance expected");
+    // Source runs 1 and 3 were turns, run 2 a compaction; the fork was taken at run 3.
+    const source = { ...src.state, asideRuns: [{ from: 2, to: 2 }] };
+    const old = {
+      ...fork.state,
+      inheritance: { ...inheritance, sourceRunOrdinal: 3, runOffset: undefined },
+    };
+    const threads = new Map([[src.threadId, source]]);
+    const inputs = await gatherTransferInputs(old, async (id) => threads.get(id)!);
+    expect(inputs.runOffsets.get(fork.threadId)).toBe(2);
+  });
 });

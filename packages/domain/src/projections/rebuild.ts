@@ -68,7 +68,7 @@ function foldEvents(state: AggregateState, rows: RowMap, events: readonly Logged
  * events: past-read checkpoints stored by other code (B8) carry another version and are ignored,
  * so a stale fold never stands in for the log.
  */
-export const STREAM_FOLD_VERSION = 1;
+export const STREAM_FOLD_VERSION = 2;
 
 /**
  * One stream's rebuild, resumable: its aggregate state and the rows it owns after the event at

@@ -7,6 +7,9 @@ import type { RuntimeRequest } from "../entities/runtime-request.ts";
 import type { TurnItem } from "../entities/turn-item.ts";
 import type { ProjectionRow } from "./projection-write.ts";
 import type { ThreadShell } from "./thread-shell.ts";
+import { runOffsetOf } from "../thread/fork-title.ts";
+import { countsForConversation } from "./conversation-count.ts";
+import { type AsideRange, conversationRunNumber, withAsideOrdinal } from "./run-number.ts";
 import { buildVisibleTurnItems } from "./visible-turn-items.ts";
 
 export type ThreadDetailRows = {
@@ -24,10 +27,16 @@ export type ThreadDetailRows = {
   inheritedTurnItems?: readonly TurnItem[];
 };
 
+/**
+ * A run as the detail shows it: with the number a person reads (E3), null for a compaction,
+ * imported or system run, which is not a turn of the conversation.
+ */
+export type DetailRun = Run & { conversationNumber: number | null };
+
 /** P2: what the thread detail view renders; every list is in backend order. */
 export type ThreadDetail = {
   thread: ThreadShell;
-  runs: Run[];
+  runs: DetailRun[];
   /** E4/B2: every attempt of the thread's runs, by run then attempt ordinal. */
   attempts: RunAttempt[];
   /** The thread's own items (P6), including items of rolled-back runs. */
@@ -89,7 +98,24 @@ function contiguousRuns(items: TurnItem[]): TurnItem[] {
 
 export function assembleThreadDetail(rows: ThreadDetailRows): ThreadDetail {
   const thread = rows.thread.data;
-  const runs = sortedData(rows.runs);
+  const offset = runOffsetOf(thread.inheritance);
+  const ordered = sortedData(rows.runs);
+  // A shell row written before `asideRuns` existed lacks it until the thread's next event; the
+  // window's own runs then stand in (exact when the window starts at run 1).
+  const aside =
+    thread.asideRuns ??
+    ordered
+      .filter((run) => !countsForConversation(run))
+      .reduce<AsideRange[]>((ranges, run) => withAsideOrdinal(ranges, run.ordinal), []);
+  const runs = ordered.map(
+    (run): DetailRun => ({
+      ...run,
+      // From the shell's aside ranges, not only the window's runs: a window may start mid-thread.
+      conversationNumber: countsForConversation(run)
+        ? conversationRunNumber(run.ordinal, aside, offset)
+        : null,
+    }),
+  );
   const runOrdinals = new Map(runs.map((run) => [run.id as string, run.ordinal]));
   const turnItems = contiguousRuns(sortedData(rows.turnItems));
   const rolledBack = new Set<number>();

@@ -8,6 +8,7 @@ import type {
 } from "../entities/common.ts";
 import type { ForkInheritance } from "../entities/fork-inheritance.ts";
 import type { ProjectId, RunId, ThreadId } from "../ids.ts";
+import type { AsideRange } from "./run-number.ts";
 import { usageLimitStands } from "../entities/usage-limit.ts";
 import { nextQueuedRun, type ThreadState } from "../state/thread-state.ts";
 
@@ -37,6 +38,11 @@ export type ThreadShell = {
    * compaction, imported or system run (those stay in the graph, not in this count).
    */
   runCount: number;
+  /**
+   * E3: ordinals of the runs that take no run number (compaction, imported, system), as ranges;
+   * absent when there are none. With `inheritance.runOffset` it numbers any run of the thread.
+   */
+  asideRuns?: AsideRange[];
   queuedRunCount: number;
   pendingRequestCount: number;
   /**
@@ -110,6 +116,7 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     activeRunId: s.activeRunId,
     runCount:
       s.runOrder.length - s.cancelledRunCount - s.rolledBackRunOrdinals.length - s.asideRunCount,
+    ...(s.asideRuns.length > 0 ? { asideRuns: s.asideRuns } : {}),
     queuedRunCount: s.queuedRunIds.size,
     pendingRequestCount: s.pendingRequestIds.size,
     usage: s.usageTotal,

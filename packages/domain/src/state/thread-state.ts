@@ -15,6 +15,7 @@ import type { Run } from "../entities/run.ts";
 import type { RunAttempt } from "../entities/run-attempt.ts";
 import type { RuntimeRequest } from "../entities/runtime-request.ts";
 import type { TurnItem } from "../entities/turn-item.ts";
+import type { AsideRange } from "../projections/run-number.ts";
 import type {
   CheckpointId,
   CheckpointScopeId,
@@ -103,6 +104,8 @@ export type ThreadState = {
   cancelledRunCount: number;
   /** E3: standing runs that are not turns of the conversation (compaction, imported, system). */
   asideRunCount: number;
+  /** E3: ordinals of every compaction, imported and system run (whatever became of it), as ranges. */
+  asideRuns: AsideRange[];
   /** Issue 33: when a deleted thread's worktree and checkpoint refs were removed. */
   purgedAt: string | null;
   lastActivityAt: string | null;
@@ -165,6 +168,7 @@ export function initialThreadState(): ThreadState {
     rolledBackRunOrdinals: [],
     cancelledRunCount: 0,
     asideRunCount: 0,
+    asideRuns: [],
     purgedAt: null,
     lastActivityAt: null,
     usageTotal: null,

@@ -9,6 +9,7 @@ import type { CommandMeta, DecideContext } from "../meta.ts";
 import type { ThreadState } from "../state/thread-state.ts";
 import { itemBase } from "./builders.ts";
 import { resolveForkPoint } from "./fork-point.ts";
+import { turnsThrough } from "../projections/run-number.ts";
 import { forkTitle, runOffsetOf } from "./fork-title.ts";
 import { requireOtherThread, requireThread } from "./guards.ts";
 
@@ -86,7 +87,9 @@ export function forkThread(
   }
   const { point, run, cutoffSortKey } = resolveForkPoint(source, d.sourcePoint);
   const sourceRunOrdinal = run?.ordinal ?? 0;
-  const runOffset = runOffsetOf(source.inheritance) + sourceRunOrdinal;
+  // E3: only the source's turns count; a compaction before the fork point takes no number.
+  const runOffset =
+    runOffsetOf(source.inheritance) + turnsThrough(sourceRunOrdinal, source.asideRuns);
   const transferId = meta.ids.next("transfer");
   const forkItemId = meta.ids.next("item");
   const src = source.thread;

@@ -6,6 +6,7 @@ import type {
   ThreadState,
   TurnItem,
 } from "@skein/domain";
+import { turnsThrough } from "@skein/domain";
 
 /** Everything transfer resolution and handoff building read, gathered from thread states. */
 export type TransferInputs = {
@@ -99,7 +100,8 @@ function runOffset(threadId: ThreadId, threads: ReadonlyMap<ThreadId, ThreadStat
     const link: ThreadState["inheritance"] | undefined = threads.get(at)?.inheritance;
     if (!link) return offset;
     if (link.runOffset !== undefined) return offset + link.runOffset;
-    offset += link.sourceRunOrdinal;
+    // E3: the source's turns up to the fork point (its compaction/imported runs take no number).
+    offset += turnsThrough(link.sourceRunOrdinal, threads.get(link.sourceThreadId)?.asideRuns);
     at = link.sourceThreadId;
   }
   return offset;

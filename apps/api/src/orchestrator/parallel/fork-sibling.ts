@@ -4,6 +4,7 @@ import {
   forkTitle,
   resolveForkPoint,
   runOffsetOf,
+  turnsThrough,
   type ThreadState,
 } from "@skein/domain";
 
@@ -22,7 +23,9 @@ export async function nextForkSibling(
 ): Promise<number> {
   const thread = source.thread!;
   const { run } = resolveForkPoint(source, spec);
-  const runNumber = runOffsetOf(source.inheritance) + (run?.ordinal ?? 0);
+  // The same number the fork's title gets (E3: the source's turns only).
+  const runNumber =
+    runOffsetOf(source.inheritance) + turnsThrough(run?.ordinal ?? 0, source.asideRuns);
   const stem = forkTitle(thread.title, runNumber > 0 ? runNumber : null);
   const { data: titles } = await store.snapshot(async (q) => {
     const page = (visibility: "active" | "archived") =>

@@ -1,7 +1,7 @@
 "use client";
 import { Fragment } from "react";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
-import { useRunNumber } from "../../lib/use-run-number.ts";
+import { useLineage } from "../../lib/use-run-number.ts";
 import { RunHeader } from "./run-header.tsx";
 import { ItemForkButton } from "./item-fork-button.tsx";
 import { StableItem } from "./stable-item.tsx";
@@ -38,7 +38,7 @@ export function ItemStream({
   /** Issue 32: the run a standing usage limit failed, and what its header says about it. */
   limitNote?: { runId: string; text: string } | null;
 }) {
-  const numberOf = useRunNumber();
+  const { numberOf, asideRunsOf } = useLineage();
   let previousRun: string | null = null;
   return (
     <>
@@ -51,6 +51,7 @@ export function ItemStream({
               <RunHeader
                 run={inherited ? undefined : runs.get(item.runId!)}
                 numberOf={numberOf}
+                asideRunsOf={asideRunsOf}
                 threadId={item.threadId}
                 ordinal={item.runOrdinal}
                 provider={item.provider}

@@ -3,19 +3,21 @@ import { GitFork } from "lucide-react";
 import { memo } from "react";
 import { providerModel, shortTime, words } from "../../lib/format.ts";
 import type { ProviderKind, Run } from "../../lib/types.ts";
+import { runHeaderLabel } from "../../lib/run-label.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
 import type { Lineage } from "../../lib/use-run-number.ts";
 import { CopyId } from "../common/copy-id.tsx";
 import { RunProgress } from "./run-progress.tsx";
 
 /**
- * Where a run begins in the item stream: its ordinal, provider and model (so a thread that mixes
+ * Where a run begins in the item stream: its number (E3: a compaction is named, not numbered), provider and model (so a thread that mixes
  * providers shows it run by run), its status, its tokens and cost once reported, "fork from here" once it has completed, and "retry"
  * on the latest run when it ended interrupted or failed.
  */
 export const RunHeader = memo(function RunHeader({
   run,
   numberOf,
+  asideRunsOf,
   threadId,
   ordinal,
   provider,
@@ -28,10 +30,12 @@ export const RunHeader = memo(function RunHeader({
 }: {
   run: Run | undefined;
   /**
-   * The open thread's `useRunNumber()`, passed in rather than read here: the thread context
+   * The open thread's `useLineage().numberOf`, passed in rather than read here: the thread context
    * changes with every streamed delta, and each header would render again with it.
    */
   numberOf: Lineage["numberOf"];
+  /** The open thread's `useLineage().asideRunsOf`: which inherited runs take no number. */
+  asideRunsOf?: Lineage["asideRunsOf"];
   /** The thread the run belongs to (an inherited run belongs to the source). */
   threadId: string;
   ordinal: number | null;
@@ -45,8 +49,7 @@ export const RunHeader = memo(function RunHeader({
   /** Issue 32: set only on the run a standing usage limit failed (its reset, its resume). */
   limitNote?: string;
 }) {
-  const own = run?.ordinal ?? ordinal;
-  const label = `Run ${own === null ? "?" : numberOf(threadId, own)}`;
+  const label = runHeaderLabel(run, threadId, run?.ordinal ?? ordinal, numberOf, asideRunsOf);
   return (
     <div
       className="run-header"

@@ -2,7 +2,7 @@
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { type RefObject, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
-import { useRunNumber } from "../../lib/use-run-number.ts";
+import { useLineage } from "../../lib/use-run-number.ts";
 import { RunHeader } from "./run-header.tsx";
 import { ItemForkButton } from "./item-fork-button.tsx";
 import { StableItem } from "./stable-item.tsx";
@@ -48,7 +48,7 @@ export function VirtualItemStream({
   retrying,
   limitNote,
 }: Props) {
-  const numberOf = useRunNumber();
+  const { numberOf, asideRunsOf } = useLineage();
   const list = useRef<HTMLDivElement>(null);
   // The scroller is an ancestor's element: on the commit that mounts both (a thread opening),
   // its ref is attached only after this component's layout effects ran, so the virtualizer found
@@ -181,6 +181,7 @@ export function VirtualItemStream({
               <RunHeader
                 run={runs.get(item.runId!)}
                 numberOf={numberOf}
+                asideRunsOf={asideRunsOf}
                 threadId={item.threadId}
                 ordinal={item.runOrdinal}
                 provider={item.provider}

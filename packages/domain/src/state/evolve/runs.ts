@@ -13,6 +13,7 @@ import {
 } from "../mutations.ts";
 import { noteRunSettled, recomputeRunCaches } from "../run-caches.ts";
 import { countsForConversation } from "../../projections/conversation-count.ts";
+import { withAsideOrdinal } from "../../projections/run-number.ts";
 import type { ThreadState } from "../thread-state.ts";
 import { moveQueuedRunItemsToTail } from "./queued-items.ts";
 import {
@@ -26,7 +27,10 @@ import { limitOver, limitRetried } from "./usage-limit.ts";
 export function onRunQueued(s: ThreadState, d: EventData<"RunQueued">): void {
   putRun(s, d.run);
   s.runOrder.push(d.run.id);
-  if (!countsForConversation(d.run)) s.asideRunCount += 1;
+  if (!countsForConversation(d.run)) {
+    s.asideRunCount += 1;
+    s.asideRuns = withAsideOrdinal(s.asideRuns, d.run.ordinal);
+  }
   s.queuedRunIds.add(d.run.id);
   putMessage(s, d.message);
   addItem(s, d.item, d.message.id);
