@@ -154,5 +154,4 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
       await context.close();
     }
   }, 150_000);
-
 });

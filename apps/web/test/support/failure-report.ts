@@ -30,7 +30,8 @@ export function watchPage(page: Page): { report(testName: string): Promise<strin
       );
       const text = await page
         .locator("body")
-        .textContent({ timeout: 2_000 })
+        // biome-ignore lint/performance/useDomNodeTextContent: what a reader sees, not the scripts
+        .innerText({ timeout: 2_000 })
         .catch((error: Error) => `no text (${error.message})`);
       return [
         `[apps/web e2e] FAILED "${testName}" at ${page.url()}`,
