@@ -1,12 +1,17 @@
-import { anthropicTextReply } from "@skein/fake-models";
+import { anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
 import type { ContextTransferId, ThreadId } from "@skein/domain";
 import { describe, expect, it } from "vitest";
 import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
-import { expectWrittenBy, PROVIDER_SUMMARY } from "./support/provider-summary.ts";
+import {
+  expectWrittenBy,
+  lastContextText,
+  PROVIDER_SUMMARY,
+  SUMMARY_PROMPT_START,
+} from "./support/provider-summary.ts";
 
 /**
- * Issue 25 item 3: the project's `handoffWriter` decides who writes a previewed handoff when the
- * request names no writer; a writer named on the transfer wins. Real Claude Agent SDK against the
+ * Issue 25 item 3: the project's `handoffWriter` decides who writes a handoff when the request
+ * names no writer (a preview, or a message sent with none); a writer named on the transfer wins. Real Claude Agent SDK against the
  * loopback fake Anthropic server; the preview targets the scripted Codex.
  */
 describe("the project default for who writes handoffs (real Claude)", () => {
@@ -61,5 +66,21 @@ describe("the project default for who writes handoffs (real Claude)", () => {
     expect(handoff.summaryText).toContain("We'll use falcon-q for the job queue.");
     // Claude was asked nothing: no side turn ran.
     expect(x.claudeRequests().length).toBe(before);
+  });
+
+  it("a message sent on another provider with no preview carries Claude's handoff in a 'provider' project", async () => {
+    const { x, fork, transferId } = await forkedInProviderProject();
+    x.anthropic.enqueue(anthropicTextReply(PROVIDER_SUMMARY));
+    x.scriptedCodex!.enqueue([{ type: "text", text: "continuing" }]);
+    await x.send(fork, "Continue.", { provider: "codex" });
+    const side = anthropicUserTexts(x.claudeRequests().at(-1)!).join("\n");
+    expect(side).toContain(SUMMARY_PROMPT_START);
+    const state = await x.thread(fork);
+    const sent = [...state.handoffs.values()].find(
+      (h) => h.transferId === transferId && h.status !== "superseded",
+    );
+    expect(sent).toBeDefined();
+    expectWrittenBy(sent!, "claude");
+    expect(lastContextText(x.scriptedCodex!.calls)).toBe(sent!.summaryText);
   });
 });
