@@ -83,4 +83,25 @@ describe("the project default for who writes handoffs (real Claude)", () => {
     expectWrittenBy(sent!, "claude");
     expect(lastContextText(x.scriptedCodex!.calls)).toBe(sent!.summaryText);
   });
+
+  it("a provider switch on the same thread carries Claude's handoff in a 'provider' project", async () => {
+    const x = await harness({ codex: "scripted" });
+    await x.orchestrator.updateProjectSettings({
+      projectId: x.projectId,
+      settings: { handoffWriter: "provider" },
+    });
+    x.anthropic.enqueue(anthropicTextReply("Falcon noted."), anthropicTextReply("Keys noted."));
+    const threadId = await x.createThread({ provider: "claude" });
+    await x.send(threadId, "We'll use falcon-q for the job queue.");
+    await x.send(threadId, "Remember to rotate the signing keys.");
+    x.anthropic.enqueue(anthropicTextReply(PROVIDER_SUMMARY));
+    x.scriptedCodex!.enqueue([{ type: "text", text: "continuing" }]);
+    await x.send(threadId, "Continue on Codex.", { provider: "codex" });
+    const sent = [...(await x.thread(threadId)).handoffs.values()].filter(
+      (h) => h.status !== "superseded",
+    );
+    expect(sent).toHaveLength(1);
+    expectWrittenBy(sent[0]!, "claude");
+    expect(lastContextText(x.scriptedCodex!.calls)).toBe(sent[0]!.summaryText);
+  });
 });
