@@ -31,6 +31,10 @@ export function providerHandoffsBeforeStart(deps: HandoffDeps, log: Logger): Han
     );
     const waiting = pending.filter(
       (t) =>
+        // A sub-agent starts while its parent's turn is still running (the delegate call waits
+        // on it): no side turn on the parent's thread there; Skein's builder serves it.
+        t.type !== "subagent_spawn" &&
+        t.type !== "subagent_result" &&
         // The same provider can continue a fork natively, with no handoff to write.
         !(t.type !== "merge_back" && t.sourceProvider === run.provider) &&
         currentHandoffOf(state, t.id) === null,
