@@ -104,4 +104,32 @@ describe("the project default for who writes handoffs (real Claude)", () => {
     expectWrittenBy(sent[0]!, "claude");
     expect(lastContextText(x.scriptedCodex!.calls)).toBe(sent[0]!.summaryText);
   });
+
+  it("a bring-back in a 'provider' project asks for the provider's handoff; where no single provider thread holds the covered runs, Skein's is sent with the reason", async () => {
+    const x = await harness({ codex: "scripted" });
+    await x.orchestrator.updateProjectSettings({
+      projectId: x.projectId,
+      settings: { handoffWriter: "provider" },
+    });
+    x.anthropic.enqueue(anthropicTextReply("Falcon noted."), anthropicTextReply("Keys noted."));
+    const threadId = await x.createThread({ provider: "claude" });
+    await x.send(threadId, "We'll use falcon-q for the job queue.");
+    const fork = (await x.orchestrator.forkThread({ threadId })).threadId as ThreadId;
+    await x.send(fork, "Remember to rotate the signing keys.");
+    const before = x.claudeRequests().length;
+    x.scriptedCodex!.enqueue([{ type: "text", text: "brought back" }]);
+    await x.send(threadId, "Bring it back.", { bringBackFrom: fork, provider: "codex" });
+    const back = [...(await x.thread(threadId)).handoffs.values()].filter(
+      (h) => h.status !== "superseded",
+    );
+    expect(back).toHaveLength(1);
+    // Without the project default no authorship is recorded at all: the provider was asked.
+    expect(back[0]!.payload.authorship).toEqual({
+      by: "skein",
+      provider: null,
+      fallbackReason: "no single provider thread holds every covered run (they ran on several)",
+    });
+    expect(x.claudeRequests().length).toBe(before);
+    expect(lastContextText(x.scriptedCodex!.calls)).toBe(back[0]!.summaryText);
+  });
 });
