@@ -139,6 +139,7 @@ export {
 export {
   CopyPattern,
   DEFAULT_PROJECT_SETTINGS,
+  HandoffWriter,
   PortRange,
   Project,
   ProjectSettings,

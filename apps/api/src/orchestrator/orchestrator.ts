@@ -31,6 +31,7 @@ import { forkThread } from "./parallel/fork-workspace.ts";
 import { createThread } from "./workspaces/create-thread.ts";
 import { WorktreeSetups } from "./workspaces/worktree-setup.ts";
 import { editHandoff, regenerateHandoff } from "./transfers/handoff-commands.ts";
+import { providerHandoffsBeforeStart } from "./transfers/default-writer.ts";
 import { draftHandoff } from "./transfers/handoff-draft.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
@@ -231,6 +232,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     summaries: createSideTurnWriter(sessions, options.summaryTimeoutMs),
   };
 
+  executor.handoffsBeforeStart = providerHandoffsBeforeStart(handoffDeps, log);
   const setups = new WorktreeSetups(repo, log, options.setupTimeoutMs);
   executor.workspaceSetups = setups;
   executor.threadPort = (threadId) =>

@@ -3,6 +3,7 @@ import type {
   ContextHandoffId,
   ContextTransferId,
   ForkSourcePointSpec,
+  HandoffWriter,
   InteractionMode,
   PlanId,
   ProjectId,
@@ -321,11 +322,14 @@ export interface OrchestratorCommands {
     },
     origin?: CallOrigin,
   ): Promise<{ sequence: number }>;
-  /** On a pending transfer this previews the handoff its next run would send on `provider`. */
+  /**
+   * On a pending transfer this previews the handoff its next run would send on `provider`,
+   * written by `writer`, else by the project's `handoffWriter` (issue 25 item 3).
+   */
   regenerateHandoff(input: {
     transferId: ContextTransferId;
     provider?: ProviderKind;
-    writer?: "skein" | "provider";
+    writer?: HandoffWriter;
     commandId?: string;
   }): Promise<{ handoffId: ContextHandoffId; sequence: number }>;
   editHandoff(input: {

@@ -1,4 +1,4 @@
-import { ContextTransferId, ProviderKind, ThreadId } from "@skein/domain";
+import { ContextTransferId, HandoffWriter, ProviderKind, ThreadId } from "@skein/domain";
 import type { TRPCRouterRecord } from "@trpc/server";
 import { z } from "zod";
 import { apiProcedure } from "../trpc.ts";
@@ -25,8 +25,11 @@ export const handoffRouter = {
       z.object({
         transferId: ContextTransferId,
         provider: ProviderKind.optional(),
-        /** Issue 25: "provider" asks the source provider to write it (Skein's stands in on failure). */
-        writer: z.enum(["skein", "provider"]).optional(),
+        /**
+         * Issue 25: "provider" asks the source provider to write it (Skein's stands in on
+         * failure); absent: the project's `handoffWriter` setting decides.
+         */
+        writer: HandoffWriter.optional(),
         commandId: OptionalCommandId,
       }),
     )

@@ -43,6 +43,16 @@ export const GitHubRepositoryName = z
   .trim()
   .regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, "a GitHub repository is written owner/name");
 
+/**
+ * Issue 25 item 3: who writes a transfer's handoff when the request names no writer. `skein`:
+ * Skein's deterministic builder; `provider`: the source provider on a side turn of a native fork
+ * of its thread (Skein's handoff stands in, with the reason, when it cannot or fails).
+ */
+export const HandoffWriter = z.enum(["skein", "provider"], {
+  error: "who writes handoffs is 'skein' or 'provider'",
+});
+export type HandoffWriter = z.infer<typeof HandoffWriter>;
+
 /** How a project's threads get and prepare their workspace (issue 26 item 3). */
 export const ProjectSettings = z.object({
   threadWorkspace: ThreadWorkspaceMode,
@@ -57,6 +67,8 @@ export const ProjectSettings = z.object({
    * mirror, a proxy); null or absent: read from the remote. Optional: older settings lack it.
    */
   githubRepository: GitHubRepositoryName.nullable().optional(),
+  /** Issue 25 item 3: the default writer of handoffs. Optional: older settings lack it. */
+  handoffWriter: HandoffWriter.optional(),
 });
 export type ProjectSettings = z.infer<typeof ProjectSettings>;
 export const ProjectSettingsPatch = ProjectSettings.partial();
@@ -68,6 +80,7 @@ export const DEFAULT_PROJECT_SETTINGS: ProjectSettings = {
   copyFiles: [".env*"],
   portRange: { from: 3100, to: 3199 },
   githubRepository: null,
+  handoffWriter: "skein",
 };
 
 export const Project = z.object({

@@ -1,4 +1,5 @@
-import { describe, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { parseCommand } from "../commands.ts";
 import { given } from "../testing/decider-spec.ts";
 import { id } from "../testing/fixtures.ts";
 
@@ -76,6 +77,38 @@ describe("project stream", () => {
     given(events, { kind: "project" })
       .when({ type: "UpdateProjectSettings", data: { projectId: P, settings: {} } })
       .thenFails("validation");
+  });
+
+  it("issue 25: UpdateProjectSettings sets who writes handoffs; the other settings keep their values", () => {
+    const { events } = given([], { kind: "project" })
+      .when({ ...create, data: { ...create.data, settings: { threadWorkspace: "local" } } })
+      .then([
+        { type: "ProjectCreated", data: { project: { settings: { handoffWriter: "skein" } } } },
+      ]);
+    const updated = given(events, { kind: "project" })
+      .when({
+        type: "UpdateProjectSettings",
+        data: { projectId: P, settings: { handoffWriter: "provider" } },
+      })
+      .then([
+        {
+          type: "ProjectSettingsUpdated",
+          data: { settings: { threadWorkspace: "local", handoffWriter: "provider" } },
+        },
+      ]);
+    const { project } = updated.after as { project: { settings?: { handoffWriter?: string } } };
+    expect(project.settings?.handoffWriter).toBe("provider");
+  });
+
+  it("issue 25: a bad handoff writer is a typed validation error naming the field", () => {
+    const parsed = parseCommand({
+      type: "UpdateProjectSettings",
+      data: { projectId: P, settings: { handoffWriter: "claude" } },
+    });
+    expect(parsed.ok).toBe(false);
+    if (parsed.ok) return;
+    expect(parsed.error.code).toBe("validation");
+    expect(parsed.error.message).toMatch(/settings\.handoffWriter.*'skein' or 'provider'/);
   });
 
   it("a project command against a thread stream is a validation error", () => {

@@ -14,6 +14,7 @@ import { message, type RunnerContext, threadScope, type ToolFactory } from "./ru
 import { DEFAULT_START_BREAKER, StartBreaker, type StartBreakerOptions } from "./start-breaker.ts";
 import { ThreadRunner } from "./thread-runner.ts";
 import type { WorktreeSetups } from "../workspaces/worktree-setup.ts";
+import type { HandoffsBeforeStart } from "../transfers/default-writer.ts";
 
 export type { ToolFactory } from "./runner-context.ts";
 
@@ -61,6 +62,7 @@ export class RunExecutor {
       attachments: null,
       workspaceSetups: null,
       threadPort: null,
+      handoffsBeforeStart: null,
       usageLimitHeld: null,
       deferred: new Set(),
       lost: new Set(),
@@ -90,6 +92,11 @@ export class RunExecutor {
   /** Issue 26: gives a thread without a PORT one before its run starts; set by the orchestrator. */
   set threadPort(port: ((threadId: ThreadId) => Promise<number | null>) | null) {
     this.ctx.threadPort = port;
+  }
+
+  /** Issue 25: a provider-written handoff before a start, as the project says; set by the orchestrator. */
+  set handoffsBeforeStart(before: HandoffsBeforeStart | null) {
+    this.ctx.handoffsBeforeStart = before;
   }
 
   /** Issue 32: told of each thread whose queue a usage limit holds; set by the orchestrator. */

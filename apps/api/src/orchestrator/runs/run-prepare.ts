@@ -41,6 +41,8 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // A new worktree's setup script (issue 26) runs before its first run; a failed one is shown
   // on the thread and the run goes ahead.
   await ctx.workspaceSetups?.settled(state);
+  // Issue 25: the project may have the source provider write a pending transfer's handoff.
+  await ctx.handoffsBeforeStart?.(state, run);
   // What the thread's first checkpoint diffs from, taken before the provider's first turn can
   // touch the folder. Starting a provider thread only reads it, so the capture (git, a few
   // hundred ms on a new thread) runs alongside that start instead of ahead of it (issue 34).

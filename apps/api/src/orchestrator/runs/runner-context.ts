@@ -14,6 +14,7 @@ import type { SessionManager } from "../runtime/session-manager.ts";
 import type { SubagentRegistry } from "../runtime/subagent-registry.ts";
 import type { StartBreaker } from "./start-breaker.ts";
 import type { WorktreeSetups } from "../workspaces/worktree-setup.ts";
+import type { HandoffsBeforeStart } from "../transfers/default-writer.ts";
 
 export type ToolFactory = (
   threadId: ThreadId,
@@ -44,6 +45,8 @@ export type RunnerContext = {
   workspaceSetups: WorktreeSetups | null;
   /** Issue 26: the thread's PORT, given one first if it has none (thread-ports.ts). */
   threadPort: ((threadId: ThreadId) => Promise<number | null>) | null;
+  /** Issue 25: the project's default handoff writer, before a start (default-writer.ts). */
+  handoffsBeforeStart: HandoffsBeforeStart | null;
   /** Issue 32: a thread's queue is held by a usage limit (the waits plan its resume). */
   usageLimitHeld: ((threadId: ThreadId) => void) | null;
   /** Threads whose lease another instance held when we tried to dispatch them. */

@@ -7,9 +7,11 @@ import {
   ConflictError,
   currentHandoffOf,
   HandoffPayload,
+  type HandoffWriter,
   type IdSource,
   NotFoundError,
   PreconditionFailedError,
+  projectSettingsOf,
   type ProviderKind,
   requireHandoffChangeable,
   type ThreadId,
@@ -39,8 +41,6 @@ export type HandoffDeps = {
   summaries?: SummaryWriter;
 };
 
-/** Who writes a previewed handoff: Skein's builder, or the source provider (issue 25 item 3). */
-export type HandoffWriter = "skein" | "provider";
 type Receipt = { handoffId: ContextHandoffId; sequence: number };
 type Target = { threadId: ThreadId; transferId: ContextTransferId; command?: CommandContext };
 
@@ -51,6 +51,20 @@ async function load(deps: HandoffDeps, target: Target) {
   // Refuse before building anything; the domain refuses the same way (CONFLICT) at append.
   requireHandoffChangeable(transfer);
   return { state, transfer, current: currentHandoffOf(state, transfer.id) };
+}
+
+/**
+ * Who writes a previewed handoff (issue 25 item 3): the writer the request names wins, else the
+ * project's `handoffWriter` setting, else Skein's builder.
+ */
+async function writerFor(
+  deps: HandoffDeps,
+  state: ThreadState,
+  named: HandoffWriter | undefined,
+): Promise<HandoffWriter> {
+  if (named) return named;
+  const { project } = await deps.repo.project(state.thread!.projectId);
+  return (project && projectSettingsOf(project).handoffWriter) ?? "skein";
 }
 
 /** A preview targets the provider the user picked, else the transfer's, else the thread's. */
@@ -122,7 +136,7 @@ export async function regenerateHandoff(
   deps: HandoffDeps,
   target: Target,
   provider: ProviderKind | null,
-  writer: HandoffWriter = "skein",
+  named?: HandoffWriter,
 ): Promise<Receipt> {
   const { state, transfer, current } = await load(deps, target);
   const handoffId = deps.ids.next("handoff");
@@ -147,6 +161,7 @@ export async function regenerateHandoff(
     null,
     historyTool,
   );
+  const writer = await writerFor(deps, state, named);
   const build =
     writer === "provider" && generated.strategy !== "manual_context"
       ? { ...generated, ...(await providerAuthored(deps, inputs, generated)) }

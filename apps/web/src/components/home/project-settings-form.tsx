@@ -10,7 +10,8 @@ const DEFAULT_RANGE = { from: 3100, to: 3199 };
 
 /**
  * Issue 26: how the project's new threads get their workspace: their own worktree or the
- * folder, a setup script run once per worktree, files copied in, and the PORT range.
+ * folder, a setup script run once per worktree, files copied in, and the PORT range. Issue 25
+ * item 3: who writes a handoff when the person does not choose on the transfer itself.
  */
 export function ProjectSettingsForm({ projectId }: { projectId: string }) {
   const client = useApi();
@@ -22,6 +23,7 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
   const [copy, setCopy] = useState(DEFAULT_COPY.join("\n"));
   const [ports, setPorts] = useState(`${DEFAULT_RANGE.from}-${DEFAULT_RANGE.to}`);
   const [repository, setRepository] = useState("");
+  const [handoffWriter, setHandoffWriter] = useState<"skein" | "provider">("skein");
   const [saved, setSaved] = useState(false);
   const action = useAction();
 
@@ -32,6 +34,7 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
     setCopy(settings.copyFiles.join("\n"));
     setPorts(settings.portRange ? `${settings.portRange.from}-${settings.portRange.to}` : "");
     setRepository(settings.githubRepository ?? "");
+    setHandoffWriter(settings.handoffWriter ?? "skein");
   }, [settings]);
 
   const submit = (event: FormEvent) => {
@@ -56,6 +59,7 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
             .filter(Boolean),
           portRange: match ? { from: Number(match[1]), to: Number(match[2]) } : null,
           githubRepository: repository.trim() ? repository.trim() : null,
+          handoffWriter,
         },
       });
       refreshProjects();
@@ -65,7 +69,7 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
 
   return (
     <details className="panel project-settings">
-      <summary>Project settings: thread workspaces</summary>
+      <summary>Project settings: thread workspaces and handoffs</summary>
       <form className="form" onSubmit={submit}>
         <fieldset>
           <legend>New threads work in</legend>
@@ -109,6 +113,27 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
             maxLength={200}
           />
         </label>
+        <fieldset>
+          <legend>Handoffs to another agent are written by (unless chosen on the handoff)</legend>
+          <label className="inline">
+            <input
+              type="radio"
+              name="project-handoff-writer"
+              checked={handoffWriter === "skein"}
+              onChange={() => setHandoffWriter("skein")}
+            />
+            Skein, from the thread's runs
+          </label>
+          <label className="inline">
+            <input
+              type="radio"
+              name="project-handoff-writer"
+              checked={handoffWriter === "provider"}
+              onChange={() => setHandoffWriter("provider")}
+            />
+            The source agent, on a fork of its own thread (Skein's stands in if it cannot)
+          </label>
+        </fieldset>
         <div className="row">
           <button type="submit" disabled={action.pending || !project}>
             {action.pending ? "Saving…" : "Save settings"}
