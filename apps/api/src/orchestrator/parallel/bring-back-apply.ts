@@ -1,4 +1,4 @@
-import { PreconditionFailedError } from "@skein/domain";
+import { ConflictError, PreconditionFailedError } from "@skein/domain";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { CodeBroughtBack } from "@skein/contract";
 import type { CodePlan } from "./bring-back-code.ts";
@@ -7,14 +7,25 @@ type Deps = { checkpoints: CheckpointService };
 
 /**
  * Brings the workspace (and for `merge` the branch and index) to what the plan decided. Every
- * step goes to a target, not by a delta: files to the merged tree, the branch by compare-and-swap
- * to the merge commit. Run again after a crash it finishes what is missing and writes nothing
- * that is already there, so the same command can never apply the fork's files twice.
+ * step goes to a target, not by a delta: the plan's files to their merged content, the branch by
+ * compare-and-swap to the merge commit. Run again after a crash it finishes what is missing and
+ * writes nothing that is already there, so the same command can never apply the fork's files
+ * twice. Only the plan's paths are written (B14): what the person changed since the plan was
+ * made stays, and a planned path they changed meanwhile refuses the apply, naming it.
  */
 export async function applyCodePlan(deps: Deps, plan: CodePlan): Promise<void> {
   const store = await deps.checkpoints.storeFor(plan.cwd);
   const now = await store.snapshotTree(plan.before);
-  await store.restoreTree(plan.merged, now);
+  const target =
+    now === plan.before
+      ? { tree: plan.merged, conflicts: [] }
+      : await store.mergeTrees({ base: plan.before, ours: now, theirs: plan.merged });
+  if (target.conflicts.length > 0) {
+    throw new ConflictError(
+      `the workspace changed since the bring-back was planned: ${target.conflicts.join(", ")} changed both here and in the fork; nothing was written`,
+    );
+  }
+  await store.restoreTree(target.tree, now);
   if (plan.commits) {
     await store.moveBranch({
       branch: plan.commits.branch,

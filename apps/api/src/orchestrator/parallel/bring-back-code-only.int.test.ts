@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { NewEvent } from "@skein/db";
 import { writeFile } from "@skein/scripted-provider";
@@ -74,5 +74,35 @@ describe("issue 26 / B3: a code-only bring-back interrupted by a crash", () => {
       files: [expect.objectContaining({ path: "shared.txt", status: "modified" })],
     });
     expect(await h.store.headSequence()).toBe(head);
+  });
+
+  it("B14: finishing it after a restart writes only the fork's files: what the person did meanwhile stays", async () => {
+    const ws = createGitWorkspace({ "shared.txt": "one\n", "README.md": "# app\n" });
+    h = await createHarness({ workspaceRoot: ws });
+    const { threadId } = await h.orchestrator.createThread({
+      projectId: h.projectId,
+      workspace: "local",
+    });
+    await runMessage(h, threadId, "get ready");
+    const fork = await h.orchestrator.forkThread({ threadId, isolatedWorkspace: true });
+    h.codex.enqueue([writeFile("shared.txt", "fork\n")]);
+    await runMessage(h, fork.threadId, "change it");
+
+    failNextAppendOf("CodeBroughtBack");
+    const input = { threadId, forkThreadId: fork.threadId, commandId: "cmd_code_person" };
+    await expect(h.orchestrator.bringBackCode(input)).rejects.toThrow(/simulated crash/);
+    // Before the restart, the person edits a file the fork never touched and adds one.
+    writeFileSync(path.join(ws, "README.md"), "# app, edited by hand\n");
+    writeFileSync(path.join(ws, "notes.txt"), "mine\n");
+
+    await h.orchestrator.shutdown();
+    const restarted = await h.restart();
+    await restarted.recover();
+    expect((await eventsOf("CodeBroughtBack")).map((event) => event.commandId)).toEqual([
+      "cmd_code_person",
+    ]);
+    expect(readFileSync(path.join(ws, "shared.txt"), "utf8")).toBe("fork\n");
+    expect(readFileSync(path.join(ws, "README.md"), "utf8")).toBe("# app, edited by hand\n");
+    expect(readFileSync(path.join(ws, "notes.txt"), "utf8")).toBe("mine\n");
   });
 });
