@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { usePerTest } from "./cleanups.ts";
-import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import { type NewEvent, openSqliteEventStore, type SqliteEventStore } from "@skein/db";
 import type {
   ProjectId,
   ProjectSettingsPatch,
@@ -132,4 +132,18 @@ export async function runMessage(
 /** For a test file: a scripted-provider harness per test, closed after it. */
 export function useHarness() {
   return usePerTest(createHarness);
+}
+
+/** The store fails the next append holding an event of `type`, as a crash before it would. */
+export function failNextAppendOf(h: Harness, type: string): void {
+  const store = h.store;
+  const append = store.append.bind(store);
+  let armed = true;
+  store.append = async (streamId, expected, events: readonly NewEvent[], options) => {
+    if (armed && events.some((event) => event.type === type)) {
+      armed = false;
+      throw new Error("simulated crash: the database went away");
+    }
+    return append(streamId, expected, events, options);
+  };
 }

@@ -1,12 +1,12 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { NewEvent } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import { writeFile } from "@skein/scripted-provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitWorkspace } from "../../../test/support/git-workspace.ts";
 import {
   createHarness,
+  failNextAppendOf,
   type Harness,
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
@@ -15,20 +15,6 @@ let h: Harness;
 afterEach(async () => {
   await h?.close();
 });
-
-/** The store fails the next append holding an event of `type`, as a crash before it would. */
-function failNextAppendOf(type: string): void {
-  const store = h.store;
-  const append = store.append.bind(store);
-  let armed = true;
-  store.append = async (streamId, expected, events: readonly NewEvent[], options) => {
-    if (armed && events.some((event) => event.type === type)) {
-      armed = false;
-      throw new Error("simulated crash: the database went away");
-    }
-    return append(streamId, expected, events, options);
-  };
-}
 
 async function eventsOf(type: string) {
   return (await h.store.readAll(0)).filter((event) => event.type === type);
@@ -51,7 +37,7 @@ describe("B3: command intents finish what a crash interrupted, once", () => {
   it("B3: a rollback whose append never happened after its effects is finished on restart; a replay then changes nothing", async () => {
     const { threadId, second, checkpoint } = await twoRuns();
     const file = path.join(h.workspaceRoot, "f.txt");
-    failNextAppendOf("ThreadRolledBack");
+    failNextAppendOf(h, "ThreadRolledBack");
     const rollback = { threadId, checkpointId: checkpoint.id, commandId: "cmd_rb_crash" };
     await expect(h.orchestrator.rollback(rollback)).rejects.toThrow(/simulated crash/);
     expect(readFileSync(file, "utf8")).toBe("one\n");
@@ -88,7 +74,7 @@ describe("B3: command intents finish what a crash interrupted, once", () => {
   it("B3: an isolated fork that failed after its worktree was made is finished by the retry: one fork, one worktree", async () => {
     const ws = createGitWorkspace({ "f.txt": "base\n" });
     const { threadId, first } = await twoRuns(ws);
-    failNextAppendOf("ThreadSettingsUpdated");
+    failNextAppendOf(h, "ThreadSettingsUpdated");
     const fork = {
       threadId: threadId as ThreadId,
       sourcePoint: { type: "run" as const, runId: first.runId },

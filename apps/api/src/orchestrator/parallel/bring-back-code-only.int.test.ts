@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { NewEvent } from "@skein/db";
 import { writeFile } from "@skein/scripted-provider";
 import { afterEach, describe, expect, it } from "vitest";
 import { createGitWorkspace } from "../../../test/support/git-workspace.ts";
 import {
   createHarness,
+  failNextAppendOf,
   type Harness,
   runMessage,
 } from "../../../test/support/orchestrator-harness.ts";
@@ -14,20 +14,6 @@ let h: Harness;
 afterEach(async () => {
   await h?.close();
 });
-
-/** The store fails the next append holding an event of `type`, as a crash before it would. */
-function failNextAppendOf(type: string): void {
-  const store = h.store;
-  const append = store.append.bind(store);
-  let armed = true;
-  store.append = async (streamId, expected, events: readonly NewEvent[], options) => {
-    if (armed && events.some((event) => event.type === type)) {
-      armed = false;
-      throw new Error("simulated crash: the database went away");
-    }
-    return append(streamId, expected, events, options);
-  };
-}
 
 const eventsOf = async (type: string) =>
   (await h.store.readAll(0)).filter((event) => event.type === type);
@@ -45,7 +31,7 @@ describe("issue 26 / B3: a code-only bring-back interrupted by a crash", () => {
     h.codex.enqueue([writeFile("shared.txt", "fork\n")]);
     await runMessage(h, fork.threadId, "change it");
 
-    failNextAppendOf("CodeBroughtBack");
+    failNextAppendOf(h, "CodeBroughtBack");
     const input = { threadId, forkThreadId: fork.threadId, commandId: "cmd_code_crash" };
     await expect(h.orchestrator.bringBackCode(input)).rejects.toThrow(/simulated crash/);
     const file = path.join(ws, "shared.txt");
@@ -88,7 +74,7 @@ describe("issue 26 / B3: a code-only bring-back interrupted by a crash", () => {
     h.codex.enqueue([writeFile("shared.txt", "fork\n")]);
     await runMessage(h, fork.threadId, "change it");
 
-    failNextAppendOf("CodeBroughtBack");
+    failNextAppendOf(h, "CodeBroughtBack");
     const input = { threadId, forkThreadId: fork.threadId, commandId: "cmd_code_person" };
     await expect(h.orchestrator.bringBackCode(input)).rejects.toThrow(/simulated crash/);
     // Before the restart, the person edits a file the fork never touched and adds one.
