@@ -1,4 +1,5 @@
 "use client";
+import { RadioChoice } from "../common/radio-choice.tsx";
 import { useRouter } from "next/navigation";
 import { type FormEvent, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
@@ -60,51 +61,33 @@ export function NewThreadForm({ projectId }: { projectId: string }) {
         <label htmlFor="new-thread-model">Model</label>
         <ModelInput id="new-thread-model" provider={provider} value={model} onChange={setModel} />
       </div>
-      <fieldset>
-        <legend>Runtime mode</legend>
-        <label className="inline">
-          <input
-            type="radio"
-            name="runtime-mode"
-            checked={runtimeMode === "approval-required"}
-            onChange={() => setRuntimeMode("approval-required")}
-          />
-          Ask before running commands or editing files
-        </label>
-        <label className="inline">
-          <input
-            type="radio"
-            name="runtime-mode"
-            checked={runtimeMode === "full-access"}
-            onChange={() => setRuntimeMode("full-access")}
-          />
-          Full access
-        </label>
-      </fieldset>
-      <fieldset>
-        <legend>Workspace</legend>
-        <label className="inline">
-          <input
-            type="radio"
-            name="thread-workspace"
-            value="worktree"
-            checked={chosenWorkspace === "worktree"}
-            onChange={() => setWorkspace("worktree")}
-          />
-          Its own worktree: a branch and folder of its own, so other threads never edit its files
-          (git projects)
-        </label>
-        <label className="inline">
-          <input
-            type="radio"
-            name="thread-workspace"
-            value="local"
-            checked={chosenWorkspace === "local"}
-            onChange={() => setWorkspace("local")}
-          />
-          The project's folder itself, shared with the other threads working there
-        </label>
-      </fieldset>
+      <RadioChoice
+        legend="Runtime mode"
+        name="runtime-mode"
+        value={runtimeMode}
+        onChange={setRuntimeMode}
+        options={[
+          { value: "approval-required", label: "Ask before running commands or editing files" },
+          { value: "full-access", label: "Full access" },
+        ]}
+      />
+      <RadioChoice
+        legend="Workspace"
+        name="thread-workspace"
+        value={chosenWorkspace}
+        onChange={setWorkspace}
+        options={[
+          {
+            value: "worktree",
+            label:
+              "Its own worktree: a branch and folder of its own, so other threads never edit its files (git projects)",
+          },
+          {
+            value: "local",
+            label: "The project's folder itself, shared with the other threads working there",
+          },
+        ]}
+      />
       <div className="row">
         <button type="submit" className="primary" disabled={action.pending}>
           {action.pending ? "Creating…" : "Create thread"}

@@ -1,4 +1,5 @@
 "use client";
+import { RadioChoice } from "../common/radio-choice.tsx";
 import { type FormEvent, useEffect, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { useShells } from "../../lib/shells-store.tsx";
@@ -71,27 +72,16 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
     <details className="panel project-settings">
       <summary>Project settings: thread workspaces and handoffs</summary>
       <form className="form" onSubmit={submit}>
-        <fieldset>
-          <legend>New threads work in</legend>
-          <label className="inline">
-            <input
-              type="radio"
-              name="project-thread-workspace"
-              checked={workspace === "worktree"}
-              onChange={() => setWorkspace("worktree")}
-            />
-            Their own worktree (git projects)
-          </label>
-          <label className="inline">
-            <input
-              type="radio"
-              name="project-thread-workspace"
-              checked={workspace === "local"}
-              onChange={() => setWorkspace("local")}
-            />
-            The project's folder
-          </label>
-        </fieldset>
+        <RadioChoice
+          legend="New threads work in"
+          name="project-thread-workspace"
+          value={workspace}
+          onChange={setWorkspace}
+          options={[
+            { value: "worktree", label: "Their own worktree (git projects)" },
+            { value: "local", label: "The project's folder" },
+          ]}
+        />
         <label>
           Setup script, run once in each new worktree (e.g. pnpm install)
           <textarea value={script} onChange={(e) => setScript(e.target.value)} rows={3} />
@@ -113,27 +103,20 @@ export function ProjectSettingsForm({ projectId }: { projectId: string }) {
             maxLength={200}
           />
         </label>
-        <fieldset>
-          <legend>Handoffs to another agent are written by (unless chosen on the handoff)</legend>
-          <label className="inline">
-            <input
-              type="radio"
-              name="project-handoff-writer"
-              checked={handoffWriter === "skein"}
-              onChange={() => setHandoffWriter("skein")}
-            />
-            Skein, from the thread's runs
-          </label>
-          <label className="inline">
-            <input
-              type="radio"
-              name="project-handoff-writer"
-              checked={handoffWriter === "provider"}
-              onChange={() => setHandoffWriter("provider")}
-            />
-            The source agent, on a fork of its own thread (Skein's stands in if it cannot)
-          </label>
-        </fieldset>
+        <RadioChoice
+          legend="Handoffs to another agent are written by (unless chosen on the handoff)"
+          name="project-handoff-writer"
+          value={handoffWriter}
+          onChange={setHandoffWriter}
+          options={[
+            { value: "skein", label: "Skein, from the thread's runs" },
+            {
+              value: "provider",
+              label:
+                "The source agent, on a fork of its own thread (Skein's stands in if it cannot)",
+            },
+          ]}
+        />
         <div className="row">
           <button type="submit" disabled={action.pending || !project}>
             {action.pending ? "Saving…" : "Save settings"}
