@@ -36,6 +36,8 @@ export async function startPgInstance(options: {
   url: string;
   codex: ProviderAdapter;
   leaseTtlMs: number;
+  /** Plain folders' checkpoint store, shared with the other instances (else in this one's data dir). */
+  checkpointsDir?: string;
   /** Wraps the instance's store (e.g. to make an append fail as a database error would). */
   wrapStore?: (store: EventStore) => EventStore;
   /** B17: where GitHub is (a fake) and its token. */
@@ -59,6 +61,7 @@ export async function startPgInstance(options: {
     store,
     adapters: { codex },
     dataDir,
+    ...(options.checkpointsDir ? { checkpointsDir: options.checkpointsDir } : {}),
     sessionIdleMs: 0,
     ...(process.env.SKEIN_TEST_LOG ? { log: createLogger("debug") } : {}),
     instanceId: options.id,
