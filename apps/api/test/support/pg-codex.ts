@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createCodexAdapter } from "@skein/adapters-codex";
+import type { ProviderAdapter } from "@skein/domain/provider";
 import { createCodexTestHome, startFakeResponsesServer } from "@skein/fake-models";
 import { startPgInstance } from "./pg-instances.ts";
 import { scratchSchema } from "./postgres.ts";
@@ -28,11 +29,12 @@ export async function pgCodexSetup(
   const checkpointsDir = mkdtempSync(join(tmpdir(), "skein-shared-checkpoints-"));
   cleanups.push(() => rmSync(checkpointsDir, { recursive: true, force: true }));
   const codex = createCodexAdapter({ codexHome: home.dir, env: { RUST_LOG: "error" } });
-  const start = (id: string) =>
+  const start = (id: string, more: { claude?: ProviderAdapter } = {}) =>
     startPgInstance({
       id,
       url: database.url,
       codex,
+      ...more,
       leaseTtlMs: options.leaseTtlMs,
       checkpointsDir,
     });
