@@ -1,3 +1,4 @@
+import path from "node:path";
 import { AttachmentStore } from "../attachments/attachment-store.ts";
 import { type EventStore, LeaseKeeper } from "@skein/db";
 import {
@@ -80,6 +81,12 @@ export type OrchestratorOptions = {
   store: EventStore;
   adapters: Partial<Record<ProviderKind, ProviderAdapter>>;
   dataDir: string;
+  /**
+   * Where plain folders' checkpoint git dirs live (default `<dataDir>/checkpoints`). Instances
+   * sharing a database share it too (issue 35): a run's checkpoint is captured on whichever
+   * instance ran it, against the previous run's checkpoint, which another may have taken.
+   */
+  checkpointsDir?: string;
   ids?: IdSource;
   now?: () => Date;
   log?: Logger;
@@ -169,7 +176,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const checkpoints = new CheckpointService(
     repo,
     ids,
-    options.dataDir,
+    options.checkpointsDir ?? path.join(options.dataDir, "checkpoints"),
     log,
     options.captureCheckpoints ?? true,
   );

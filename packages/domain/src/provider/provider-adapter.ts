@@ -197,6 +197,14 @@ export interface ProviderSessionHandle {
   /** Answers an open runtime request. Rejects when the request is no longer answerable. */
   respondToRequest(requestRef: string, answer: RuntimeRequestAnswer): Promise<void>;
 
+  /**
+   * Optional. Lets go of one native thread's live state (its process, its in-memory history)
+   * without stopping the runtime, so another runtime can continue the thread and this one reads
+   * it afresh when next asked to resume it. False while that thread's turn runs. Absent: the
+   * whole runtime must stop to let go (a Codex thread has one writer until its process exits).
+   */
+  releaseThread?(nativeThreadRef: string): Promise<boolean>;
+
   /** True while the underlying process/connection is alive. */
   isAlive(): boolean;
   /** Stops the runtime; running turns end `interrupted`. */

@@ -26,8 +26,9 @@ const SETTLED_MEMORY = 1_000;
 
 /**
  * Captures a checkpoint of the workspace at the end of every root run (E6, E7) and opens the git
- * plumbing per workspace. Non-git workspaces get a shadow git dir under Skein's data dir, keyed
- * by the workspace path, so nothing is ever written into the user's folder.
+ * plumbing per workspace. Non-git workspaces get a shadow git dir under Skein's checkpoints dir
+ * (in its data dir unless configured), keyed by the workspace's real path, so nothing is ever
+ * written into the user's folder and every instance sharing that dir reads the same refs.
  */
 export class CheckpointService {
   private readonly stores = new Map<string, Promise<CheckpointStore>>();
@@ -38,7 +39,8 @@ export class CheckpointService {
   constructor(
     private readonly repo: AggregateRepository,
     private readonly ids: IdSource,
-    private readonly dataDir: string,
+    /** One git dir per plain folder under here, by its real path (shared across instances). */
+    private readonly checkpointsDir: string,
     private readonly log: Logger,
     /** Off: runs end without a workspace checkpoint (e.g. a huge workspace; seeding benches). */
     private readonly captureEnabled = true,
@@ -56,7 +58,7 @@ export class CheckpointService {
       const key = createHash("sha256").update(real).digest("hex").slice(0, 16);
       store = createCheckpointStore({
         workspaceRoot: real,
-        shadowDir: path.join(this.dataDir, "checkpoints", key),
+        shadowDir: path.join(this.checkpointsDir, key),
       });
       // A workspace that cannot hold checkpoints (e.g. it contains Skein's data dir) fails the
       // same way every time: remember that for a while instead of spawning git on every fork.

@@ -110,7 +110,11 @@ async function perform(
       }
     case "ResumeThread": {
       const { nativeThreadRef, askPeersFirst, waitMs } = output.data;
-      if (askPeersFirst) await deps.sessions.askPeersToRelease?.(nativeThreadRef);
+      // Best effort: a peer that cannot be asked (or a store that cannot list them) leaves the
+      // resume to find out for itself whether the thread is free.
+      if (askPeersFirst) {
+        await deps.sessions.askPeersToRelease?.(nativeThreadRef).catch(() => false);
+      }
       if (waitMs > 0) await sleep(waitMs);
       try {
         await session!.handle.resumeThread(nativeThreadRef, settings);

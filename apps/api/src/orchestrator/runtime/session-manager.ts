@@ -212,6 +212,15 @@ export class SessionManager {
     let outcome: "released" | "not_loaded" | "busy" = "not_loaded";
     for (const [key, session] of this.live) {
       if (!session.loadedThreads.has(nativeThreadRef)) continue;
+      if (session.handle.releaseThread) {
+        // A runtime that can let go of one thread keeps serving its others (Claude: one CLI
+        // process per conversation), even mid-turn on another thread.
+        if (await session.handle.releaseThread(nativeThreadRef)) {
+          session.loadedThreads.delete(nativeThreadRef);
+          if (outcome === "not_loaded") outcome = "released";
+        } else outcome = "busy";
+        continue;
+      }
       if (session.activeTurns > 0) {
         outcome = "busy";
         continue;
