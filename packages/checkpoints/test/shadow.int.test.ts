@@ -1,18 +1,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointStore, CheckpointError, NotAGitRepositoryError } from "../src/index.ts";
-import {
-  cleanupTempDirs,
-  fileContent,
-  git,
-  hashTree,
-  sh,
-  tempDir,
-  writeFiles,
-} from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
+import { fileContent, git, hashTree, sh, tempDir, writeFiles } from "./support/test-workspace.ts";
 
 function plainFolder(): string {
   const dir = tempDir("plain");

@@ -86,21 +86,8 @@ export type {
   TransferData,
   TransferView,
 } from "./views/reads.ts";
-export type {
-  GitCommitAnswer,
-  GitCommitInput,
-  GitPushAnswer,
-  GitPushInput,
-  PrFeedbackAnswer,
-  PrFeedbackInput,
-  PrMergeAnswer,
-  PrMergeInput,
-  PrOpenAnswer,
-  PrOpenInput,
-  PrSyncAnswer,
-  ReviewCommentAnswer,
-  ReviewCommentInput,
-} from "./views/git.ts";
+// Every git/PR view is part of the contract.
+export type * from "./views/git.ts";
 export type {
   RestoredFile,
   ReviewDiff,
