@@ -1,6 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CheckpointError, createCheckpointStore } from "../src/index.ts";
+import { createCheckpointStore } from "../src/index.ts";
+import { CheckpointError } from "../src/errors.ts";
 import {
   fileContent,
   git,

@@ -1,12 +1,8 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  createCheckpointStore,
-  CheckpointCaptureError,
-  CheckpointError,
-  CheckpointMissingError,
-  type FileChange,
-} from "../src/index.ts";
+import { createCheckpointStore, CheckpointMissingError } from "../src/index.ts";
+import { CheckpointCaptureError, CheckpointError } from "../src/errors.ts";
+import type { FileChange } from "../src/types.ts";
 import {
   git,
   initRepo,

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCheckpointStore, CheckpointError, NotAGitRepositoryError } from "../src/index.ts";
+import { createCheckpointStore } from "../src/index.ts";
+import { CheckpointError, NotAGitRepositoryError } from "../src/errors.ts";
 import { fileContent, git, hashTree, sh, tempDir, writeFiles } from "./support/test-workspace.ts";
 
 function plainFolder(): string {

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCheckpointStore, CheckpointError, CheckpointMissingError } from "../src/index.ts";
+import { createCheckpointStore, CheckpointMissingError } from "../src/index.ts";
+import { CheckpointError } from "../src/errors.ts";
 import {
   git,
   hashTree,
