@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { percentile } from "../src/index.ts";
 import { measureSnapshotMedian } from "../src/bench/snapshot-bench.ts";
-import { median } from "../src/bench/measure.ts";
+import { median, percentile } from "../src/bench/measure.ts";
 import { appendCounter, inc } from "./support/counter-model.ts";
 import { describeStores } from "./support/store-factory.ts";
 
