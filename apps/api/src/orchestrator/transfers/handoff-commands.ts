@@ -57,7 +57,7 @@ async function load(deps: HandoffDeps, target: Target) {
  * Who writes a previewed handoff (issue 25 item 3): the writer the request names wins, else the
  * project's `handoffWriter` setting, else Skein's builder.
  */
-async function writerFor(
+export async function writerFor(
   deps: HandoffDeps,
   state: ThreadState,
   named: HandoffWriter | undefined,
