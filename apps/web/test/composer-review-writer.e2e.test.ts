@@ -66,7 +66,7 @@ describe.runIf(chromiumAvailable)("Composer review follows the project's writer 
     const handoff = review.getByLabel("Handoff text to send");
     await expect.poll(() => handoff.inputValue(), { timeout: 60_000 }).toContain(PROVIDER_SUMMARY);
     await expect
-      .poll(() => review.locator(".handoff-authorship").innerText())
+      .poll(() => review.locator(".handoff-authorship").textContent())
       .toContain("Written by Claude");
     expect(summaryAsks()).toBe(1);
 

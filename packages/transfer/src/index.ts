@@ -1,6 +1,7 @@
 export { buildHandoff } from "./build-handoff.ts";
 export { describeCoverage, isCaughtUp, type ProviderThreadCoverage } from "./coverage.ts";
 export type { BriefFact, BriefFile, BriefSection, HandoffBrief } from "./brief/index.ts";
+export type { NetDiff, NetFileDiff } from "./brief/net-diff.ts";
 export { HandoffInputError } from "./handoff-content.ts";
 export {
   answerHistory,
@@ -95,6 +96,8 @@ export {
 export * as runStart from "./run-start/index.ts";
 export {
   buildPlannedHandoff,
+  type CodeStateRequest,
+  codeStateRequests,
   gatherTransferInputs,
   manualPreviewOf,
   planPreview,

@@ -13,13 +13,12 @@ import {
 } from "@skein/domain";
 import {
   buildPlannedHandoff,
-  gatherTransferInputs,
   previewOf,
   resolveStartContext,
   startContextHistory,
 } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
-import { editHandoff, type HandoffDeps, writerFor } from "./handoff-commands.ts";
+import { editHandoff, type HandoffDeps, withNetDiffs, writerFor } from "./handoff-commands.ts";
 import { providerAuthored } from "./provider-authored.ts";
 import type { HandoffDraft } from "@skein/contract";
 
@@ -87,7 +86,7 @@ export async function draftHandoff(
     const draft = await mergeBackDraft(deps.repo, state, input.bringBackFrom, input.provider);
     target = { ...state, transfers: new Map([...state.transfers, [draft.id, draft]]) };
   }
-  const inputs = await gatherTransferInputs(target, (id) => deps.repo.thread(id));
+  const inputs = await withNetDiffs(deps, target, input.provider);
   const res = resolveStartContext({
     threadId,
     provider: input.provider,
