@@ -82,4 +82,58 @@ describe("a handoff's state of the code is the net git diff (real Claude, real g
     expect(sent).toBeDefined();
     expect(stateSection(sent!)).toBe(state);
   });
+
+  it("a bring-back's state of the code is the fork's net diff from its fork point, not the source's own later work", async () => {
+    const x = await harness({ codex: "scripted" });
+    const git = (cwd: string, ...args: string[]) =>
+      execFileSync("git", args, { cwd, encoding: "utf8" });
+    git(x.workspaceRoot, "init", "-q", "-b", "main");
+    git(x.workspaceRoot, "config", "user.email", "t@example.com");
+    git(x.workspaceRoot, "config", "user.name", "t");
+    writeFileSync(join(x.workspaceRoot, "config.json"), '{"queue":"v0"}\n');
+    git(x.workspaceRoot, "add", ".");
+    git(x.workspaceRoot, "commit", "-q", "-m", "start");
+
+    const threadId: ThreadId = await x.createThread({ runtimeMode: "full-access" });
+    const main = (await x.thread(threadId)).thread?.worktreePath ?? x.workspaceRoot;
+    x.anthropic.enqueue(
+      anthropicWriteReply(join(main, "config.json"), '{"queue":"v1"}\n'),
+      anthropicTextReply("queue is v1"),
+    );
+    await x.send(threadId, "Set the queue to v1.");
+    const fork = (await x.orchestrator.forkThread({ threadId })).threadId as ThreadId;
+    const forkCwd = (await x.thread(fork)).thread?.worktreePath;
+    expect(forkCwd).toBeTruthy();
+    expect(forkCwd).not.toBe(main);
+    for (const v of ["v2", "v3"]) {
+      x.anthropic.enqueue(
+        anthropicWriteReply(join(forkCwd!, "config.json"), `{"queue":"${v}"}\n`),
+        anthropicTextReply(`queue is ${v}`),
+      );
+      await x.send(fork, `Set the queue to ${v}.`);
+    }
+    // The source goes on meanwhile; that is not the fork's work.
+    x.anthropic.enqueue(
+      anthropicWriteReply(join(main, "MAIN-ONLY.md"), "main only\n"),
+      anthropicTextReply("noted"),
+    );
+    await x.send(threadId, "Write MAIN-ONLY.md.");
+
+    // Back into the source on Claude, whose thread saw run 1: a delta of the fork's runs.
+    const draft = await x.orchestrator.draftHandoff({
+      threadId,
+      provider: "claude",
+      bringBackFrom: fork,
+    });
+    if (!draft.needed) throw new Error("a bring-back carries the fork's runs");
+    expect(draft.strategy).toBe("delta_since_target_last_seen");
+    const state = stateSection(draft.text);
+    // From the fork point (the source's run 1) to the fork's last run: v1 → v3, nothing else.
+    expect(state).toMatch(/net diff from the end of run 1 to the end of .*run \d/);
+    expect(state).toContain('-{"queue":"v1"}');
+    expect(state).toContain('+{"queue":"v3"}');
+    expect(state).not.toContain('"v2"');
+    expect(state).not.toContain("MAIN-ONLY");
+    expect(draft.payload.brief?.files.map((f) => f.fileName)).toEqual(["config.json"]);
+  });
 });
