@@ -15,6 +15,7 @@ import type {
   TurnItem,
 } from "./inputs.ts";
 import type { HandoffBrief } from "./brief/index.ts";
+import type { NetDiff, NetDiffSpan } from "./brief/net-diff.ts";
 import type { OrdinalRange } from "./ordinal-ranges.ts";
 import type { RunSegment } from "./run-history.ts";
 import type { TokenBudget } from "./token-budget.ts";
@@ -154,6 +155,11 @@ export type BuildHandoffInput = {
    * runs as the UI does; a thread not listed counts from 1. Ids and ordinals in the payload stay.
    */
   readonly runOffsets?: ReadonlyMap<ThreadId, number>;
+  /**
+   * Issue 25 item 2: git's net diff from the handoff's base to its source point (read by the
+   * caller from checkpoints); the brief's "state of the code" is this instead of the runs' edits.
+   */
+  readonly netDiff?: { readonly diff: NetDiff; readonly span: NetDiffSpan } | null;
 };
 
 /** Everything a ContextHandoff (E14) needs besides ids, status and timestamps. */

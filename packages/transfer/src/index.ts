@@ -1,4 +1,5 @@
 export { buildHandoff } from "./build-handoff.ts";
+export type { NetDiff } from "./brief/net-diff.ts";
 export {
   answerHistory,
   HISTORY_ANSWER_TOKENS,
@@ -20,6 +21,7 @@ export { estimateTokens } from "./token-budget.ts";
 export * as runStart from "./run-start/index.ts";
 export {
   buildPlannedHandoff,
+  codeStateRequests,
   gatherTransferInputs,
   planPreview,
   previewOf,

@@ -34,6 +34,7 @@ import { WorktreeSetups } from "./workspaces/worktree-setup.ts";
 import { editHandoff, regenerateHandoff } from "./transfers/handoff-commands.ts";
 import { providerHandoffsBeforeStart } from "./transfers/default-writer.ts";
 import { draftHandoff } from "./transfers/handoff-draft.ts";
+import { netDiffReader } from "./transfers/net-diffs.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
 import { reviewDiff } from "./checkpoints/review-diff.ts";
@@ -237,6 +238,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     ids,
     capabilities: (provider: ProviderKind) => sessions.adapter(provider)?.capabilities ?? null,
     summaries: createSideTurnWriter(sessions, options.summaryTimeoutMs),
+    netDiffs: netDiffReader(checkpoints, log),
   };
 
   executor.handoffsBeforeStart = providerHandoffsBeforeStart(handoffDeps, log);

@@ -7,6 +7,7 @@ import type {
   TurnItem,
 } from "@skein/domain";
 import { turnsThrough } from "@skein/domain";
+import type { NetDiff } from "../brief/net-diff.ts";
 
 /** Everything transfer resolution and handoff building read, gathered from thread states. */
 export type TransferInputs = {
@@ -19,6 +20,8 @@ export type TransferInputs = {
   threads: Map<ThreadId, ThreadState>;
   /** B16: the runs each read thread counts before its own (a fork's inherited ones). */
   runOffsets: Map<ThreadId, number>;
+  /** Issue 25 item 2: net diffs read from git for this start (`codeStateRequests`), if any. */
+  netDiffs?: NetDiff[];
 };
 
 function orderedItems(state: ThreadState): TurnItem[] {

@@ -8,6 +8,7 @@ import { leftQueueHead } from "./queue-head.ts";
 import { firstTurnInput } from "./turn-input.ts";
 import { describeStartFailure, workspaceProblem } from "./workspace-check.ts";
 import { runtimeEnvOf } from "../workspaces/worktree-setup.ts";
+import { netDiffReader } from "../transfers/net-diffs.ts";
 
 /**
  * A run ready for its first turn, in its folder; or why it cannot start, in words; or, B20, no
@@ -58,7 +59,13 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   };
   let prepared: Awaited<ReturnType<typeof startRun>>;
   try {
-    const deps = { repo: ctx.repo, sessions: ctx.sessions, ids: ctx.ids, appends: scope.appends };
+    const deps = {
+      repo: ctx.repo,
+      sessions: ctx.sessions,
+      ids: ctx.ids,
+      appends: scope.appends,
+      netDiffs: netDiffReader(ctx.checkpoints, ctx.log),
+    };
     prepared = await startRun(deps, threadId, run, text, settings);
   } catch (error) {
     await baseline;

@@ -5,6 +5,7 @@ import { gatherTransferInputs, runStart } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { RunAppender } from "../recovery/lease-fence.ts";
 import type { LiveSession, SessionManager } from "../runtime/session-manager.ts";
+import type { NetDiffReader } from "../transfers/net-diffs.ts";
 
 /** The provider thread a run executes on, and the context its message carries. */
 export type PreparedStart = runStart.StartedRun & { session: LiveSession };
@@ -15,6 +16,8 @@ type Deps = {
   ids: IdSource;
   /** The thread's fenced appender: nothing is recorded once its lease is lost. */
   appends: RunAppender;
+  /** Issue 25 item 2: git's net diffs for the handoff this start may send. */
+  netDiffs?: NetDiffReader;
 };
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -73,9 +76,13 @@ async function perform(
   const session = live.session;
   switch (output.type) {
     case "LoadContext": {
-      const state = await deps.repo.thread(threadId);
-      const inputs = await gatherTransferInputs(state, (id) => deps.repo.thread(id));
-      return { type: "ContextLoaded", data: { state, inputs } };
+      const load = async () => {
+        const state = await deps.repo.thread(threadId);
+        return { state, inputs: await gatherTransferInputs(state, (id) => deps.repo.thread(id)) };
+      };
+      const loaded = await load();
+      const data = deps.netDiffs ? await deps.netDiffs(loaded, run.provider, load) : loaded;
+      return { type: "ContextLoaded", data };
     }
     case "EnsureRuntime": {
       const opened = await deps.sessions.ensure(
