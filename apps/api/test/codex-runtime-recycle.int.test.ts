@@ -1,5 +1,9 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { ThreadId } from "@skein/domain";
 import { messageTexts, responsesTextReply } from "@skein/fake-models";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import {
   type CodexSkeinHarness,
   eventually,
@@ -7,21 +11,42 @@ import {
 } from "./support/codex-skein-harness.ts";
 
 const harness = useCodexSkeinHarness();
+const folders: string[] = [];
+afterEach(() => {
+  for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
+});
 
 async function sessionStatuses(x: CodexSkeinHarness): Promise<string[]> {
   const { data } = await x.store.snapshot((q) => q.list("provider_sessions", {}));
   return data.map((row) => String(row.status));
 }
 
-/** Three threads with a first exchange each; then the first thread's second message. */
-async function threeThreadsThenBack(x: CodexSkeinHarness) {
+/** A thread in a project of its own whose folder no other thread uses (so a runtime of its own). */
+async function threadInOwnFolder(x: CodexSkeinHarness, folders: string[]): Promise<ThreadId> {
+  const folder = mkdtempSync(join(tmpdir(), "skein-recycle-"));
+  folders.push(folder);
+  const { projectId } = await x.orchestrator.createProject({ name: "own", workspaceRoot: folder });
+  const { threadId } = await x.orchestrator.createThread({
+    projectId,
+    title: "Own",
+    provider: "codex",
+  });
+  return threadId;
+}
+
+/**
+ * Three threads with a first exchange each; then the first thread's second message. With
+ * `folders`, each thread is in a folder of its own (created there, removed by the caller).
+ */
+async function threeThreadsThenBack(x: CodexSkeinHarness, folders?: string[]) {
   x.server.enqueue(
     responsesTextReply("ANSWER-ONE"),
     responsesTextReply("ANSWER-TWO"),
     responsesTextReply("ANSWER-THREE"),
     responsesTextReply("ANSWER-ONE-AGAIN"),
   );
-  const threads = [await x.createThread(), await x.createThread(), await x.createThread()];
+  const make = () => (folders ? threadInOwnFolder(x, folders) : x.createThread());
+  const threads = [await make(), await make(), await make()];
   for (const [i, threadId] of threads.entries()) {
     expect((await x.run(threadId, `QUESTION-${i + 1}`)).run.status).toBe("completed");
   }
@@ -42,7 +67,7 @@ function expectResumedWithHistory(x: CodexSkeinHarness, contextHandoffId: string
 
 /**
  * B21 (issue 34 item 2): `codex app-server` keeps every thread it has loaded until its process
- * exits, and threads with a PORT or folder of their own each have a runtime, so memory grew with
+ * exits, and threads with a folder of their own each have a runtime, so memory grew with
  * every thread ever opened. Runtimes past a bound are closed once idle; the next message resumes
  * its thread natively in a new one.
  */
@@ -76,8 +101,8 @@ describe("B21: runtime memory bounded by recycling (real codex app-server)", () 
     const x = await harness({
       runtimeLimits: { maxLoadedThreads: 0, maxRuntimes: 2, recycleIdleMs: 1_000 },
     });
-    // Each thread has a PORT of its own, so a runtime of its own.
-    const threads = await threeThreadsThenBack(x);
+    // Each thread has a folder of its own, so a runtime of its own.
+    const threads = await threeThreadsThenBack(x, folders);
     expect(x.codexSessions).toHaveLength(3);
     const [oldest, second, newest] = x.codexSessions;
     await eventually(async () => {

@@ -28,9 +28,10 @@ type LiveSession = {
 /**
  * B21: runtime memory bounded whatever the number of threads. A runtime keeps every native thread
  * it has loaded in memory (Codex holds each until its process exits), and threads with a folder
- * or PORT of their own each have a runtime. So a runtime that has loaded more than
- * `maxLoadedThreads`, and the least recently used runtimes beyond `maxRuntimes`, are closed once
- * idle for `recycleIdleMs`; their threads are resumed from their refs by the next runtime (R2).
+ * (or, where the adapter has no `threadEnv`, a PORT) of their own each have a runtime. So a
+ * runtime that has loaded more than `maxLoadedThreads`, and the least recently used runtimes
+ * beyond `maxRuntimes`, are closed once idle for `recycleIdleMs`; their threads are resumed from
+ * their refs by the next runtime (R2).
  * A runtime in a turn is never closed.
  */
 export type RuntimeLimits = {
@@ -109,7 +110,9 @@ export class SessionManager {
 
   /**
    * A live runtime for the provider in `cwd` with `env` added to its process environment (a
-   * thread's PORT, issue 26), opening (and recording) one when needed.
+   * thread's PORT, issue 26), opening (and recording) one when needed. For an adapter with
+   * `threadEnv` the variables go with each thread instead (ThreadSettings.env), so threads that
+   * differ only in them share the folder's runtime.
    */
   async ensure(
     provider: ProviderKind,
@@ -117,7 +120,9 @@ export class SessionManager {
     model: string | null,
     env?: Readonly<Record<string, string>>,
   ): Promise<LiveSession> {
-    const extra = env && Object.keys(env).length > 0 ? env : undefined;
+    // An adapter that gives each thread its own variables shares one runtime among them.
+    const perThread = this.adapters[provider]?.threadEnv === true;
+    const extra = env && Object.keys(env).length > 0 && !perThread ? env : undefined;
     const key = extra ? `${provider}|${cwd}|${JSON.stringify(extra)}` : `${provider}|${cwd}`;
     const current = this.live.get(key);
     if (current?.handle.isAlive()) {
