@@ -68,11 +68,12 @@ function expectResumedWithHistory(x: CodexSkeinHarness, contextHandoffId: string
 /**
  * B21 (issue 34 item 2): `codex app-server` keeps every thread it has loaded until its process
  * exits, and threads with a folder of their own each have a runtime, so memory grew with
- * every thread ever opened. Runtimes past a bound are closed once idle; the next message resumes
- * its thread natively in a new one.
+ * every thread ever opened. A runtime at its thread limit drains (threads new to it go to a new
+ * one) and, like runtimes past the live bound, is closed once idle; the next message resumes its
+ * thread natively in a new one.
  */
 describe("B21: runtime memory bounded by recycling (real codex app-server)", () => {
-  it("B21/R2: a runtime past its thread limit is recycled when idle; the next message resumes the thread with its history", async () => {
+  it("B21/R2: a runtime at its thread limit drains: a new thread gets a new runtime, the drained one is closed once idle, and its thread resumes with its history", async () => {
     const x = await harness({
       runtimeLimits: { maxLoadedThreads: 2, maxRuntimes: 0, recycleIdleMs: 1_000 },
     });
@@ -82,19 +83,39 @@ describe("B21: runtime memory bounded by recycling (real codex app-server)", () 
       settings: { portRange: null, threadWorkspace: "local" },
     });
     const threads = await threeThreadsThenBack(x);
-    expect(x.codexSessions).toHaveLength(1);
-    const first = x.codexSessions[0]!;
+    // The third thread found the first runtime at its limit (two threads): a second one opened.
+    expect(x.codexSessions).toHaveLength(2);
+    const [first, second] = x.codexSessions;
     await eventually(async () => {
-      expect(first.isAlive()).toBe(false);
-      expect(await sessionStatuses(x)).toEqual(["stopped"]);
+      expect(first!.isAlive()).toBe(false);
+      expect(await sessionStatuses(x)).toEqual(["stopped", "ready"]);
     }, 20_000);
-    expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 0, loadedThreads: 0 });
+    expect(second!.isAlive()).toBe(true);
+    expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 1, loadedThreads: 1 });
 
     const again = await x.run(threads[0]!, "QUESTION-1-AGAIN");
     expect(again.run.status).toBe("completed");
     expect(x.codexSessions).toHaveLength(2);
     expectResumedWithHistory(x, again.run.contextHandoffId);
-    expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 1, loadedThreads: 1 });
+    expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 1, loadedThreads: 2 });
+  });
+
+  it("B21: a draining runtime keeps serving the threads it holds loaded (no resume in another process)", async () => {
+    const x = await harness({
+      runtimeLimits: { maxLoadedThreads: 2, maxRuntimes: 0, recycleIdleMs: 60_000 },
+    });
+    await x.orchestrator.updateProjectSettings({
+      projectId: x.projectId,
+      settings: { portRange: null, threadWorkspace: "local" },
+    });
+    const threads = await threeThreadsThenBack(x);
+    const [first] = x.codexSessions;
+    const again = await x.run(threads[0]!, "QUESTION-1-AGAIN");
+    expect(again.run.status).toBe("completed");
+    expect(x.sent("thread/resume")).toHaveLength(0);
+    expect(x.sent("turn/start").at(-1)?.providerSessionId).toBe(first!.providerSessionId);
+    expect(x.codexSessions).toHaveLength(2);
+    expect(x.orchestrator.runtimeStats()).toEqual({ runtimes: 2, loadedThreads: 3 });
   });
 
   it("B21/R2: beyond the bound on live runtimes the least recently used idle one is closed; its thread resumes with its history", async () => {
