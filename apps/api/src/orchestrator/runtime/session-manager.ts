@@ -43,7 +43,7 @@ export type RuntimeLimits = {
 };
 
 export const DEFAULT_RUNTIME_LIMITS: RuntimeLimits = {
-  maxLoadedThreads: 200,
+  maxLoadedThreads: 64,
   maxRuntimes: 8,
   recycleIdleMs: 30_000,
 };
