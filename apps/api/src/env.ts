@@ -92,7 +92,7 @@ const EnvSchema = z.object({
   /** B21: a provider runtime that has loaded more native threads is recycled once idle (0: never). */
   SKEIN_RUNTIME_MAX_THREADS: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z.coerce.number().int().min(0).default(200),
+    z.coerce.number().int().min(0).default(64),
   ),
   /** B21: idle provider runtimes beyond this many are closed, least recently used first (0: no bound). */
   SKEIN_RUNTIME_MAX_LIVE: z.preprocess(

@@ -70,8 +70,9 @@ export type ThreadSettings = {
   /** App-owned tools to expose on this thread, when `appOwnedTools` is supported. */
   tools?: AppToolDefinition[];
   /**
-   * Added to the runtime's process environment (issue 26: the thread's `PORT`). It is the
-   * runtime's, not the thread's: the orchestrator opens one runtime per distinct environment.
+   * The thread's own environment variables (issue 26: its `PORT`). An adapter with
+   * `threadEnv` gives them to this thread's commands itself; for any other they are the runtime
+   * process's, and the orchestrator opens one runtime per distinct environment.
    */
   env?: Readonly<Record<string, string>>;
 };
@@ -227,6 +228,13 @@ export interface ProviderAdapter {
    * other with CapabilityUnsupportedError before any provider work.
    */
   readonly attachmentTypes?: readonly string[];
+  /**
+   * True when the adapter applies `ThreadSettings.env` to each thread's own commands (on
+   * start, resume and fork), so one runtime serves threads with different environments (issue
+   * 34: a new thread with a PORT of its own then needs no new process). Absent: the environment
+   * is the process's, one runtime per distinct environment.
+   */
+  readonly threadEnv?: boolean;
   /** Opens (spawns/handshakes) a runtime for the given session id. */
   openSession(input: {
     providerSessionId: string;

@@ -47,7 +47,8 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // What the thread's first checkpoint diffs from, taken before the provider's first turn can
   // touch the folder. Starting a provider thread only reads it, so the capture (git, a few
   // hundred ms on a new thread) runs alongside that start instead of ahead of it (issue 34).
-  // It never throws: a failed capture is logged and the run goes on without a baseline.
+  // The turn waits only until git has read the folder; the baseline's commit is written while
+  // the turn runs. It never throws: a failed capture is logged and the run goes on without one.
   const baseline = ctx.checkpoints.captureBaseline(threadId, state, cwd);
   const appTools = ctx.toolsFor(threadId, run.id);
   const settings: ThreadSettings = {

@@ -1,5 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type IdSource, isDomainError, type Run, type ThreadId } from "@skein/domain";
+import {
+  asId,
+  type IdSource,
+  isDomainError,
+  type Run,
+  type ThreadId,
+  type ThreadState,
+} from "@skein/domain";
 import { NativeThreadHeldError, type ThreadSettings } from "@skein/domain/provider";
 import { gatherTransferInputs, runStart } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
@@ -63,8 +70,22 @@ export async function startRun(
   }
 }
 
-/** The live runtime the start opened, shared by its effects. */
-type Live = { session: LiveSession | null };
+/** The live runtime the start opened and the thread as last loaded, shared by its effects. */
+type Live = { session: LiveSession | null; state?: ThreadState };
+
+/**
+ * The native thread the start will use (continue, or fork from), so the runtime that holds it
+ * loaded is the one chosen (B21: a draining runtime keeps serving its threads).
+ */
+function nativeThreadOf(
+  resolution: runStart.Resolved,
+  state: ThreadState | undefined,
+): string | null {
+  if (resolution.kind === "native") return resolution.fork.providerThreadRef;
+  if (resolution.target.action !== "continue") return null;
+  const providerThreadId = asId("providerThread", resolution.target.providerThreadId);
+  return state?.providerThreads.get(providerThreadId)?.nativeThreadRef ?? null;
+}
 type Ctx = { threadId: ThreadId; run: Run; settings: ThreadSettings; live: Live };
 
 /** Performs one effect and says what happened, as the workflow's next input. */
@@ -82,6 +103,7 @@ async function perform(
       };
       const loaded = await load();
       const data = deps.netDiffs ? await deps.netDiffs(loaded, run.provider, load) : loaded;
+      live.state = data.state;
       return { type: "ContextLoaded", data };
     }
     case "EnsureRuntime": {
@@ -90,6 +112,7 @@ async function perform(
         settings.cwd,
         settings.model ?? null,
         settings.env,
+        nativeThreadOf(output.data.resolution, live.state),
       );
       live.session = opened;
       return {
