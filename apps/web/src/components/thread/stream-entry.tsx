@@ -1,6 +1,6 @@
 "use client";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
-import { useLineage } from "../../lib/use-run-number.ts";
+import type { useLineage } from "../../lib/use-run-number.ts";
 import { ItemForkButton } from "./item-fork-button.tsx";
 import { RunHeader } from "./run-header.tsx";
 import { StableItem } from "./stable-item.tsx";
