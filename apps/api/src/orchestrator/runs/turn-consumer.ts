@@ -78,7 +78,7 @@ const MAX_BATCH = 64;
  * this much in streaming text, while an agent's next chunks (or its turn's end) often follow
  * within it. A turn's end, a request and a sub-agent's work are recorded at once, never held.
  */
-const HOLD_MS = 10;
+const HOLD_MS = 25;
 
 /** Whether `promise` settles within `ms` (at most until the event loop's next turn when ≤ 0). */
 function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
