@@ -67,6 +67,8 @@ export function createAcpAdapter(
   let capabilities = options.capabilities ?? BASELINE;
   // A status check starts the agent; checks close together share one (provider.status is polled).
   let recentStatus: { at: number; result: Promise<AdapterStatus> } | null = null;
+  // Agents this adapter runs for threads: one that is up answers for the agent's status.
+  const live = new Set<AcpProviderSession>();
   return {
     version: PROVIDER_ADAPTER_VERSION,
     provider: agentProviderId(spec),
@@ -79,6 +81,7 @@ export function createAcpAdapter(
       const agent = input.env ? { ...spec, env: { ...spec.env, ...input.env } } : spec;
       const session = await AcpProviderSession.open(agent, input, options.capabilities);
       if (!options.capabilities) capabilities = session.capabilities;
+      live.add(session);
       return session;
     },
     async listModels(): Promise<ProviderModel[]> {
@@ -88,12 +91,27 @@ export function createAcpAdapter(
       });
     },
     status() {
+      for (const session of live) if (!session.isAlive()) live.delete(session);
+      // A running agent already answered initialize: starting another one to ask again would
+      // cost a whole agent start (seconds of CPU for Gemini CLI) on the message path.
+      const running = live.values().next().value;
+      if (running) return liveStatus(running);
       if (recentStatus && Date.now() - recentStatus.at < STATUS_TTL_MS) return recentStatus.result;
       const result = checkStatus();
       recentStatus = { at: Date.now(), result };
       return result;
     },
   };
+
+  async function liveStatus(session: AcpProviderSession): Promise<AdapterStatus> {
+    const notReady = (await options.readiness?.()) ?? null;
+    return {
+      found: true,
+      version: session.runtimeVersion,
+      ready: notReady === null,
+      lastError: notReady,
+    };
+  }
 
   async function checkStatus(): Promise<AdapterStatus> {
     try {

@@ -1,7 +1,15 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createAcpAdapter } from "../src/acp-adapter.ts";
 import { AcpProviderSession } from "../src/acp-provider-session.ts";
-import { createGeminiAdapter, GEMINI_CAPABILITIES, geminiAgentSpec } from "../src/gemini.ts";
+import {
+  createGeminiAdapter,
+  GEMINI_CAPABILITIES,
+  geminiAgentSpec,
+  geminiReadiness,
+} from "../src/gemini.ts";
 import { createGeminiHarness } from "./support/gemini-harness.ts";
 
 /** A stand-in agent that answers `initialize` with protocol version 99. */
@@ -81,4 +89,40 @@ describe("Gemini CLI as a built-in provider", () => {
       await harness.dispose();
     }
   });
+});
+
+describe("an ACP agent's status while it runs threads", () => {
+  it("is read from the running agent: no second agent is started to ask it", async () => {
+    const harness = await createGeminiHarness();
+    const dir = await mkdtemp(join(tmpdir(), "skein-acp-starts-"));
+    const starts = join(dir, "starts");
+    // The real Gemini CLI, behind a line that counts how often it is started.
+    const spec = geminiAgentSpec({ env: harness.env });
+    const counted = {
+      ...spec,
+      command: "/bin/sh",
+      args: ["-c", 'echo started >> "$0"; exec "$@"', starts, spec.command, ...(spec.args ?? [])],
+    };
+    const adapter = createAcpAdapter(counted, {
+      capabilities: GEMINI_CAPABILITIES,
+      readiness: () => geminiReadiness({ env: harness.env }),
+    });
+    const startCount = async () =>
+      (await readFile(starts, "utf8").catch(() => "")).split("\n").filter(Boolean).length;
+    const session = await adapter.openSession({ providerSessionId: "pss_live", cwd: harness.cwd });
+    try {
+      expect(await startCount()).toBe(1);
+      const status = await adapter.status();
+      expect(status).toEqual({ found: true, version: "0.61.0", ready: true, lastError: null });
+      expect(await startCount()).toBe(1);
+      await session.close();
+      // Nothing runs any more: the status starts the agent to ask it.
+      expect(await adapter.status()).toMatchObject({ found: true, version: "0.61.0" });
+      expect(await startCount()).toBe(2);
+    } finally {
+      await session.close();
+      await harness.dispose();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });

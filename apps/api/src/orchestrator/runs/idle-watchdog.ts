@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { ProviderFailureError } from "@skein/domain/provider";
 
 /**
@@ -19,6 +18,29 @@ export class IdleTimeoutError extends ProviderFailureError {
 const IDLE = Symbol("idle");
 
 /**
+ * `pending`'s result, or IDLE once `idleMs` pass first. A plain timer, cleared when the event
+ * comes: this runs for every event of every turn, and an aborted promise timer costs an
+ * AbortError (with its stack) each time.
+ */
+function withinIdle<T>(pending: Promise<T>, idleMs: number): Promise<T | typeof IDLE> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => resolve(IDLE), idleMs);
+    // The watchdog alone never keeps the process alive.
+    timer.unref();
+    pending.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
  * The turn's events, failing with `IdleTimeoutError` once the provider has been silent for
  * `idleMs` (after `onIdle` has stopped the native turn). Silence while `paused()` holds (the run
  * waits for a person's answer) does not count. `idleMs <= 0` turns the watchdog off.
@@ -37,16 +59,12 @@ export async function* untilIdle<T>(
   let pending = iterator.next();
   try {
     for (;;) {
-      const timer = new AbortController();
-      const idle = sleep(idleMs, IDLE, { signal: timer.signal, ref: false }).catch(() => null);
-      const next = await Promise.race([pending, idle]);
-      timer.abort();
+      const next = await withinIdle(pending, idleMs);
       if (next === IDLE) {
         if (await paused()) continue;
         await onIdle();
         throw new IdleTimeoutError(idleMs);
       }
-      if (next === null) continue;
       if (next.done) return;
       yield next.value;
       pending = iterator.next();

@@ -110,6 +110,11 @@ export class SubagentThreads implements ChildEvents {
     }
   }
 
+  /** Whether a child turn is still open. */
+  hasOpen(): boolean {
+    return this.turns.size > 0;
+  }
+
   /** The parent turn ended: a child turn the provider left open ends `interrupted` (R2). */
   async closeAll(): Promise<void> {
     for (const [childRef, turn] of [...this.turns]) {

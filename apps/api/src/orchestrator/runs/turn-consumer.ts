@@ -10,6 +10,7 @@ import type {
   TokenUsage,
   UsageLimitHit,
 } from "@skein/domain";
+import { isDomainError } from "@skein/domain";
 import {
   type ProviderFailure,
   providerFailureOf,
@@ -49,9 +50,49 @@ export type FailureHooks = {
 export type ChildEvents = {
   /** `parentNodeOf` finds the parent turn's node of a native item (the spawning call). */
   apply(event: RuntimeEvent, parentNodeOf: (itemRef: string) => NodeId | undefined): Promise<void>;
+  /** Whether a child turn is still open (its end is then recorded by `closeAll`). */
+  hasOpen(): boolean;
   /** The parent turn ended: child turns still open end too. */
   closeAll(): Promise<void>;
 };
+
+type Command = Parameters<AggregateRepository["execute"]>[0];
+
+/**
+ * Commands held for one append: `outcomeAt` is how many were held when the turn's end arrived,
+ * `refusedAt` the index of the one the store refused (the ones before it are recorded).
+ */
+type Batch = {
+  commands: Command[];
+  /** When the first held command was held (performance.now()), or null. */
+  since: number | null;
+  outcomeAt: number | null;
+  refusedAt: number | null;
+};
+
+/** Most commands held for one append: a turn that streams without a pause still shows progress. */
+const MAX_BATCH = 64;
+
+/**
+ * How long commands are held for more of the turn's events: a person cannot see a difference of
+ * this much in streaming text, while an agent's next chunks (or its turn's end) often follow
+ * within it. A turn's end, a request and a sub-agent's work are recorded at once, never held.
+ */
+const HOLD_MS = 25;
+
+/** Whether `promise` settles within `ms` (at most until the event loop's next turn when ≤ 0). */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer =
+      ms > 0 ? setTimeout(() => resolve(false), ms) : setImmediate(() => resolve(false));
+    const settled = () => {
+      if (ms > 0) clearTimeout(timer as NodeJS.Timeout);
+      else clearImmediate(timer as NodeJS.Immediate);
+      resolve(true);
+    };
+    promise.then(settled, settled);
+  });
+}
 
 /**
  * Turns one provider turn's runtime events into domain commands, in order. App ids for nodes,
@@ -65,11 +106,13 @@ export class TurnConsumer {
   private readonly plans = new Map<string, { planId: PlanId; nodeId: NodeId }>();
   private readonly requests = new Map<string, RuntimeRequestId>();
   private usage: TokenUsage | null = null;
+  /** While `consume` runs: commands held for one append (see there); null when called directly. */
+  private batch: Batch | null = null;
   /** B8: the provider's frame that ended the turn, kept on its end. */
   private endFrame: string | undefined;
 
   constructor(
-    private readonly repo: Pick<AggregateRepository, "execute">,
+    private readonly repo: Pick<AggregateRepository, "execute" | "executeBatch">,
     private readonly ids: IdSource,
     private readonly threadId: ThreadId,
     private readonly providerTurnId: ProviderTurnId,
@@ -81,33 +124,108 @@ export class TurnConsumer {
     private readonly children: ChildEvents | null = null,
   ) {}
 
-  /** Consumes the turn's events; resolves with the recorded terminal status. */
+  /**
+   * Consumes the turn's events; resolves with the recorded terminal status. Events that follow
+   * one another within HOLD_MS (a burst: an agent's chunks, its item's end, the turn's end) are
+   * recorded in one append instead of one each: every append is a commit, and those made while
+   * the agent works take the machine from it, while the turn's end is on the person's critical
+   * path. The turn's end is appended as soon as it arrives, with whatever is held before it.
+   */
   async consume(events: AsyncIterable<RuntimeEvent>): Promise<TurnOutcome> {
     let outcome: TurnOutcome | null = null;
+    let completed = false;
+    const iterator = events[Symbol.asyncIterator]();
+    const batch: Batch = { commands: [], since: null, outcomeAt: null, refusedAt: null };
+    this.batch = batch;
     try {
-      for await (const event of events) {
-        const done = await this.apply(event);
-        if (done) outcome = done;
+      try {
+        for (;;) {
+          const next = iterator.next();
+          // Observed at once: a flush that fails below leaves it pending.
+          next.catch(() => undefined);
+          const held = batch.commands.length;
+          if (held > 0) {
+            batch.since ??= performance.now();
+            const left = batch.since + HOLD_MS - performance.now();
+            if (held >= MAX_BATCH || !(await settlesWithin(next, left))) await this.flush();
+          }
+          const step = await next;
+          if (step.done) break;
+          const done = await this.apply(step.value);
+          if (done) {
+            outcome = done;
+            batch.outcomeAt = batch.commands.length;
+          }
+        }
+        // The usual end: the turn's end goes in the same append as the events held before it.
+        if (outcome && outcome.status !== "failed" && !this.children?.hasOpen()) {
+          await this.complete(outcome);
+          completed = true;
+        }
+      } catch (error) {
+        // Not awaited: a generator's return() waits behind a pending next() that may never settle.
+        void Promise.resolve(iterator.return?.()).catch(() => undefined);
+        // The source failed: what it sent before is recorded, as it would have been one by one.
+        if (batch.refusedAt === null) await this.flush();
+        // A command before the turn's end was refused: the end was never reached.
+        else if (batch.outcomeAt !== null && batch.refusedAt < batch.outcomeAt) outcome = null;
+        batch.commands = [];
+        batch.refusedAt = null;
+        // The idle watchdog throws its failure typed; anything else here is unexplained.
+        if (!outcome) outcome = { status: "failed", failure: providerFailureOf(error) };
       }
-    } catch (error) {
-      // The idle watchdog throws its failure typed; anything else here is unexplained.
-      if (!outcome) outcome = { status: "failed", failure: providerFailureOf(error) };
+      if (completed) return outcome as TurnOutcome;
+      if (!outcome) {
+        const failure: ProviderFailure = {
+          kind: "runtime_crashed",
+          message: "provider runtime ended without finishing the turn",
+        };
+        outcome = { status: "failed", failure };
+      }
+      await this.flush();
+      await this.children?.closeAll();
+      if (outcome.status === "failed") await this.failures.before?.(outcome.failure);
+      await this.complete(outcome);
+      return outcome;
+    } finally {
+      this.batch = null;
     }
-    if (!outcome) {
-      const failure: ProviderFailure = {
-        kind: "runtime_crashed",
-        message: "provider runtime ended without finishing the turn",
-      };
-      outcome = { status: "failed", failure };
-    }
-    await this.children?.closeAll();
-    if (outcome.status === "failed") await this.failures.before?.(outcome.failure);
-    await this.complete(outcome);
-    return outcome;
   }
 
-  private async run(command: Parameters<AggregateRepository["execute"]>[0]): Promise<void> {
-    await this.repo.execute(command);
+  private async run(command: Command): Promise<void> {
+    if (this.batch) this.batch.commands.push(command);
+    else await this.repo.execute(command);
+  }
+
+  /**
+   * Appends the held commands in one batch. A refused batch wrote nothing; its commands then go
+   * one by one, so those before the refused one are recorded and its refusal is thrown, exactly
+   * as without batching (`refusedAt` says which one).
+   */
+  private async flush(): Promise<void> {
+    const batch = this.batch;
+    if (!batch || batch.commands.length === 0) return;
+    const commands = batch.commands;
+    batch.commands = [];
+    batch.since = null;
+    try {
+      await this.repo.executeBatch(commands);
+      batch.outcomeAt = null;
+      return;
+    } catch (error) {
+      if (!isDomainError(error) || commands.length === 1) {
+        batch.refusedAt = 0;
+        throw error;
+      }
+    }
+    for (const [index, command] of commands.entries()) {
+      try {
+        await this.repo.execute(command);
+      } catch (error) {
+        batch.refusedAt = index;
+        throw error;
+      }
+    }
   }
 
   /** Records one event; the turn's end comes back as its outcome (recorded by `complete`). */
@@ -116,6 +234,8 @@ export class TurnConsumer {
     const providerTurnId = this.providerTurnId;
     if (event.childThreadRef !== undefined) {
       // A sub-agent's work belongs to its child thread, never to this turn's (T9).
+      // Its own thread's commands may name this turn's nodes: those are recorded first.
+      await this.flush();
       await this.children?.apply(event, (ref) => this.nodes.get(ref));
       return null;
     }
@@ -230,6 +350,8 @@ export class TurnConsumer {
           },
         });
         this.requests.set(event.requestRef, requestId);
+        // Answerable once it is on record.
+        await this.flush();
         this.onRequest(requestId, {
           requestRef: event.requestRef,
           threadId,
@@ -247,6 +369,7 @@ export class TurnConsumer {
           type: "WithdrawRuntimeRequest",
           data: { threadId, requestId, reason: withdrawnReason(event.reason) },
         });
+        await this.flush();
         this.onRequest(requestId, null);
         return null;
       }
@@ -315,6 +438,7 @@ export class TurnConsumer {
         ...this.limitOf(outcome),
       },
     });
+    await this.flush();
   }
 
   private limitOf(outcome: TurnOutcome): { usageLimit?: UsageLimitHit } {

@@ -8,9 +8,10 @@ import { swappedFolderProblem } from "../../workspace/held-path.ts";
  * at any time after it was created.
  */
 export async function workspaceProblem(folder: string): Promise<string | null> {
-  const swapped = await swappedFolderProblem(folder);
+  // Both looks at once: each is a thread-pool round trip, and this one is on every run's way to
+  // its provider (on a loaded machine a round trip can cost more than the run's own work).
+  const [swapped, state] = await Promise.all([swappedFolderProblem(folder), inspectFolder(folder)]);
   if (swapped !== null) return swapped;
-  const state = await inspectFolder(folder);
   switch (state.kind) {
     case "usable":
       return null;
