@@ -32,6 +32,7 @@ import { forkThread } from "./parallel/fork-workspace.ts";
 import { createThread } from "./workspaces/create-thread.ts";
 import { WorktreeSetups } from "./workspaces/worktree-setup.ts";
 import { editHandoff, regenerateHandoff } from "./transfers/handoff-commands.ts";
+import { compactsNatively, skeinCompaction } from "./transfers/skein-compaction.ts";
 import { providerHandoffsBeforeStart } from "./transfers/default-writer.ts";
 import { draftHandoff } from "./transfers/handoff-draft.ts";
 import { netDiffReader } from "./transfers/net-diffs.ts";
@@ -242,6 +243,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   };
 
   executor.handoffsBeforeStart = providerHandoffsBeforeStart(handoffDeps, log);
+  executor.skeinCompaction = skeinCompaction(handoffDeps, log);
   const setups = new WorktreeSetups(repo, log, options.setupTimeoutMs);
   executor.workspaceSetups = setups;
   executor.threadPort = (threadId) =>
@@ -444,7 +446,17 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         },
         { effects: true },
       ),
-    ...runCommands({ gate, repo, store: options.store, ids, runtime, executor, requireThread }),
+    ...runCommands({
+      gate,
+      repo,
+      store: options.store,
+      ids,
+      runtime,
+      executor,
+      requireThread,
+      compactsNatively: (provider) =>
+        compactsNatively(sessions.adapter(provider)?.capabilities ?? null),
+    }),
     // A fan-out's sibling number is counted when it runs, not part of what the command asks: a
     // retry under the same id (counting the forks it made itself) is still the same command.
     forkThread: ({ sibling, ...input }) =>

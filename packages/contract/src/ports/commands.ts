@@ -148,7 +148,9 @@ export interface OrchestratorCommands {
   sweepWorktrees(input: SweepInput): Promise<SweepResult>;
   /**
    * P6: queues a compaction run: the provider of the thread's latest run compacts its context
-   * (Codex `thread/compact/start`, Claude `/compact`); the run shows a `compaction` item.
+   * (Codex `thread/compact/start`, Claude `/compact`); the run shows a `compaction` item. A
+   * provider that cannot (Gemini CLI, ACP agents) gets Skein's compaction: the whole-thread
+   * structured summary as a pending handoff, and its next run starts a new provider thread from it.
    */
   compact(input: { threadId: ThreadId; commandId?: string }): Promise<{
     runId: RunId;

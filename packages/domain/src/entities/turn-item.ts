@@ -91,7 +91,15 @@ const dynamicToolContent = {
   input: z.unknown(),
   output: z.unknown().optional(),
 };
-const compactionContent = { type: z.literal("compaction") };
+const compactionContent = {
+  type: z.literal("compaction"),
+  /**
+   * Issue 25 item 5: where Skein wrote the compaction itself (a provider without native
+   * compaction), the provider handoff whose current handoff (E13, reviewable and editable) holds
+   * the text the thread's next run is seeded with.
+   */
+  transferId: ContextTransferId.optional(),
+};
 
 /** What a runtime event can say about an item; app-owned ids and titles are added by decide. */
 export const TurnItemContent = z.discriminatedUnion("type", [

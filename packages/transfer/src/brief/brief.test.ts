@@ -198,6 +198,17 @@ describe("B13: the structured brief", () => {
     expect(build.summaryText).toContain("engine-599");
   });
 
+  it("B13: the last exchange is the person's, never a compaction run's /compact request", () => {
+    const compaction = (ordinal: number): TurnItem[] =>
+      ordinal === 2
+        ? [{ id: "itm_c", runId: "run_2", type: "compaction", status: "completed" }]
+        : [];
+    const { summaryText } = thread(["Our goal is a faster parser.", "/compact"], compaction);
+    const exchange = section(summaryText, "## Last exchange");
+    expect(exchange).toContain("[the person] Our goal is a faster parser.");
+    expect(exchange.join("\n")).not.toContain("/compact");
+  });
+
   it("B13: the same runs give byte-identical text", () => {
     const texts = ["We'll use Kafka for events.", "Remember to add metrics.", "ok"];
     expect(thread(texts).summaryText).toBe(thread(texts).summaryText);

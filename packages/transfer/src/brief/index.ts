@@ -10,9 +10,10 @@ export type * from "./brief-types.ts";
 export function briefItems(contents: readonly RunContent[]): BriefItems {
   const facts = extractFacts(contents);
   const of = (kind: string) => facts.active.filter((fact) => fact.kind === kind);
+  // A compaction run exchanged nothing with the person (its message is the `/compact` request).
   const last = [...contents]
     .reverse()
-    .find((c) => c.userMessage !== null || c.assistantReply !== null);
+    .find((c) => !c.compacted && (c.userMessage !== null || c.assistantReply !== null));
   return {
     goal: facts.goal,
     decisions: of("decision"),

@@ -1,9 +1,17 @@
 import type { OrchestratorCommands } from "@skein/contract";
 import type { EventStore } from "@skein/db";
-import { type IdSource, NotFoundError, type ThreadId, type ThreadState } from "@skein/domain";
+import {
+  type IdSource,
+  NotFoundError,
+  PreconditionFailedError,
+  type ProviderKind,
+  type ThreadId,
+  type ThreadState,
+} from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandGate } from "../commands/command-gate.ts";
 import type { RuntimeForwarder } from "../runtime/runtime-forwarding.ts";
+import { compactionRefusal } from "../transfers/skein-compaction.ts";
 import type { RunExecutor } from "./run-executor.ts";
 
 type Deps = {
@@ -14,6 +22,8 @@ type Deps = {
   runtime: RuntimeForwarder;
   executor: RunExecutor;
   requireThread: (threadId: ThreadId) => Promise<ThreadState>;
+  /** P6: the provider compacts its own context; else Skein writes the compaction (issue 25). */
+  compactsNatively: (provider: ProviderKind) => boolean;
 };
 
 type Commands = Pick<
@@ -27,7 +37,7 @@ type Commands = Pick<
  * interrupting and answering reach the instance whose runtime runs the thread.
  */
 export function runCommands(deps: Deps): Commands {
-  const { gate, repo, store, ids, runtime, executor, requireThread } = deps;
+  const { gate, repo, store, ids, runtime, executor, requireThread, compactsNatively } = deps;
   return {
     compact: (input) =>
       gate.run("thread.compact", input, async (command) => {
@@ -35,6 +45,10 @@ export function runCommands(deps: Deps): Commands {
         // The context to compact is held by the provider of the latest run.
         const latestRunId = state.runOrder.at(-1);
         const latest = latestRunId ? state.runs.get(latestRunId) : undefined;
+        const provider = latest?.provider ?? state.thread!.defaultProvider;
+        // Skein's compaction refuses before anything is queued when it has nothing to compact.
+        const refused = compactsNatively(provider) ? null : compactionRefusal(state, provider);
+        if (refused && latest) throw new PreconditionFailedError(refused);
         const runId = ids.next("run");
         const result = await repo.execute(
           {
@@ -44,7 +58,7 @@ export function runCommands(deps: Deps): Commands {
               runId,
               messageId: ids.next("message"),
               text: "/compact",
-              provider: latest?.provider ?? state.thread!.defaultProvider,
+              provider,
               model: latest?.model ?? null,
               compact: true,
             },

@@ -1,4 +1,5 @@
 import type { Run } from "@skein/domain";
+import { compactsNatively } from "../transfers/skein-compaction.ts";
 import { failRun } from "./run-failures.ts";
 import { liveRun } from "./run-life-runner.ts";
 import type { ThreadScope } from "./runner-context.ts";
@@ -18,6 +19,15 @@ export type Dispatch =
  */
 export async function dispatchRun(scope: ThreadScope, run: Run): Promise<Dispatch> {
   const { ctx, threadId } = scope;
+  // Issue 25 item 5: a provider that cannot compact natively gets Skein's compaction instead.
+  const capabilities = ctx.sessions.adapter(run.provider)?.capabilities ?? null;
+  if (run.compact && ctx.skeinCompaction && !compactsNatively(capabilities)) {
+    const failure = await ctx.skeinCompaction(run, scope.appends);
+    if (failure === null) return { started: true };
+    ctx.log.warn({ threadId, runId: run.id, failure }, "compaction refused");
+    await failRun(scope, run.id, failure);
+    return { started: false, failure };
+  }
   const begun = await prepareRun(scope, run);
   if ("overtaken" in begun) return { started: false, overtaken: true };
   if ("refused" in begun) {

@@ -15,6 +15,7 @@ import { DEFAULT_START_BREAKER, StartBreaker, type StartBreakerOptions } from ".
 import { ThreadRunner } from "./thread-runner.ts";
 import type { WorktreeSetups } from "../workspaces/worktree-setup.ts";
 import type { HandoffsBeforeStart } from "../transfers/default-writer.ts";
+import type { SkeinCompaction } from "../transfers/skein-compaction.ts";
 
 export type { ToolFactory } from "./runner-context.ts";
 
@@ -63,6 +64,7 @@ export class RunExecutor {
       workspaceSetups: null,
       threadPort: null,
       handoffsBeforeStart: null,
+      skeinCompaction: null,
       usageLimitHeld: null,
       deferred: new Set(),
       lost: new Set(),
@@ -97,6 +99,11 @@ export class RunExecutor {
   /** Issue 25: a provider-written handoff before a start, as the project says; set by the orchestrator. */
   set handoffsBeforeStart(before: HandoffsBeforeStart | null) {
     this.ctx.handoffsBeforeStart = before;
+  }
+
+  /** Issue 25 item 5: compactions Skein writes itself; set by the orchestrator. */
+  set skeinCompaction(compaction: SkeinCompaction | null) {
+    this.ctx.skeinCompaction = compaction;
   }
 
   /** Issue 32: told of each thread whose queue a usage limit holds; set by the orchestrator. */

@@ -15,6 +15,7 @@ import type { SubagentRegistry } from "../runtime/subagent-registry.ts";
 import type { StartBreaker } from "./start-breaker.ts";
 import type { WorktreeSetups } from "../workspaces/worktree-setup.ts";
 import type { HandoffsBeforeStart } from "../transfers/default-writer.ts";
+import type { SkeinCompaction } from "../transfers/skein-compaction.ts";
 
 export type ToolFactory = (
   threadId: ThreadId,
@@ -47,6 +48,8 @@ export type RunnerContext = {
   threadPort: ((threadId: ThreadId) => Promise<number | null>) | null;
   /** Issue 25: the project's default handoff writer, before a start (default-writer.ts). */
   handoffsBeforeStart: HandoffsBeforeStart | null;
+  /** Issue 25 item 5: Skein writes the compaction a provider cannot do natively. */
+  skeinCompaction: SkeinCompaction | null;
   /** Issue 32: a thread's queue is held by a usage limit (the waits plan its resume). */
   usageLimitHeld: ((threadId: ThreadId) => void) | null;
   /** Threads whose lease another instance held when we tried to dispatch them. */
