@@ -86,13 +86,13 @@ describe("handoff rendering", () => {
     const { summaryText, payload } = buildHandoff(input(mixed, items));
     expect(payload.runs.map((run) => run.compacted ?? false)).toEqual([false, true, false]);
     expect(summaryText).toContain(
-      "[run 2 · compaction] codex compacted its context here: from then on it knew the earlier runs only through its own summary",
+      "[run 2 · compaction] codex's context was compacted here: from then on it knew the earlier runs only through a summary",
     );
     // A compaction that did not complete changed nothing.
     const failed = items.map((item) =>
       item.id === "itm_compact" ? { ...item, status: "failed" } : item,
     );
-    expect(buildHandoff(input(mixed, failed)).summaryText).not.toContain("compacted its context");
+    expect(buildHandoff(input(mixed, failed)).summaryText).not.toContain("context was compacted");
   });
 
   it("E16: a handoff carries a message's attachments by reference, not their bytes", () => {

@@ -71,9 +71,12 @@ export function attachmentLine(label: string, file: HandoffAttachment): string {
   return `[${label} · attachment] ${file.name} (${file.mimeType}, ${file.ref})`;
 }
 
-/** Said even when the run's items did not fit: what the provider knew changed here. */
+/**
+ * Said even when the run's items did not fit: what the provider knew changed here. Worded for
+ * both kinds: the provider's own compaction, and Skein's for a provider that cannot compact.
+ */
 export function compactedLine(label: string, provider: ProviderKind): string {
-  return `[${label} · compaction] ${provider} compacted its context here: from then on it knew the earlier runs only through its own summary`;
+  return `[${label} · compaction] ${provider}'s context was compacted here: from then on it knew the earlier runs only through a summary`;
 }
 
 export function omittedItemsLine(label: string, count: number): string {
