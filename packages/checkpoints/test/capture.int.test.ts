@@ -166,7 +166,7 @@ describe("capture in a git repository", () => {
   });
 
   it("says when the folder has been read: an edit made from then on is not in the checkpoint; listFiles false runs no diff", async () => {
-    const { repo, store } = await repoWithStore();
+    const { repo, store } = await capturedRepo();
     writeFiles(repo, { "src/app.ts": "before the turn\n" });
     const capture = store.capture({
       threadId: "thr_6",
