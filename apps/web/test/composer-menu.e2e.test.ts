@@ -268,4 +268,35 @@ describe.runIf(chromiumAvailable)("composer menus (Chromium, real API, real Code
       ),
     ).toBe(true);
   });
+
+  it("the context meter shows how full the window is, from the usage the run recorded", async () => {
+    const { client, threadId } = await newThread(stack, {
+      project: "Context",
+      title: "Context thread",
+      provider: "codex",
+    });
+    await openThread(page, stack, threadId);
+    const meter = page.getByRole("meter", { name: "Context window used" });
+    // No run yet: no figure to show, so no meter.
+    expect(await meter.count()).toBe(0);
+    stack.providers.openai.enqueue(responsesTextReply("MEASURED"));
+    await sendMessage(page, "fill some context");
+    await expect.poll(() => assistantTexts(page), { timeout: 90_000 }).toContain("MEASURED");
+    await expect
+      .poll(async () => (await client.thread.detail.query({ threadId })).runs[0]?.status, {
+        timeout: 30_000,
+      })
+      .toBe("completed");
+    const usage = (await client.thread.detail.query({ threadId })).runs[0]?.usage;
+    // Codex's reading, recorded on the run: the context filled and the window's size.
+    expect(usage?.contextTokens).toBeGreaterThan(0);
+    expect(usage?.contextWindow).toBeGreaterThan(usage?.contextTokens ?? 0);
+    await meter.waitFor();
+    expect(await meter.getAttribute("value")).toBe(String(usage!.contextTokens));
+    expect(await meter.getAttribute("max")).toBe(String(usage!.contextWindow));
+    const percent = Math.round((usage!.contextTokens! / usage!.contextWindow!) * 100);
+    const shown = percent === 0 ? "<1" : String(percent);
+    expect(await textOf(page.locator(".context-meter"))).toBe(`${shown}% context`);
+    await saveScreenshot(page, "composer-context-meter");
+  });
 });

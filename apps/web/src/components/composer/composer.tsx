@@ -35,6 +35,7 @@ import {
   type ComposerAttachment,
   previewOf,
 } from "./attachments.tsx";
+import { ContextMeter } from "./context-meter.tsx";
 import { useMentions } from "./use-mentions.tsx";
 import { useSlashCommands } from "./use-slash-commands.tsx";
 
@@ -380,6 +381,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
         <PlanModeToggle value={planMode} onChange={setPlanMode} />
         <BringBackSelect threadId={thread.id} value={bringBackFrom} onChange={setBringBackFrom} />
         <span className="spacer" />
+        <ContextMeter runs={detail.runs} />
         {active ? (
           <>
             <button
