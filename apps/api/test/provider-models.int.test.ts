@@ -55,6 +55,9 @@ describe("provider.models lists what each real runtime offers", () => {
     const models = await t.client.provider.models.query({ provider: "codex" });
     expect(models.length).toBeGreaterThan(0);
     expect(models.filter((m) => m.isDefault)).toHaveLength(1);
+    // The default is what a thread naming no model runs on: config.toml's model here (issue 29),
+    // not the catalog's built-in pick.
+    expect(models.find((m) => m.isDefault)?.id).toBe("gpt-5.5");
     for (const model of models) {
       expect(model.id).toMatch(/\S/);
       expect(model.displayName).toMatch(/\S/);

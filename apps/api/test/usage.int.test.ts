@@ -38,16 +38,35 @@ describe("usage through Skein: thread.detail runs and the thread total", () => {
       await x.run(threadId, "second");
 
       const { runs, thread } = await detail(x.store, threadId);
+      // Issue 29: with the context its latest response filled and the window's size (Codex's).
+      const window = { contextWindow: expect.any(Number) };
       expect(runs.map((run) => run.usage)).toEqual([
-        { inputTokens: 100, outputTokens: 20, cachedInputTokens: 0, reasoningTokens: 0 },
-        { inputTokens: 300, outputTokens: 7, cachedInputTokens: 50, reasoningTokens: 3 },
+        {
+          inputTokens: 100,
+          outputTokens: 20,
+          cachedInputTokens: 0,
+          reasoningTokens: 0,
+          contextTokens: 120,
+          ...window,
+        },
+        {
+          inputTokens: 300,
+          outputTokens: 7,
+          cachedInputTokens: 50,
+          reasoningTokens: 3,
+          contextTokens: 307,
+          ...window,
+        },
       ]);
-      // Codex reports no cost, so none is shown.
+      expect(runs[1]?.usage?.contextWindow).toBeGreaterThan(307);
+      // Codex reports no cost, so none is shown; the context is the latest reading, not a sum.
       expect(thread.usage).toEqual({
         inputTokens: 400,
         outputTokens: 27,
         cachedInputTokens: 50,
         reasoningTokens: 3,
+        contextTokens: 307,
+        ...window,
       });
     },
     SLOW,

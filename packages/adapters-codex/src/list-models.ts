@@ -12,8 +12,9 @@ const MAX_PAGES = 20;
  * `codex app-server` that starts no thread: no model request is made.
  */
 export async function listCodexModels(config: CodexConfig): Promise<ProviderModel[]> {
+  const resolved = resolveCodexConfig(config);
   const client = await CodexAppServerClient.start({
-    config: resolveCodexConfig(config),
+    config: resolved,
     providerSessionId: "model-list",
     cwd: tmpdir(),
   });
@@ -35,6 +36,14 @@ export async function listCodexModels(config: CodexConfig): Promise<ProviderMode
       }
       cursor = result.nextCursor ?? null;
       if (cursor === null) break;
+    }
+    // Issue 29: `isDefault` in `model/list` is Codex's built-in pick, but a thread started with no
+    // model runs on Skein's configured model, else the one in CODEX_HOME's config.toml. That one
+    // is the default a person sees, so a run that named none is shown by what it ran on.
+    const configured =
+      resolved.model ?? (await client.request("config/read", {})).config.model ?? null;
+    if (configured !== null && models.some((model) => model.id === configured)) {
+      for (const model of models) model.isDefault = model.id === configured;
     }
     return models;
   } finally {

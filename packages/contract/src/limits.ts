@@ -30,3 +30,6 @@ export const CHECK_MAX_TIMEOUT_MS = 600_000;
 
 /** Sessions `provider.sessions` lists per call at most: a picker shows the recent ones. */
 export const MAX_LISTED_SESSIONS = 100;
+
+/** Files `workspace.searchFiles` answers per call at most: a mention popup shows a handful. */
+export const MAX_FILE_MATCHES = 50;

@@ -11,6 +11,7 @@ import { runtimeRouter } from "./router/runtime.ts";
 import { threadRouter } from "./router/thread.ts";
 import { transferRouter } from "./router/transfer.ts";
 import { usageRouter } from "./router/usage.ts";
+import { workspaceRouter } from "./router/workspace.ts";
 import { createTRPCRouter } from "./trpc.ts";
 
 /** Every Skein procedure, written against the ports in `ports/` (the host provides them). */
@@ -29,6 +30,7 @@ export const appRouter = createTRPCRouter({
   runtime: runtimeRouter,
   notify: notifyRouter,
   usage: usageRouter,
+  workspace: workspaceRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -5,6 +5,7 @@ import {
   type ContextTransferId,
   type IdSource,
   NotFoundError,
+  PreconditionFailedError,
   type ProjectSettings,
   type ProviderKind,
   type RunId,
@@ -39,6 +40,7 @@ import { netDiffReader } from "./transfers/net-diffs.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
 import { reviewDiff } from "./checkpoints/review-diff.ts";
+import { searchWorkspaceFiles } from "./workspaces/file-search.ts";
 import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
 import { planRollback, previewOf } from "./checkpoints/rollback-plan.ts";
 import { reviewRevert } from "./checkpoints/review-revert.ts";
@@ -545,6 +547,13 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       draftHandoff(handoffDeps, await requireThread(threadId), rest),
     sweepWorktrees: (input) => sweepWorktrees(hygieneDeps, { graceMs: worktreeGraceMs, ...input }),
     compareForks: (input) => compareForks({ repo, checkpoints }, input),
+    searchFiles: async ({ threadId, query, limit }) => {
+      const state = await requireThread(threadId);
+      const project = await repo.project(state.thread!.projectId);
+      const root = state.thread!.worktreePath ?? project.project?.workspaceRoot;
+      if (!root) throw new PreconditionFailedError("the thread has no workspace to search");
+      return searchWorkspaceFiles(root, query, limit);
+    },
     reviewDiff: async (input) =>
       reviewDiff(checkpoints, await requireThread(input.threadId), input),
     reviewRevert: (input) =>

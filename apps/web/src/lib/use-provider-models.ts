@@ -2,6 +2,8 @@
 import type { SkeinClient } from "@skein/contract";
 import { useEffect, useState } from "react";
 import { useApi } from "./api-context.tsx";
+import { PROVIDER_LABEL, providerModel } from "./format.ts";
+import { modelLabel } from "./model-label.ts";
 import type { ProviderKind, ProviderModel } from "./types.ts";
 
 // Reading a catalog starts the provider's runtime on the server: one read per provider per page.
@@ -41,4 +43,14 @@ export function useProviderModels(provider: ProviderKind | ""): ProviderModel[] 
 export function effortsOf(models: readonly ProviderModel[], model: string): string[] {
   const entry = model === "" ? models.find((m) => m.isDefault) : models.find((m) => m.id === model);
   return entry ? [...entry.efforts] : [];
+}
+
+/**
+ * "Codex · GPT-5.5": the provider and the model by its catalog name; a run that named no model
+ * shows the provider's default model (what the runtime ran), not "default model".
+ */
+export function useProviderModelLabel(provider: ProviderKind | null, model: string | null): string {
+  const models = useProviderModels(provider ?? "");
+  if (provider === null) return providerModel(null, null);
+  return `${PROVIDER_LABEL[provider]} · ${modelLabel(models, model)}`;
 }

@@ -216,9 +216,18 @@ describe("TurnEventMapper", () => {
         tokenUsage: { total: breakdown, last: breakdown, modelContextWindow: null },
       },
     });
-    // Two model responses in one turn (a tool call and its follow-up).
+    // Two model responses in one turn (a tool call and its follow-up); the second one says how
+    // large the window is, and the context filled is the latest response's total, not a sum.
     mapper.handle(usageUpdate);
-    mapper.handle(usageUpdate);
+    mapper.handle(
+      n({
+        method: "thread/tokenUsage/updated",
+        params: {
+          ...ids,
+          tokenUsage: { total: breakdown, last: breakdown, modelContextWindow: 1000 },
+        },
+      }),
+    );
     expect(events).toEqual([
       {
         type: "plan.updated",
@@ -236,6 +245,7 @@ describe("TurnEventMapper", () => {
         outputTokens: 5,
         cachedInputTokens: 2,
         reasoningTokens: 3,
+        contextTokens: 15,
         rawEventId: "raw_x",
       },
       {
@@ -244,6 +254,8 @@ describe("TurnEventMapper", () => {
         outputTokens: 10,
         cachedInputTokens: 4,
         reasoningTokens: 6,
+        contextTokens: 15,
+        contextWindow: 1000,
         rawEventId: "raw_x",
       },
     ]);

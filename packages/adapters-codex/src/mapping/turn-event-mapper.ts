@@ -103,7 +103,15 @@ export class TurnEventMapper {
         usage.outputTokens += last.outputTokens;
         usage.cachedInputTokens += last.cachedInputTokens;
         usage.reasoningTokens += last.reasoningOutputTokens;
-        this.out.emit({ type: "usage", ...usage, ...raw });
+        // The latest response's total is how full the context window is now (issue 29 meter).
+        const window = n.params.tokenUsage.modelContextWindow;
+        this.out.emit({
+          type: "usage",
+          ...usage,
+          contextTokens: last.totalTokens,
+          ...(window !== null && window > 0 ? { contextWindow: window } : {}),
+          ...raw,
+        });
         return;
       }
       case "error":

@@ -28,6 +28,7 @@ export type ClientResultMap = {
   "turn/steer": v2.TurnSteerResponse;
   "turn/interrupt": v2.TurnInterruptResponse;
   "model/list": v2.ModelListResponse;
+  "config/read": v2.ConfigReadResponse;
   "account/read": v2.GetAccountResponse;
 };
 

@@ -226,6 +226,15 @@ export interface OrchestratorCommands {
     bringBackFrom?: ThreadId;
     writer?: HandoffWriter;
   }): Promise<HandoffDraft>;
+  /**
+   * A read (issue 29 @-mentions): files of the thread's workspace whose relative path matches
+   * `query`, best first, at most `limit`; `truncated` when the walk or the list was cut short.
+   */
+  searchFiles(input: {
+    threadId: ThreadId;
+    query: string;
+    limit?: number;
+  }): Promise<{ paths: string[]; truncated: boolean }>;
   /** A read: per-file unified diffs between two of a thread's checkpoints (issue 17 review). */
   reviewDiff(input: ReviewDiffInput): Promise<ReviewDiff>;
   /** B14: takes back one file or hunk of a review diff, keeping a safety checkpoint first. */

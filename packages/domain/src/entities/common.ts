@@ -79,6 +79,13 @@ export const TokenUsage = z.object({
   reasoningTokens: z.number().int().nonnegative().optional(),
   /** What the provider says the tokens cost, in US dollars (Claude reports it; Codex does not). */
   costUsd: z.number().nonnegative().finite().optional(),
+  /**
+   * Issue 29 context meter: the tokens the conversation filled in the model's context window at
+   * the latest model response, and that window's size, where the runtime reports them (Codex).
+   * A snapshot, not a count: a sum keeps the later one.
+   */
+  contextTokens: z.number().int().nonnegative().optional(),
+  contextWindow: z.number().int().positive().optional(),
 });
 export type TokenUsage = z.infer<typeof TokenUsage>;
 
@@ -93,12 +100,16 @@ export function addTokenUsage(a: TokenUsage | null | undefined, b: TokenUsage): 
   const cachedInputTokens = sum(a.cachedInputTokens, b.cachedInputTokens);
   const reasoningTokens = sum(a.reasoningTokens, b.reasoningTokens);
   const costUsd = sum(a.costUsd, b.costUsd);
+  // The context figures are the latest reading (b when it has one), never added up.
+  const context = b.contextTokens !== undefined ? b : a;
   return {
     inputTokens: a.inputTokens + b.inputTokens,
     outputTokens: a.outputTokens + b.outputTokens,
     ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
     ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
     ...(costUsd !== undefined ? { costUsd } : {}),
+    ...(context.contextTokens !== undefined ? { contextTokens: context.contextTokens } : {}),
+    ...(context.contextWindow !== undefined ? { contextWindow: context.contextWindow } : {}),
   };
 }
 

@@ -127,6 +127,9 @@ export type RuntimeEvent = Correlated &
         reasoningTokens?: number;
         /** US dollars, where the provider reports a cost (Claude's `total_cost_usd`). */
         costUsd?: number;
+        /** The context window filled at the latest model response, and its size (Codex). */
+        contextTokens?: number;
+        contextWindow?: number;
       }
     | {
         /** T9: a sub-agent of this turn started a turn on its own native thread. */

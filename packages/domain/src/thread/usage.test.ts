@@ -59,4 +59,20 @@ describe("usage: runs and the thread total", () => {
       outputTokens: 1,
     });
   });
+
+  it("addTokenUsage keeps the latest context reading (issue 29 meter), never a sum", () => {
+    const earlier = { inputTokens: 10, outputTokens: 1, contextTokens: 11, contextWindow: 1000 };
+    const later = { inputTokens: 20, outputTokens: 2, contextTokens: 33, contextWindow: 1000 };
+    expect(addTokenUsage(earlier, later)).toEqual({
+      inputTokens: 30,
+      outputTokens: 3,
+      contextTokens: 33,
+      contextWindow: 1000,
+    });
+    // A later turn that reports no context keeps the last reading.
+    expect(addTokenUsage(later, { inputTokens: 1, outputTokens: 1 })).toMatchObject({
+      contextTokens: 33,
+      contextWindow: 1000,
+    });
+  });
 });

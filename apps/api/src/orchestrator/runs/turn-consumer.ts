@@ -458,11 +458,14 @@ function rawRef(event: { rawEventId?: string | undefined }): { rawEventId?: stri
 /** The event's figures as TokenUsage, leaving out what the provider did not report. */
 function usageOf(event: Extract<RuntimeEvent, { type: "usage" }>): TokenUsage {
   const { inputTokens, outputTokens, cachedInputTokens, reasoningTokens, costUsd } = event;
+  const { contextTokens, contextWindow } = event;
   return {
     inputTokens,
     outputTokens,
     ...(cachedInputTokens !== undefined ? { cachedInputTokens } : {}),
     ...(reasoningTokens !== undefined ? { reasoningTokens } : {}),
     ...(costUsd !== undefined ? { costUsd } : {}),
+    ...(contextTokens !== undefined ? { contextTokens } : {}),
+    ...(contextWindow !== undefined ? { contextWindow } : {}),
   };
 }

@@ -1,5 +1,6 @@
 "use client";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
+import { modelLabel } from "../../lib/model-label.ts";
 import { useProviderModels } from "../../lib/use-provider-models.ts";
 import { useProviderStatus } from "../../lib/use-provider-status.ts";
 import { PROVIDERS, type ProviderKind } from "../../lib/types.ts";
@@ -72,6 +73,11 @@ export const MODEL_SUGGESTIONS: Partial<Record<ProviderKind, readonly string[]>>
   gemini: ["gemini-2.5-pro", "gemini-2.5-flash"],
 };
 
+/**
+ * Issue 29: the model as a menu of the provider's own catalog, by display name, the default first
+ * and named as the model it is ("Default · GPT-5.5"). A pick the catalog does not list (an older
+ * name, a catalog not read yet) stays as its own entry rather than vanishing.
+ */
 export function ModelInput({
   provider,
   value,
@@ -83,26 +89,32 @@ export function ModelInput({
   onChange(value: string): void;
   id: string;
 }) {
-  const listId = `${id}-models`;
-  const catalog = useProviderModels(provider).map((model) => model.id);
-  const names =
-    catalog.length > 0 ? catalog : provider === "" ? [] : (MODEL_SUGGESTIONS[provider] ?? []);
+  const catalog = useProviderModels(provider);
+  const choices: Array<{ id: string; label: string }> =
+    catalog.length > 0
+      ? catalog.map((model) => ({ id: model.id, label: modelLabel(catalog, model.id) }))
+      : (provider === "" ? [] : (MODEL_SUGGESTIONS[provider] ?? [])).map((name) => ({
+          id: name,
+          label: name,
+        }));
+  const picked = value.trim();
+  if (picked !== "" && !choices.some((choice) => choice.id === picked)) {
+    choices.push({ id: picked, label: picked });
+  }
   return (
-    <>
-      <input
-        id={id}
-        aria-label="Model"
-        list={listId}
-        value={value}
-        placeholder="default model"
-        onChange={(event) => onChange(event.target.value)}
-        maxLength={200}
-      />
-      <datalist id={listId}>
-        {names.map((model) => (
-          <option key={model} value={model} />
-        ))}
-      </datalist>
-    </>
+    <select
+      id={id}
+      aria-label="Model"
+      className="model-menu"
+      value={picked}
+      onChange={(event) => onChange(event.target.value)}
+    >
+      <option value="">Default · {modelLabel(catalog, null)}</option>
+      {choices.map((choice) => (
+        <option key={choice.id} value={choice.id} title={choice.id}>
+          {choice.label}
+        </option>
+      ))}
+    </select>
   );
 }

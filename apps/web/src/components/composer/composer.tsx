@@ -1,5 +1,5 @@
 "use client";
-import { type KeyboardEvent, memo, useEffect, useState } from "react";
+import { type KeyboardEvent, memo, useEffect, useRef, useState } from "react";
 import { useApi, useApiUrl } from "../../lib/api-context.tsx";
 import {
   type ComposerChoice,
@@ -11,7 +11,7 @@ import {
 import { PROVIDER_LABEL } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import type { ProviderKind, ThreadDetail } from "../../lib/types.ts";
-import { filesOf, type UploadedAttachment, uploadAttachment } from "../../lib/upload-attachment.ts";
+import { filesOf, uploadAttachment } from "../../lib/upload-attachment.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { useCommand } from "../../lib/commands.tsx";
 import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
@@ -29,6 +29,15 @@ import { UsageLimitSwitch } from "./usage-limit-switch.tsx";
 import { type HandoffDraftView, HandoffReviewStep } from "./handoff-review-step.tsx";
 import { EffortSelect, PlanModeToggle } from "./mode-controls.tsx";
 import { ActionError } from "../common/action-error.tsx";
+import {
+  AttachButton,
+  AttachmentChips,
+  type ComposerAttachment,
+  previewOf,
+} from "./attachments.tsx";
+import { ContextMeter } from "./context-meter.tsx";
+import { useMentions } from "./use-mentions.tsx";
+import { useSlashCommands } from "./use-slash-commands.tsx";
 
 type ComposerProps = { detail: ThreadDetail; onSent(): void };
 
@@ -74,15 +83,25 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   const action = useAction();
   // E16: pasted or dropped files, uploaded at once; the message then names them by ref.
   const apiUrl = useApiUrl();
-  const [attachments, setAttachments] = useState<UploadedAttachment[]>([]);
+  const [attachments, setAttachments] = useState<ComposerAttachment[]>([]);
   const upload = useAction();
   const attach = (files: File[]) => {
     if (files.length === 0) return;
     void upload.run(async () => {
-      const uploaded = await Promise.all(files.map((file) => uploadAttachment(apiUrl, file)));
+      const uploaded = await Promise.all(
+        files.map(async (file) => ({
+          ...(await uploadAttachment(apiUrl, file)),
+          previewUrl: previewOf(file),
+        })),
+      );
       setAttachments((list) => [...list, ...uploaded]);
     });
   };
+  const clearAttachments = () =>
+    setAttachments((list) => {
+      for (const file of list) if (file.previewUrl) URL.revokeObjectURL(file.previewUrl);
+      return [];
+    });
   const active = thread.activeRunId !== null || thread.status === "running";
   const bringBackTitle = bringBackFrom ? (shells.get(bringBackFrom)?.title ?? bringBackFrom) : "";
   // Only a fork with its own worktree has code of its own to bring (else it shares this folder).
@@ -116,7 +135,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   const after = () => {
     pick(null);
     setText("");
-    setAttachments([]);
+    clearAttachments();
     setBringBackFrom("");
     setBringBackWhat("both");
     setConflict(null);
@@ -242,6 +261,19 @@ function ComposerView({ detail, onSent }: ComposerProps) {
       refreshThread(thread.id);
     });
 
+  // Issue 29: `/` commands and `@` file mentions, each a popup the text box keeps focus over.
+  const box = useRef<HTMLTextAreaElement>(null);
+  const [caret, setCaret] = useState(0);
+  const slash = useSlashCommands({
+    threadId: thread.id,
+    text,
+    setText,
+    togglePlanMode: () => setPlanMode((on) => !on),
+    modelMenuId: `model-${thread.id}`,
+    providerMenuId: `provider-${thread.id}`,
+  });
+  const mentions = useMentions({ threadId: thread.id, text, caret, box, setText });
+
   // The palette lists what Enter / Esc do here; the keys themselves stay on the text box.
   useCommand(
     {
@@ -278,6 +310,8 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   );
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    // An open popup takes the keys it uses (Enter picks there rather than sending).
+    if (slash.onKeyDown(event) || mentions.onKeyDown(event)) return;
     if (event.key === "Escape" && active) {
       event.preventDefault();
       interrupt();
@@ -309,14 +343,21 @@ function ComposerView({ detail, onSent }: ComposerProps) {
     >
       <ProviderReadinessNotice provider={provider} />
       <UsageLimitSwitch thread={thread} provider={provider} onSwitch={chooseProvider} />
+      {slash.menu}
+      {mentions.menu}
       <textarea
+        ref={box}
         aria-label="Message"
         placeholder={
           active ? "Steer the running reply… (Esc interrupts)" : "Message… (Shift+Enter: newline)"
         }
         value={text}
         rows={3}
-        onChange={(event) => setText(event.target.value)}
+        onChange={(event) => {
+          setText(event.target.value);
+          setCaret(event.target.selectionStart);
+        }}
+        onSelect={(event) => setCaret(event.currentTarget.selectionStart)}
         onKeyDown={onKeyDown}
         onPaste={(event) => {
           const files = filesOf(event.clipboardData);
@@ -325,30 +366,14 @@ function ComposerView({ detail, onSent }: ComposerProps) {
           attach(files);
         }}
       />
-      {(attachments.length > 0 || upload.pending) && (
-        <ul className="composer-attachments" aria-label="Attachments">
-          {attachments.map((file) => (
-            <li
-              key={file.ref}
-              className="badge"
-              title={`${file.mimeType} · ${file.sizeBytes} bytes`}
-            >
-              {file.name}{" "}
-              <button
-                type="button"
-                className="small"
-                aria-label={`Remove ${file.name}`}
-                onClick={() => setAttachments((list) => list.filter((f) => f !== file))}
-              >
-                ×
-              </button>
-            </li>
-          ))}
-          {upload.pending && <li className="muted">Uploading…</li>}
-        </ul>
-      )}
+      <AttachmentChips
+        attachments={attachments}
+        uploading={upload.pending}
+        onRemove={(file) => setAttachments((list) => list.filter((f) => f !== file))}
+      />
       <div className="composer-bar">
-        <ProviderSelect value={provider} onChange={chooseProvider} />
+        <AttachButton disabled={upload.pending} onFiles={attach} />
+        <ProviderSelect id={`provider-${thread.id}`} value={provider} onChange={chooseProvider} />
         <ModelInput
           id={`model-${thread.id}`}
           provider={provider}
@@ -359,6 +384,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
         <PlanModeToggle value={planMode} onChange={setPlanMode} />
         <BringBackSelect threadId={thread.id} value={bringBackFrom} onChange={setBringBackFrom} />
         <span className="spacer" />
+        <ContextMeter runs={detail.runs} />
         {active ? (
           <>
             <button
@@ -464,6 +490,7 @@ function ComposerView({ detail, onSent }: ComposerProps) {
         </p>
       )}
       <ActionError error={action.failure} />
+      <ActionError error={slash.failure} />
       <ActionError error={upload.failure} prefix="Attachment refused." />
     </form>
   );

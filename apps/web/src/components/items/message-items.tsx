@@ -1,3 +1,4 @@
+import { Paperclip } from "lucide-react";
 import type { TurnItemOf } from "../../lib/types.ts";
 import { Markdown } from "../common/markdown.tsx";
 
@@ -9,7 +10,10 @@ export function UserMessageView({ item }: { item: TurnItemOf<"user_message"> }) 
       {item.attachments.length > 0 && (
         <ul className="attachments">
           {item.attachments.map((a) => (
-            <li key={a.ref}>📎 {a.name}</li>
+            // An icon, not the 📎 emoji: a browser without an emoji font drew a missing-glyph box.
+            <li key={a.ref}>
+              <Paperclip size={12} aria-hidden /> {a.name}
+            </li>
           ))}
         </ul>
       )}

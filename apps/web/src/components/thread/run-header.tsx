@@ -1,7 +1,8 @@
 "use client";
 import { GitFork } from "lucide-react";
 import { memo } from "react";
-import { providerModel, shortTime, words } from "../../lib/format.ts";
+import { shortTime, words } from "../../lib/format.ts";
+import { useProviderModelLabel } from "../../lib/use-provider-models.ts";
 import type { ProviderKind, Run } from "../../lib/types.ts";
 import { runHeaderLabel } from "../../lib/run-label.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
@@ -49,6 +50,7 @@ export const RunHeader = memo(function RunHeader({
   /** Issue 32: set only on the run a standing usage limit failed (its reset, its resume). */
   limitNote?: string;
 }) {
+  const model = useProviderModelLabel(run?.provider ?? provider, run?.model ?? null);
   const label = runHeaderLabel(run, threadId, run?.ordinal ?? ordinal, numberOf, asideRunsOf);
   return (
     <div
@@ -59,7 +61,7 @@ export const RunHeader = memo(function RunHeader({
       <span className="run-label">{label}</span>
       {run && <CopyId id={run.id} what="run" />}
       <span className={`provider-chip provider-${run?.provider ?? provider ?? "none"}`}>
-        {run ? providerModel(run.provider, run.model) : providerModel(provider, null)}
+        {model}
       </span>
       {run && <span className={`run-status status-${run.status}`}>{words(run.status)}</span>}
       {run && <RunProgress run={run} />}

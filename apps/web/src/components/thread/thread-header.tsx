@@ -11,6 +11,7 @@ import { confirmArchive } from "../../lib/confirm-archive.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { currentChoice, sameChoiceInputs } from "../../lib/composer-choice.ts";
 import { useFork } from "../../lib/use-fork.ts";
+import { useProviderModelLabel } from "../../lib/use-provider-models.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
 import { CopyId } from "../common/copy-id.tsx";
 import type { WatchState } from "../../lib/use-watch.ts";
@@ -54,6 +55,7 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
   const completed = detail.runs.filter((run) => run.status === "completed");
   const hasStableRun = completed.length > 0;
   const current = currentChoice(detail);
+  const onModel = useProviderModelLabel(current.provider, current.model || null);
   const isSubagent = thread.lineage?.relationshipToParent === "subagent";
   const busy = detail.runs.some((run) => run.status === "running" || run.status === "waiting");
   // On a phone the details and actions fold into a menu, so the conversation keeps the screen.
@@ -89,7 +91,7 @@ function ThreadHeaderView({ detail, watch, isolated, setIsolated, past }: Header
         <span
           title={`Thread default: ${providerModel(thread.defaultProvider, thread.modelSelection.model)}`}
         >
-          On {providerModel(current.provider, current.model || null)}
+          On {onModel}
         </span>
         <span>{words(thread.runtimeMode)}</span>
         <span>{thread.runCount} runs</span>
