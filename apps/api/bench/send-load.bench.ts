@@ -49,6 +49,9 @@ const ACK_TARGET_MS = 500;
 const RATIO_TARGET = 10;
 /** A send not answered in this long counts as unanswered (the probe's bound). */
 const ACK_TIMEOUT_MS = 30_000;
+/** How long the runs may take to finish after the last send is answered. */
+const DRAIN_TIMEOUT_MS = 300_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms).unref());
 /** Each model reply streams this many chunks, this far apart: runs last long enough to queue. */
 const REPLY = responsesSlowTextReply(["Working ", "on ", "it, ", "done ", "now."], 20);
 
@@ -130,7 +133,8 @@ async function main() {
       }),
     );
     const sentIn = performance.now() - started;
-    await messages.finished(IDLE + THREADS * MESSAGES);
+    // Bounded: a run that never finishes is reported (as not completed), not waited for.
+    await Promise.race([messages.finished(IDLE + THREADS * MESSAGES), sleep(DRAIN_TIMEOUT_MS)]);
     const drainedIn = performance.now() - started;
     clearInterval(progress);
     lag.disable();
@@ -143,7 +147,11 @@ async function main() {
     const head = await api.headSequence();
     subscribers.send({ type: "check", head });
     const check = await messages.next("checked");
-    const failed = messages.failedRuns();
+    const unfinished = IDLE + THREADS * MESSAGES - messages.finishedRuns();
+    const failed = [
+      ...messages.failedRuns(),
+      ...(unfinished > 0 ? [`${unfinished} runs not finished`] : []),
+    ];
     const server_ = await api.serverFigures();
 
     const p50 = percentile(answered, 50);
