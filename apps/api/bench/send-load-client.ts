@@ -13,6 +13,22 @@ export function loadClient(url: string, timeoutMs: number) {
 
   async function send(threadId: ThreadId, text: string): Promise<Ack> {
     const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    // A plain timer too: at 200 × 5 a few sends outlived their AbortSignal.timeout unanswered.
+    const late = new Promise<Ack>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ ms: null, error: `no answer within ${timeoutMs} ms` }),
+        timeoutMs + 1_000,
+      );
+    });
+    try {
+      return await Promise.race([answer(threadId, text, started), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function answer(threadId: ThreadId, text: string, started: number): Promise<Ack> {
     try {
       const response = await fetch(`${url}/trpc/thread.sendMessage`, {
         method: "POST",
