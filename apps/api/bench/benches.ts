@@ -27,6 +27,7 @@ export const BENCHES: readonly Bench[] = [
   { name: "large-history-pg", file: "large-history.bench.ts", env: { SKEIN_BENCH_LARGE_PG: "1" } },
   { name: "failure", file: "failure.bench.ts" },
   { name: "sse-fanout", file: "sse-fanout.bench.ts" },
+  { name: "send-load", file: "send-load.bench.ts" },
   { name: "codex-overhead", file: "codex-overhead.bench.ts" },
   { name: "codex-first-turn", file: "codex-first-turn.bench.ts" },
   { name: "runtime-rss", file: "runtime-rss.bench.ts" },

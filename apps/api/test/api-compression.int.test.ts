@@ -69,17 +69,19 @@ describe("API responses compressed (issue 34)", () => {
     expect(answer(gunzipSync(gzip.body))).toEqual(answer(plain.body));
   });
 
-  it("the sidebar's watch goes plain (a frame per event for every open window costs more to compress than it saves)", async () => {
+  it("the sidebar's watch and the log's watch go plain (a frame per event for every follower costs more to compress than it saves)", async () => {
     const { t } = await threadWithRuns(1);
-    const request = http.get(query(t.server.url, "thread.watchShells", {}), {
-      headers: { "accept-encoding": "gzip, br" },
-    });
-    const response = await new Promise<http.IncomingMessage>((resolve) =>
-      request.once("response", resolve),
-    );
-    request.destroy();
-    expect(response.headers["content-type"]).toBe("text/event-stream");
-    expect(response.headers["content-encoding"]).toBeUndefined();
+    for (const path of ["thread.watchShells", "events.watch"]) {
+      const request = http.get(query(t.server.url, path, {}), {
+        headers: { "accept-encoding": "gzip, br" },
+      });
+      const response = await new Promise<http.IncomingMessage>((resolve) =>
+        request.once("response", resolve),
+      );
+      request.destroy();
+      expect(response.headers["content-type"]).toBe("text/event-stream");
+      expect(response.headers["content-encoding"]).toBeUndefined();
+    }
   });
 
   it("a watch stream is compressed and each event arrives while the stream stays open", async () => {

@@ -1,5 +1,6 @@
-import { spawn } from "node:child_process";
+import { Slots } from "@skein/concurrency";
 import { GitCommandError } from "./errors.ts";
+import { GitHost } from "./git-host/git-host.ts";
 
 export type GitRunOptions = {
   cwd: string;
@@ -41,34 +42,30 @@ function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv 
   return { ...env, ...extra } as NodeJS.ProcessEnv;
 }
 
+/**
+ * Issue 35: git processes running at once, server-wide: a busy server's runs all capturing
+ * checkpoints at once started hundreds in a burst, which the machine's cores then shared with the
+ * server answering requests. 2 cores keep 4 git processes busy.
+ */
+const gitProcesses = new Slots(4);
+/** Where they are started (see git-host.ts): not in this process. */
+const host = new GitHost();
+
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitResult> {
+  return gitProcesses.run(() => spawnGit(args, options));
+}
+
+async function spawnGit(args: readonly string[], options: GitRunOptions): Promise<GitResult> {
   const fullArgs = FORCED_CONFIG.flatMap((kv) => ["-c", kv]).concat(args);
-  return new Promise((resolve, reject) => {
-    const child = spawn("git", fullArgs, {
-      cwd: options.cwd,
-      env: cleanEnv(options.env),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const stderr = Buffer.concat(err).toString("utf8");
-      const exitCode = code ?? -1;
-      const ok = options.okCodes ?? [0];
-      if (!ok.includes(exitCode)) {
-        reject(new GitCommandError(args, code, stderr));
-        return;
-      }
-      resolve({ stdout: Buffer.concat(out), stderr, exitCode });
-    });
-    child.stdin.on("error", () => {
-      // git may exit before reading its input; the exit code reports the real problem.
-    });
-    child.stdin.end(options.input ?? "");
+  const { code, stdout, stderr } = await host.run({
+    args: fullArgs,
+    cwd: options.cwd,
+    env: cleanEnv(options.env),
+    input: options.input ?? "",
   });
+  const exitCode = code ?? -1;
+  if (!(options.okCodes ?? [0]).includes(exitCode)) throw new GitCommandError(args, code, stderr);
+  return { stdout, stderr, exitCode };
 }
 
 /** Convenience: stdout as trimmed text. */

@@ -1,1 +1,2 @@
 export { KeyedQueue } from "./keyed-queue.ts";
+export { Slots } from "./slots.ts";

@@ -14,9 +14,15 @@ const compress = compression();
  * Left plain: the sidebar's watch, which every open window holds. Its frames are a few hundred
  * bytes each, and compressing each one for each subscriber (a compressor flush per frame)
  * tripled the server's CPU at 100 subscribers in sse-fanout.bench.ts (16% → 45% of a core) to
- * save little. A thread's watch keeps compression: its snapshot is a whole window of runs.
+ * save little. The log's watch too (issue 35): one small event per frame, and at 100 followers
+ * of a busy log their compressor flushes were the largest share of the server's event loop
+ * (send-load.bench.ts, 40 threads: 41 of its 183 busy seconds). A thread's watch keeps
+ * compression: its snapshot is a whole window of runs.
  */
-const PLAIN_PATHS: ReadonlySet<string> = new Set(["/trpc/thread.watchShells"]);
+const PLAIN_PATHS: ReadonlySet<string> = new Set([
+  "/trpc/thread.watchShells",
+  "/trpc/events.watch",
+]);
 
 /** Runs `serve` with `res` compressing what it writes, per the request's Accept-Encoding. */
 export function withCompression(

@@ -1,0 +1,119 @@
+// The sending side of send-load.bench.ts. A send is one plain HTTP call (no batching: a batch
+// answers when its slowest call does, which would time the batch, not the send) through Node's
+// fetch, whose pool opens a connection per concurrent call.
+import type { ProjectId, ThreadId } from "@skein/domain";
+import { createSkeinClient } from "../src/client.ts";
+
+export type Ack = { ms: number; error: null } | { ms: null; error: string };
+
+export type LoadClient = ReturnType<typeof loadClient>;
+
+export function loadClient(url: string, timeoutMs: number) {
+  const client = createSkeinClient({ url });
+
+  async function send(threadId: ThreadId, text: string): Promise<Ack> {
+    const started = performance.now();
+    let timer: NodeJS.Timeout | undefined;
+    // A plain timer too: at 200 × 5 a few sends outlived their AbortSignal.timeout unanswered.
+    const late = new Promise<Ack>((resolve) => {
+      timer = setTimeout(
+        () => resolve({ ms: null, error: `no answer within ${timeoutMs} ms` }),
+        timeoutMs + 1_000,
+      );
+    });
+    try {
+      return await Promise.race([answer(threadId, text, started), late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function answer(threadId: ThreadId, text: string, started: number): Promise<Ack> {
+    try {
+      const response = await fetch(`${url}/trpc/thread.sendMessage`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ threadId, text }),
+        signal: AbortSignal.timeout(timeoutMs),
+      });
+      const body = (await response.json()) as { result?: { data?: { runId?: string } } };
+      const ms = performance.now() - started;
+      if (!response.ok || !body.result?.data?.runId) {
+        return { ms: null, error: `${response.status} ${JSON.stringify(body).slice(0, 300)}` };
+      }
+      return { ms, error: null };
+    } catch (error) {
+      return { ms: null, error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** `/healthz` one probe after another, `everyMs` apart, until `stop` (which gives the times). */
+  function probeHealth(everyMs: number) {
+    const times: number[] = [];
+    let running = true;
+    const loop = (async () => {
+      while (running) {
+        const started = performance.now();
+        const response = await fetch(`${url}/healthz`);
+        await response.arrayBuffer();
+        times.push(performance.now() - started);
+        await new Promise((resolve) => setTimeout(resolve, everyMs));
+      }
+    })();
+    return {
+      async stop() {
+        running = false;
+        await loop;
+        return times;
+      },
+    };
+  }
+
+  /** The log's head sequence: the first (snapshot) message of a new `events.watch`. */
+  function headSequence(): Promise<number> {
+    return new Promise((resolve, reject) => {
+      const subscription = client.events.watch.subscribe(undefined, {
+        onData({ data }) {
+          if (data.type !== "snapshot") return;
+          subscription.unsubscribe();
+          resolve(data.data.snapshotSequence);
+        },
+        onError: reject,
+      });
+    });
+  }
+
+  /** The server's own event-loop lag (max since start) and CPU time, from its `/metrics`. */
+  async function serverFigures(): Promise<{ lagMaxMs: number; cpuSeconds: number }> {
+    const text = await (await fetch(`${url}/metrics`)).text();
+    const value = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1]);
+    return {
+      lagMaxMs: Math.round(value("skein_nodejs_eventloop_lag_max_seconds") * 1000),
+      cpuSeconds: Math.round(value("skein_process_cpu_seconds_total") * 10) / 10,
+    };
+  }
+
+  return {
+    send,
+    probeHealth,
+    headSequence,
+    serverFigures,
+    /** `ports: false` gives no thread a PORT, so every thread shares one runtime (see the bench). */
+    async createProject(workspaceRoot: string, ports: boolean): Promise<ProjectId> {
+      const { projectId } = await client.project.create.mutate({
+        name: "load",
+        workspaceRoot,
+        ...(ports ? {} : { settings: { portRange: null } }),
+      });
+      return projectId;
+    },
+    async createThread(projectId: ProjectId, title: string): Promise<ThreadId> {
+      const { threadId } = await client.thread.create.mutate({
+        projectId,
+        title,
+        provider: "codex",
+      });
+      return threadId;
+    },
+  };
+}

@@ -1,0 +1,35 @@
+/**
+ * At most `limit` tasks at a time; the rest wait in the order they came. A failed task frees its
+ * slot like a finished one.
+ *
+ * Used for the git processes Skein starts (packages/checkpoints): starting a process blocks the
+ * server's event loop for the fork (milliseconds for a large server process), so dozens started
+ * in one burst (every run of a busy server capturing its checkpoint at once) held every request
+ * for seconds. Taken one slot at a time, the starts interleave with the requests.
+ */
+export class Slots {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(readonly limit: number) {
+    if (!Number.isInteger(limit) || limit < 1) throw new RangeError("the limit must be ≥ 1");
+  }
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active < this.limit) this.active += 1;
+    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    try {
+      return await task();
+    } finally {
+      // The slot passes straight to the next waiter (active stays the same), or is freed.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active -= 1;
+    }
+  }
+
+  /** Tasks running and waiting now (tests, metrics). */
+  counts(): { running: number; waiting: number } {
+    return { running: this.active, waiting: this.waiting.length };
+  }
+}
