@@ -25,7 +25,7 @@ import {
   responsesSlowTextReply,
   startFakeResponsesServer,
 } from "@skein/fake-models";
-import { percentile } from "@skein/db";
+import { percentile } from "@skein/db/bench";
 import { API_DIR, ChildServer, TSX_LOADER } from "../test/support/child-server.ts";
 import { tempDir } from "../test/support/test-server.ts";
 import { benchSize, writeBenchRows } from "./bench-rows.ts";
