@@ -127,6 +127,7 @@ export {
   ExecutionNode,
   ExecutionNodeKind,
   ExecutionNodeStatus,
+  NativeRefStrength,
 } from "./entities/execution-node.ts";
 export { ForkInheritance } from "./entities/fork-inheritance.ts";
 export {
