@@ -14,6 +14,7 @@ import type {
   ThreadId,
   TurnItem,
 } from "./inputs.ts";
+import type { AsideRange } from "@skein/domain";
 import type { HandoffBrief } from "./brief/index.ts";
 import type { OrdinalRange } from "./ordinal-ranges.ts";
 import type { RunSegment } from "./run-history.ts";
@@ -154,6 +155,11 @@ export type BuildHandoffInput = {
    * runs as the UI does; a thread not listed counts from 1. Ids and ordinals in the payload stay.
    */
   readonly runOffsets?: ReadonlyMap<ThreadId, number>;
+  /**
+   * E3: each thread's runs that are not turns (compaction, imported, system): they take no number
+   * and do not push the turns after them on (see run-numbers.ts).
+   */
+  readonly asideRuns?: ReadonlyMap<ThreadId, readonly AsideRange[]>;
 };
 
 /** Everything a ContextHandoff (E14) needs besides ids, status and timestamps. */

@@ -22,7 +22,7 @@ import { startContextHistory, type TransferInputs } from "./start-inputs.ts";
  */
 export function buildPlannedHandoff(
   inputs: Pick<TransferInputs, "runs" | "turnItems" | "checkpoints"> &
-    Partial<Pick<TransferInputs, "runOffsets">>,
+    Partial<Pick<TransferInputs, "runOffsets" | "asideRuns">>,
   transfer: HandoffTransfer,
   plan: HandoffPlan,
   targetProvider: ProviderKind,
@@ -47,6 +47,7 @@ export function buildPlannedHandoff(
     rebuildReason,
     historyTool,
     ...(inputs.runOffsets ? { runOffsets: inputs.runOffsets } : {}),
+    ...(inputs.asideRuns ? { asideRuns: inputs.asideRuns } : {}),
   });
 }
 

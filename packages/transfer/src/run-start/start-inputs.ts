@@ -6,7 +6,7 @@ import type {
   ThreadState,
   TurnItem,
 } from "@skein/domain";
-import { turnsThrough } from "@skein/domain";
+import { type AsideRange, turnsThrough } from "@skein/domain";
 
 /** Everything transfer resolution and handoff building read, gathered from thread states. */
 export type TransferInputs = {
@@ -19,6 +19,8 @@ export type TransferInputs = {
   threads: Map<ThreadId, ThreadState>;
   /** B16: the runs each read thread counts before its own (a fork's inherited ones). */
   runOffsets: Map<ThreadId, number>;
+  /** E3: each read thread's runs that are not turns (they take no number). */
+  asideRuns: Map<ThreadId, readonly AsideRange[]>;
 };
 
 function orderedItems(state: ThreadState): TurnItem[] {
@@ -54,6 +56,7 @@ export async function gatherTransferInputs(
     pendingTransfers: [],
     threads: new Map(),
     runOffsets: new Map(),
+    asideRuns: new Map(),
   };
   const add = (state: ThreadState) => {
     if (!state.thread || inputs.threads.has(state.thread.id)) return false;
@@ -82,7 +85,10 @@ export async function gatherTransferInputs(
       }
     }
   }
-  for (const id of inputs.threads.keys()) inputs.runOffsets.set(id, runOffset(id, inputs.threads));
+  for (const [id, state] of inputs.threads) {
+    inputs.runOffsets.set(id, runOffset(id, inputs.threads));
+    inputs.asideRuns.set(id, state.asideRuns);
+  }
   return inputs;
 }
 
