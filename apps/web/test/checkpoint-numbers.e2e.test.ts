@@ -91,6 +91,19 @@ describe.runIf(chromiumAvailable)(
         .locator("section.checkpoint-card")
         .evaluateAll((nodes) => nodes.map((n) => n.getAttribute("aria-label")));
       expect(names.some((name) => name?.includes("run 3"))).toBe(false);
+
+      // The Review page's run picker and its summary count the same way.
+      await page.goto(`${stack.web.url}/threads/${threadId}/review`);
+      const picker = page.getByLabel("Which changes");
+      const options = () =>
+        picker.locator("option").evaluateAll((nodes) => nodes.map((n) => n.textContent));
+      await expect
+        .poll(options, { timeout: 30_000 })
+        .toEqual(["Whole thread", "Since I last looked", "Run 1", "Compaction", "Run 2"]);
+      await picker.selectOption(`run:${second.id}`);
+      await expect
+        .poll(() => page.locator(".review-summary").textContent(), { timeout: 30_000 })
+        .toMatch(/after the compaction → after run 2/);
     });
   },
 );
