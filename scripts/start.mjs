@@ -8,10 +8,11 @@
  */
 import { spawn, spawnSync } from "node:child_process";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const apiDir = path.join(root, "apps/api");
+const TSX_LOADER = pathToFileURL(path.join(root, "node_modules/tsx/dist/loader.mjs")).href;
 
 const build = spawnSync(process.execPath, ["scripts/build.mjs", "--if-stale"], {
   cwd: apiDir,
@@ -38,8 +39,9 @@ function start(name, cwd, command, args) {
 
 const children = [
   start("API", "apps/api", process.execPath, ["dist/main.js"]),
-  // The web launcher builds the UI when needed, then runs `next start`.
-  start("web UI", "apps/web", path.join(root, "node_modules/.bin/tsx"), ["scripts/serve.ts"]),
+  // The web launcher builds the UI when needed, then runs `next start`. Node with tsx's loader
+  // runs it in one process (the tsx CLI would keep a second one above it, issue 34 item 5).
+  start("web UI", "apps/web", process.execPath, ["--import", TSX_LOADER, "scripts/serve.ts"]),
 ];
 /** @type {number | null} */
 let exitCode = null;

@@ -12,7 +12,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { openSqliteEventStore, sqliteStorage } from "@skein/db";
+import { openSqliteEventStore } from "@skein/db";
+import { sqliteStorage } from "@skein/db/bench";
 import type { ThreadId } from "@skein/domain";
 import { createSilentLogger } from "../src/logger.ts";
 import { FoldCheckpointer } from "../src/read-models/fold-checkpointer.ts";

@@ -78,6 +78,7 @@ export async function startSkein(
       store,
       adapters: timed,
       dataDir: config.dataDir,
+      checkpointsDir: config.checkpointsDir,
       log,
       rawLog,
       instanceId: config.instanceId,
@@ -114,9 +115,9 @@ export async function startSkein(
       port: config.apiPort,
       webOrigins: config.webOrigins,
       apiToken: config.apiToken,
-      // No workspace may be or lie inside the data dir (B4); a database file elsewhere may
-      // share its folder with anything, so only the data dir itself is guarded.
-      dataDirs: [config.dataDir],
+      // No workspace may be or lie inside the data dir (B4), nor the checkpoints dir when it
+      // lies elsewhere; a database file elsewhere may share its folder with anything.
+      dataDirs: [config.dataDir, config.checkpointsDir],
       attachments: AttachmentStore.inDataDir(config.dataDir),
       log,
       metrics,

@@ -40,6 +40,8 @@ const EnvSchema = z.object({
   SKEIN_API_PORT: port(4317),
   SKEIN_WEB_PORT: port(4318),
   SKEIN_DATA_DIR: optionalText,
+  /** Issue 35: plain folders' checkpoint git dirs; instances sharing a database share it. */
+  SKEIN_CHECKPOINTS_DIR: optionalText,
   SKEIN_DATABASE_URL: optionalText,
   SKEIN_INSTANCE_ID: optionalText,
   SKEIN_LEASE_TTL_MS: z.preprocess(
@@ -90,7 +92,7 @@ const EnvSchema = z.object({
   /** B21: a provider runtime that has loaded more native threads is recycled once idle (0: never). */
   SKEIN_RUNTIME_MAX_THREADS: z.preprocess(
     (value) => (typeof value === "string" && value.trim() === "" ? undefined : value),
-    z.coerce.number().int().min(0).default(200),
+    z.coerce.number().int().min(0).default(64),
   ),
   /** B21: idle provider runtimes beyond this many are closed, least recently used first (0: no bound). */
   SKEIN_RUNTIME_MAX_LIVE: z.preprocess(
@@ -160,6 +162,13 @@ export type ServerConfig = {
   /** Browser origins allowed by CORS: the web UI's, in every loopback spelling when local. */
   webOrigins: string[];
   dataDir: string;
+  /**
+   * Where plain (non-git) project folders' checkpoints live, one git dir per folder by its real
+   * path: `<dataDir>/checkpoints` unless SKEIN_CHECKPOINTS_DIR says otherwise. Instances sharing
+   * a PostgreSQL database point it at one folder, so a checkpoint taken on one is the parent
+   * the next run's checkpoint is taken against on another, and can be restored anywhere.
+   */
+  checkpointsDir: string;
   database: DatabaseConfig;
   /**
    * Names this instance in runtime leases. Stable across restarts (host + port unless
@@ -309,6 +318,7 @@ export function parseEnv(source: EnvSource): ServerConfig {
     webPort: env.SKEIN_WEB_PORT,
     webOrigins: webOriginsFor(host, env.SKEIN_WEB_PORT),
     dataDir,
+    checkpointsDir: path.resolve(env.SKEIN_CHECKPOINTS_DIR ?? path.join(dataDir, "checkpoints")),
     database: databaseFrom(env.SKEIN_DATABASE_URL, dataDir),
     instanceId: env.SKEIN_INSTANCE_ID?.trim() ?? defaultInstanceId(env.SKEIN_API_PORT),
     leaseTtlMs: env.SKEIN_LEASE_TTL_MS,

@@ -1,5 +1,6 @@
 // `pnpm --filter @skein/api start` (and the root `pnpm start`): the API server on embedded SQLite,
 // or on PostgreSQL shared with other instances when SKEIN_DATABASE_URL is a postgresql:// URL.
+import path from "node:path";
 import { startSkein } from "./app.ts";
 import { ConfigError, loadEnv, type ServerConfig } from "./env.ts";
 import { createLogger } from "./logger.ts";
@@ -89,4 +90,10 @@ say(`Skein API   ${server.url}/trpc   (health: ${server.url}/healthz)`);
 say(`Data        ${config.dataDir}${config.apiToken ? "   (API token required)" : ""}`);
 if (config.database.kind === "postgres") {
   say(`Database    PostgreSQL, shared; this instance is ${config.instanceId}`);
+  // Issue 35: plain folders' checkpoints must be readable by every instance sharing the database.
+  say(
+    config.checkpointsDir !== path.join(config.dataDir, "checkpoints")
+      ? `Checkpoints ${config.checkpointsDir}   (plain folders; shared with the other instances)`
+      : `Checkpoints ${config.checkpointsDir}   (plain folders; give every instance the same SKEIN_CHECKPOINTS_DIR)`,
+  );
 }

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSkeinClient } from "../src/client.ts";
 import { ConfigError, parseEnv } from "../src/env.ts";
@@ -153,6 +154,18 @@ describe("configuration (env.ts)", () => {
     ).toBe("https://traces.example/otlp");
     expect(() => parseEnv({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toThrow(
       /OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/,
+    );
+  });
+
+  it("plain folders' checkpoints live in <data dir>/checkpoints unless SKEIN_CHECKPOINTS_DIR (shared by instances) says where", () => {
+    const data = path.resolve("/srv/skein-a");
+    expect(parseEnv({ SKEIN_DATA_DIR: data }).checkpointsDir).toBe(path.join(data, "checkpoints"));
+    expect(
+      parseEnv({ SKEIN_DATA_DIR: data, SKEIN_CHECKPOINTS_DIR: "/shared/skein-checkpoints/" })
+        .checkpointsDir,
+    ).toBe(path.resolve("/shared/skein-checkpoints"));
+    expect(parseEnv({ SKEIN_DATA_DIR: data, SKEIN_CHECKPOINTS_DIR: " " }).checkpointsDir).toBe(
+      path.join(data, "checkpoints"),
     );
   });
 

@@ -4,7 +4,7 @@ import type { ThreadId } from "@skein/domain";
 import type { ScriptedProvider } from "@skein/scripted-provider";
 import { describe, expect, it } from "vitest";
 import { eventually } from "./support/orchestrator-harness.ts";
-import { createGitWorkspace, git } from "./support/git-workspace.ts";
+import { git } from "./support/git-workspace.ts";
 import type { PgInstance } from "./support/pg-instances.ts";
 import { usePgPair } from "./support/pg-pair.ts";
 

@@ -206,6 +206,19 @@ export class ClaudeProviderSession implements ProviderSessionHandle {
     return { nativeThreadRef };
   }
 
+  /**
+   * Issue 35: another instance is about to continue this conversation. The CLI process holding
+   * it would keep its own, older history, so it exits (its transcript is then complete) and the
+   * next turn here resumes from the transcript the other instance extended.
+   */
+  async releaseThread(nativeThreadRef: string): Promise<boolean> {
+    const live = this.runtime.liveSession(nativeThreadRef);
+    if (this.running.has(nativeThreadRef) || live?.state === "running") return false;
+    await live?.close();
+    if (this.next.get(nativeThreadRef)?.kind === "resume") this.next.delete(nativeThreadRef);
+    return true;
+  }
+
   async forkThread(
     source: { nativeThreadRef: string; at: NativeTurnBoundary | null },
     _settings: ThreadSettings,

@@ -47,6 +47,8 @@ export function createCodexAdapter(options: CodexAdapterOptions = {}): ProviderA
     capabilities: CODEX_CAPABILITIES,
     // Codex reads images from local paths (`localImage`); it takes no documents.
     attachmentTypes: ["image/png", "image/jpeg", "image/gif", "image/webp"],
+    // A thread's PORT goes in its own config (threadParams), not the process's environment.
+    threadEnv: true,
     async openSession(input) {
       const configured = resolveCodexConfig(config);
       // The thread's own variables (a PORT) on top; CODEX_HOME stays the adapter's.

@@ -38,10 +38,10 @@ export async function captureCheckpoint(
   const ref = checkpointRef(input.threadId, input.runId);
   try {
     const start = await startingPoint(ctx, input.parentRef);
-    const from = start.parentCommit ?? (await emptyTree(ctx));
     const index = await openTempIndex(ctx, start.seedTree);
     try {
       await index.git(["add", "-A", "--", "."]);
+      input.onFolderRead?.();
       const tree = (await index.git(["write-tree"])).toString("utf8").trim();
       const parents = start.parentCommit ? ["-p", start.parentCommit] : [];
       const { stdout } = await runGit(["commit-tree", "--no-gpg-sign", tree, ...parents], {
@@ -50,8 +50,10 @@ export async function captureCheckpoint(
         input: checkpointMessage(input.threadId, input.runId, start.base),
       });
       const commit = stdout.toString("utf8").trim();
+      const listed = async () =>
+        diffFileChanges(ctx, start.parentCommit ?? (await emptyTree(ctx)), commit);
       const [files] = await Promise.all([
-        diffFileChanges(ctx, from, commit),
+        input.listFiles === false ? [] : listed(),
         runGit(["update-ref", "-m", "skein checkpoint", ref, commit], {
           cwd: ctx.workspaceRoot,
           env: ctx.env,

@@ -1,16 +1,15 @@
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { CheckpointError, createCheckpointStore } from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { createCheckpointStore } from "../src/index.ts";
+import { CheckpointError } from "../src/errors.ts";
 import {
-  cleanupTempDirs,
   fileContent,
   git,
   initRepo,
   tempDir,
   writeFiles,
+  repoWithStore,
 } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
 
 describe("bring-back merges onto the user's branch (issue 19, code: merge)", () => {
   it("a subfolder workspace: one work commit + a merge commit, nothing outside the subfolder, undone by run", async () => {
@@ -75,9 +74,7 @@ describe("bring-back merges onto the user's branch (issue 19, code: merge)", () 
   });
 
   it("reports a detached HEAD and a dirty checkout", async () => {
-    const repo = tempDir("bmerge2");
-    initRepo(repo, { "a.txt": "a\n" });
-    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("d") });
+    const { repo, store } = await repoWithStore("bmerge2", { "a.txt": "a\n" });
     writeFiles(repo, { "u.txt": "untracked\n" });
     expect(await store.branchHead()).toMatchObject({ clean: false });
     git(repo, "checkout", "-q", "--detach");

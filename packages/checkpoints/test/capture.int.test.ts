@@ -1,42 +1,32 @@
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { createCheckpointStore, CheckpointMissingError } from "../src/index.ts";
+import { CheckpointCaptureError, CheckpointError } from "../src/errors.ts";
+import type { FileChange } from "../src/types.ts";
 import {
-  createCheckpointStore,
-  CheckpointCaptureError,
-  CheckpointError,
-  CheckpointMissingError,
-  type FileChange,
-} from "../src/index.ts";
-import {
-  cleanupTempDirs,
   git,
   initRepo,
   sh,
   tempDir,
   userRepoState,
   writeFiles,
+  repoWithStore,
 } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
 
 const byPath = (files: readonly FileChange[]) =>
   Object.fromEntries(files.map((f) => [f.path, f] as const));
 
-async function repoWithStore() {
-  const repo = tempDir("repo");
-  initRepo(repo, {
+const capturedRepo = () =>
+  repoWithStore("repo", {
     "src/app.ts": "line 1\nline 2\nline 3\n",
     "docs/old.md": "alpha\nbeta\ngamma\ndelta\n",
     "keep.txt": "unchanged\n",
     ".gitignore": "*.log\nbuild/\n",
   });
-  const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
-  return { repo, store };
-}
 
 describe("capture in a git repository", () => {
   it("records a tracked edit, an untracked file and a deletion, leaving the user's repo alone", async () => {
-    const { repo, store } = await repoWithStore();
+    const { repo, store } = await capturedRepo();
     expect(store.mode).toBe("repo");
     // The run: one edit through a file write, the rest through shell commands.
     writeFiles(repo, { "src/app.ts": "line 1\nline two\nline 3\nline 4\n" });
@@ -82,7 +72,7 @@ describe("capture in a git repository", () => {
   });
 
   it("diffs against the parent checkpoint and gives unified text per file", async () => {
-    const { repo, store } = await repoWithStore();
+    const { repo, store } = await capturedRepo();
     writeFiles(repo, { "notes.txt": "one\n" });
     const first = await store.capture({ threadId: "thr_2", runId: "run_1" });
     writeFiles(repo, { "notes.txt": "one\ntwo\n", "img.bin": Buffer.from([0, 1, 2, 0, 255]) });
@@ -125,7 +115,7 @@ describe("capture in a git repository", () => {
   });
 
   it("summarizes what a checkpoint holds relative to the thread start, with sizes", async () => {
-    const { repo, store } = await repoWithStore();
+    const { repo, store } = await capturedRepo();
     writeFiles(repo, { "a.txt": "12345\n" });
     const first = await store.capture({ threadId: "thr_3", runId: "run_1" });
     sh(repo, "rm docs/old.md && printf 'x\\n' >> src/app.ts");
@@ -164,7 +154,7 @@ describe("capture in a git repository", () => {
   });
 
   it("reports a deleted ref as missing and refuses to build on it", async () => {
-    const { repo, store } = await repoWithStore();
+    const { repo, store } = await capturedRepo();
     const first = await store.capture({ threadId: "thr_4", runId: "run_1" });
     expect(await store.status(first.ref)).toBe("ready");
     git(repo, "update-ref", "-d", first.ref);
@@ -175,8 +165,31 @@ describe("capture in a git repository", () => {
     await expect(store.diff(null, first.ref)).rejects.toThrow(/thr_4\/run_1 is missing/);
   });
 
+  it("says when the folder has been read: an edit made from then on is not in the checkpoint; listFiles false runs no diff", async () => {
+    const { repo, store } = await repoWithStore();
+    writeFiles(repo, { "src/app.ts": "before the turn\n" });
+    const capture = store.capture({
+      threadId: "thr_6",
+      runId: "baseline",
+      listFiles: false,
+      // The turn may start here (issue 34): what it writes now must not reach the snapshot.
+      onFolderRead: () => writeFiles(repo, { "src/app.ts": "written by the turn\n" }),
+    });
+    const baseline = await capture;
+    expect(baseline.files).toEqual([]);
+    const after = await store.capture({
+      threadId: "thr_6",
+      runId: "run_1",
+      parentRef: baseline.ref,
+    });
+    const [change] = await store.diff(baseline.ref, after.ref);
+    expect(change?.path).toBe("src/app.ts");
+    expect(change?.patch).toContain("-before the turn");
+    expect(change?.patch).toContain("+written by the turn");
+  });
+
   it("rejects ids and refs outside Skein's namespace", async () => {
-    const { store } = await repoWithStore();
+    const { store } = await capturedRepo();
     await expect(store.capture({ threadId: "../x", runId: "run_1" })).rejects.toBeInstanceOf(
       CheckpointError,
     );

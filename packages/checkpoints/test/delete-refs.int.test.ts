@@ -1,8 +1,6 @@
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointStore } from "../src/index.ts";
-import { cleanupTempDirs, git, initRepo, tempDir, writeFiles } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
+import { git, repoWithStore, tempDir, writeFiles } from "./support/test-workspace.ts";
 
 const refsOf = (repo: string) =>
   git(repo, "for-each-ref", "--format=%(refname)", "refs/skein/")
@@ -12,9 +10,7 @@ const refsOf = (repo: string) =>
 
 describe("deleteThreadRefs (issue 33: a deleted thread's purge)", () => {
   it("removes one thread's checkpoint refs only, once; a second call finds none", async () => {
-    const repo = tempDir("repo");
-    initRepo(repo, { "a.txt": "a\n" });
-    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    const { repo, store } = await repoWithStore("repo", { "a.txt": "a\n" });
     writeFiles(repo, { "a.txt": "one\n" });
     await store.capture({ threadId: "thr_gone", runId: "run_1" });
     writeFiles(repo, { "a.txt": "two\n" });

@@ -1,8 +1,7 @@
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointStore } from "../src/index.ts";
 import {
-  cleanupTempDirs,
   fileContent,
   git,
   hashTree,
@@ -10,15 +9,12 @@ import {
   sh,
   tempDir,
   writeFiles,
+  repoWithStore,
 } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
 
 describe("checkpoint edge cases", () => {
   it("never misses a same-size edit made right after a capture (stat cache is racy-safe)", async () => {
-    const repo = tempDir("racy");
-    initRepo(repo, { "f.txt": "aaaa\n" });
-    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("d") });
+    const { repo, store } = await repoWithStore("racy", { "f.txt": "aaaa\n" });
     let parentRef: string | undefined;
     for (let i = 0; i < 6; i++) {
       const content = `${String.fromCharCode(98 + i).repeat(4)}\n`;
@@ -30,9 +26,7 @@ describe("checkpoint edge cases", () => {
   });
 
   it("restores across file/folder swaps", async () => {
-    const repo = tempDir("swap");
-    initRepo(repo, { a: "file a\n", "dir/b.txt": "b\n" });
-    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("d") });
+    const { repo, store } = await repoWithStore("swap", { a: "file a\n", "dir/b.txt": "b\n" });
     const one = await store.capture({ threadId: "thr_swap", runId: "run_1" });
     const hashes1 = hashTree(repo);
     sh(repo, "rm a && mkdir a && echo inner > a/inner.txt && rm -r dir && echo now-file > dir");

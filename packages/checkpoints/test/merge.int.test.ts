@@ -1,8 +1,7 @@
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointStore } from "../src/index.ts";
 import {
-  cleanupTempDirs,
   fileContent,
   hashTree,
   initRepo,
@@ -10,8 +9,6 @@ import {
   userRepoState,
   writeFiles,
 } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
 
 describe("tree snapshots and three-way merges (issue 19)", () => {
   it("merges in the object database only: conflicts listed workspace-relative, nothing touched until restoreTree", async () => {

@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointStore } from "../src/index.ts";
 import {
-  cleanupTempDirs,
   fileContent,
   hashTree,
   initRepo,
@@ -12,8 +11,6 @@ import {
   userRepoState,
   writeFiles,
 } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
 
 /** Runs 1 and 2 of an agent, as checkpoints: run 2 edits a.txt, adds new.txt, deletes gone.txt. */
 async function twoRuns(workspace: string, repoRoot = workspace) {

@@ -1,9 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCheckpointStore, CheckpointMissingError } from "../src/index.ts";
 import {
-  cleanupTempDirs,
   fileContent,
   git,
   hashTree,
@@ -15,8 +14,6 @@ import {
   userRepoState,
   writeFiles,
 } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
 
 /** Hashes of the non-ignored files: what a checkpoint is responsible for. */
 function trackedHashes(root: string): Record<string, string> {

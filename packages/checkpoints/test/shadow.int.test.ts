@@ -1,18 +1,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { createCheckpointStore, CheckpointError, NotAGitRepositoryError } from "../src/index.ts";
-import {
-  cleanupTempDirs,
-  fileContent,
-  git,
-  hashTree,
-  sh,
-  tempDir,
-  writeFiles,
-} from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
+import { describe, expect, it } from "vitest";
+import { createCheckpointStore } from "../src/index.ts";
+import { CheckpointError, NotAGitRepositoryError } from "../src/errors.ts";
+import { fileContent, git, hashTree, sh, tempDir, writeFiles } from "./support/test-workspace.ts";
 
 function plainFolder(): string {
   const dir = tempDir("plain");

@@ -1,24 +1,21 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { createCheckpointStore, CheckpointError, CheckpointMissingError } from "../src/index.ts";
+import { describe, expect, it } from "vitest";
+import { createCheckpointStore, CheckpointMissingError } from "../src/index.ts";
+import { CheckpointError } from "../src/errors.ts";
 import {
-  cleanupTempDirs,
   git,
   hashTree,
   initRepo,
   tempDir,
   userRepoState,
   writeFiles,
+  repoWithStore,
 } from "./support/test-workspace.ts";
-
-afterAll(cleanupTempDirs);
 
 describe("isolated worktree at a checkpoint", () => {
   it("checks out the checkpoint on a new branch; edits there leave the source alone", async () => {
-    const repo = tempDir("src");
-    initRepo(repo, { "app.ts": "v1\n", "lib/x.ts": "x\n" });
-    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    const { repo, store } = await repoWithStore("src", { "app.ts": "v1\n", "lib/x.ts": "x\n" });
     writeFiles(repo, { "app.ts": "v2\n", "draft.md": "untracked but captured\n" });
     const checkpoint = await store.capture({ threadId: "thr_f", runId: "run_1" });
     const sourceHashes = hashTree(repo);
@@ -87,9 +84,7 @@ describe("isolated worktree at a checkpoint", () => {
   });
 
   it("adds and removes many worktrees of one repository at once (fan-out), none failing", async () => {
-    const repo = tempDir("src");
-    initRepo(repo, { "app.ts": "v1\n" });
-    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    const { repo, store } = await repoWithStore("src", { "app.ts": "v1\n" });
     const checkpoint = await store.capture({ threadId: "thr_f", runId: "run_1" });
     const forks = tempDir("forks");
     const names = Array.from({ length: 8 }, (_, i) => `thr_many${i}`);
@@ -112,9 +107,7 @@ describe("isolated worktree at a checkpoint", () => {
   });
 
   it("refuses missing checkpoints and bad branch names", async () => {
-    const repo = tempDir("src");
-    initRepo(repo, { "a.txt": "a\n" });
-    const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+    const { repo, store } = await repoWithStore("src", { "a.txt": "a\n" });
     const { ref } = await store.capture({ threadId: "thr_g", runId: "run_1" });
     const target = path.join(tempDir("forks"), "f");
     await expect(

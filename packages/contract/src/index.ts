@@ -10,37 +10,18 @@ import type { AppRouter } from "./root.ts";
 
 export { type AppRouter, appRouter } from "./root.ts";
 export { createCallerFactory } from "./trpc.ts";
-export { type CallerAuth, originOf, type SkeinContext, startedBy } from "./context.ts";
+export type { CallerAuth, SkeinContext } from "./context.ts";
+export { apiErrorOf, rethrowMapped, toTRPCError } from "./errors.ts";
 export {
-  type ApiError,
-  apiErrorOf,
-  domainCodeOfCause,
-  issuesOfCause,
-  rethrowMapped,
-  toTRPCError,
-} from "./errors.ts";
-export {
-  CHECK_MAX_TIMEOUT_MS,
   MAX_BODY_BYTES,
   MAX_IMPORT_BODY_BYTES,
-  MAX_LISTED_SESSIONS,
   MAX_REPLAY_EVENTS,
-  MAX_SHELL_PAGE,
   MAX_TEXT_BYTES,
-  MAX_WINDOW_RUNS,
   SSE_PING_MS,
   SSE_RECONNECT_AFTER_INACTIVITY_MS,
 } from "./limits.ts";
 export type { CallOrigin, OrchestratorCommands } from "./ports/commands.ts";
-export type {
-  SkeinCommands,
-  SkeinPastReads,
-  SkeinReads,
-  SkeinServices,
-  SkeinWatches,
-  TrackedStream,
-  WorkspaceCheck,
-} from "./ports/services.ts";
+export type { SkeinServices } from "./ports/services.ts";
 export type { HandoffDraft } from "./views/handoff-draft.ts";
 export type {
   BringBackCode,
@@ -55,12 +36,10 @@ export type {
   ForkFileChange,
   ForkOverlaps,
   ForkSummary,
-  KeptWorktree,
   SweepInput,
   SweepResult,
   PurgeInput,
   PurgeResult,
-  PurgedThread,
   SweptWorktree,
 } from "./views/parallel.ts";
 export type {
@@ -70,7 +49,6 @@ export type {
   ProjectList,
   ProviderSessionsData,
   ProviderSessionsView,
-  RawFrameRange,
   RawFramesView,
   RawFrameView,
   ShellPage,
@@ -82,27 +60,12 @@ export type {
   ThreadGraphView,
   ThreadShells,
   ThreadTimeline,
-  TimelinePoint,
   TransferData,
   TransferView,
 } from "./views/reads.ts";
+// Every git/PR view is part of the contract.
+export type * from "./views/git.ts";
 export type {
-  GitCommitAnswer,
-  GitCommitInput,
-  GitPushAnswer,
-  GitPushInput,
-  PrFeedbackAnswer,
-  PrFeedbackInput,
-  PrMergeAnswer,
-  PrMergeInput,
-  PrOpenAnswer,
-  PrOpenInput,
-  PrSyncAnswer,
-  ReviewCommentAnswer,
-  ReviewCommentInput,
-} from "./views/git.ts";
-export type {
-  RestoredFile,
   ReviewDiff,
   ReviewDiffInput,
   ReviewFile,
@@ -128,7 +91,6 @@ export type RouterOutputs = inferRouterOutputs<AppRouter>;
 export type SkeinClient = Client<AppRouter>;
 export {
   DEFAULT_PUSH_SETTINGS,
-  NOTICE_KINDS,
   type NoticeKind,
   PushSettings,
   PushSubscriptionInput,

@@ -11,12 +11,14 @@ import {
   appRouter,
   type CallerAuth,
   createCallerFactory,
-  type SkeinCommands,
-  type SkeinPastReads,
-  type SkeinReads,
   type SkeinServices,
-  type SkeinWatches,
 } from "../src/index.ts";
+import type {
+  SkeinCommands,
+  SkeinPastReads,
+  SkeinReads,
+  SkeinWatches,
+} from "../src/ports/services.ts";
 
 // The router alone, against fake ports: no apps/api, no store, no HTTP. What it proves is the
 // seam itself: each procedure reaches its host only through SkeinServices, and the contract's

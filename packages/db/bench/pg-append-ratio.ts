@@ -1,5 +1,5 @@
 import pg from "pg";
-import { openPostgresEventStore } from "../src/index.ts";
+import { openPostgresEventStore } from "../src/postgres/postgres-event-store.ts";
 import type { BenchRow } from "../src/bench/measure.ts";
 import { round } from "../src/bench/measure.ts";
 import { applyPostgresMigrations, loadPostgresMigrations } from "../src/postgres/migrator.ts";

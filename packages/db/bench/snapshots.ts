@@ -1,4 +1,6 @@
-import { type BenchRow, measureSnapshotMedian, openSqliteEventStore } from "../src/index.ts";
+import { openSqliteEventStore } from "../src/index.ts";
+import type { BenchRow } from "../src/bench/measure.ts";
+import { measureSnapshotMedian } from "../src/bench/snapshot-bench.ts";
 import { round } from "../src/bench/measure.ts";
 import { metaSource } from "../test/support/execute-command.ts";
 import { readThreadDetail, readThreadShells } from "../test/support/read-models.ts";

@@ -1,5 +1,6 @@
 import { expect, it } from "vitest";
-import { InvalidAppendError, LeaseFenceError } from "../src/index.ts";
+import { LeaseFenceError } from "../src/index.ts";
+import { InvalidAppendError } from "../src/errors.ts";
 import { describeStores } from "./support/store-factory.ts";
 
 const event = (n: number) => ({ type: "Noted", data: { n } });

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  InvalidAppendError,
-  openSqliteEventStore,
-  type ProjectionWrite,
-  StoreClosedError,
-} from "../src/index.ts";
+import { openSqliteEventStore, type ProjectionWrite, StoreClosedError } from "../src/index.ts";
+import { InvalidAppendError } from "../src/errors.ts";
 import { appendCounter, inc, stateOf } from "./support/counter-model.ts";
 import { describeStores } from "./support/store-factory.ts";
 import { tempDir } from "./support/temp-dir.ts";

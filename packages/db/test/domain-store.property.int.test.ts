@@ -19,12 +19,8 @@ import {
 } from "@skein/domain/testing";
 import fc from "fast-check";
 import { expect, it } from "vitest";
-import {
-  ConcurrencyError,
-  type EventStore,
-  PROJECTION_TABLES,
-  type StoredEvent,
-} from "../src/index.ts";
+import { ConcurrencyError, type EventStore, type StoredEvent } from "../src/index.ts";
+import { PROJECTION_TABLES } from "../src/projection-tables.ts";
 import {
   executeCommand,
   loadAggregate,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { EventBus, type StoredEvent } from "../src/index.ts";
+import type { StoredEvent } from "../src/index.ts";
+import { EventBus } from "../src/bus/event-bus.ts";
 
 function event(sequence: number, streamId = "s"): StoredEvent {
   return {

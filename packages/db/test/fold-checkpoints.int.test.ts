@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { checkpointsToThin } from "../src/index.ts";
+import { checkpointsToThin } from "../src/fold-checkpoint-thinning.ts";
 import { describeStores } from "./support/store-factory.ts";
 
 const at = (version: number, format = "f1") => ({

@@ -1,12 +1,9 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import {
-  applyMigrations,
-  loadMigrations,
-  openSqliteEventStore,
-  PROJECTION_TABLES,
-} from "../src/index.ts";
+import { openSqliteEventStore } from "../src/index.ts";
+import { applyMigrations, loadMigrations } from "../src/sqlite/migrator.ts";
+import { PROJECTION_TABLES } from "../src/projection-tables.ts";
 import { STORE_TABLES } from "./support/store-tables.ts";
 import { checkMigrationLockstep, describeSchema } from "../scripts/migration-lockstep.ts";
 import { checkSchemaLockstep, compareSchemas } from "../scripts/schema-lockstep.ts";

@@ -1,12 +1,9 @@
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  applyPostgresMigrations,
-  loadPostgresMigrations,
-  openEventStore,
-  openPostgresEventStore,
-  PROJECTION_TABLES,
-} from "../src/index.ts";
+import { openEventStore } from "../src/index.ts";
+import { applyPostgresMigrations, loadPostgresMigrations } from "../src/postgres/migrator.ts";
+import { openPostgresEventStore } from "../src/postgres/postgres-event-store.ts";
+import { PROJECTION_TABLES } from "../src/projection-tables.ts";
 import { STORE_TABLES } from "./support/store-tables.ts";
 import {
   checkPostgresMigrationLockstep,

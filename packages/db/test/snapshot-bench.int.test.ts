@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { measureSnapshotMedian, median, percentile } from "../src/index.ts";
+import { measureSnapshotMedian } from "../src/bench/snapshot-bench.ts";
+import { median, percentile } from "../src/bench/measure.ts";
 import { appendCounter, inc } from "./support/counter-model.ts";
 import { describeStores } from "./support/store-factory.ts";
 

@@ -1,6 +1,7 @@
 import type { ThreadShell } from "@skein/domain";
 import { beforeEach, expect, it } from "vitest";
-import type { EventStore, ProjectionRow, ThreadPageFilter } from "../src/index.ts";
+import type { EventStore, ProjectionRow } from "../src/index.ts";
+import type { ThreadPageFilter } from "../src/event-store.ts";
 import { idOf, metaSource } from "./support/execute-command.ts";
 import { describeStores } from "./support/store-factory.ts";
 import { ThreadDriver } from "./support/thread-driver.ts";

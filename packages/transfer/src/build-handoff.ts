@@ -1,4 +1,5 @@
-import { briefItems, renderBrief } from "./brief/index.ts";
+import { type BriefItems, briefItems, renderBrief } from "./brief/index.ts";
+import { netBriefFiles } from "./brief/net-diff.ts";
 import { collectRunContents, HandoffInputError, type RunContent } from "./handoff-content.ts";
 import { handoffKindOf } from "./handoff-plan.ts";
 import {
@@ -23,6 +24,12 @@ import { compactRunsOf } from "./run-numbers.ts";
 import { estimateTokens, resolveBudget, truncateMiddle } from "./token-budget.ts";
 
 const NEW_MESSAGE_SEPARATOR = "\n\n---\n[new message · user]\n";
+
+/** Issue 25 item 2: git's net diff, when the caller read one, stands for the runs' file changes. */
+function withNetDiff(items: BriefItems, net: BuildHandoffInput["netDiff"]): BriefItems {
+  if (!net) return items;
+  return { ...items, files: netBriefFiles(items.files, net.diff), netDiff: net.span };
+}
 
 function entryFor(
   content: RunContent,
@@ -172,7 +179,7 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
     input.strategy === "manual_context" || contents.length === 0
       ? null
       : renderBrief(
-          briefItems(contents),
+          withNetDiff(briefItems(contents), input.netDiff),
           Math.floor(budget.maxTokens * share),
           budget.charsPerToken,
           (run) => runLabel(run, ctx),

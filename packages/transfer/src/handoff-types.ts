@@ -14,8 +14,9 @@ import type {
   ThreadId,
   TurnItem,
 } from "./inputs.ts";
-import type { AsideRange } from "@skein/domain";
+import type { AsideRange } from "@skein/domain/run-number";
 import type { HandoffBrief } from "./brief/index.ts";
+import type { NetDiff, NetDiffSpan } from "./brief/net-diff.ts";
 import type { OrdinalRange } from "./ordinal-ranges.ts";
 import type { RunSegment } from "./run-history.ts";
 import type { TokenBudget } from "./token-budget.ts";
@@ -160,6 +161,11 @@ export type BuildHandoffInput = {
    * and do not push the turns after them on (see run-numbers.ts).
    */
   readonly asideRuns?: ReadonlyMap<ThreadId, readonly AsideRange[]>;
+  /**
+   * Issue 25 item 2: git's net diff from the handoff's base to its source point (read by the
+   * caller from checkpoints); the brief's "state of the code" is this instead of the runs' edits.
+   */
+  readonly netDiff?: { readonly diff: NetDiff; readonly span: NetDiffSpan } | null;
 };
 
 /** Everything a ContextHandoff (E14) needs besides ids, status and timestamps. */

@@ -1,4 +1,4 @@
-import { type AsideRange, conversationRunNumber, turnsThrough } from "@skein/domain";
+import { type AsideRange, conversationRunNumber, turnsThrough } from "@skein/domain/run-number";
 import type { ThreadId } from "./inputs.ts";
 import { formatRunRanges, type OrdinalRange, toRanges } from "./ordinal-ranges.ts";
 

@@ -1,3 +1,4 @@
+import { type PromptRoute, routedReply, takeQueued } from "./reply-script.ts";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback, parseJson, readBody, sleep } from "./http-plumbing.ts";
@@ -71,12 +72,6 @@ export type FakeMessagesServer = {
   close(): Promise<void>;
 };
 
-type PromptRoute = { match: string | RegExp; reply: AnthropicReply };
-
-function routeMatches(route: PromptRoute, text: string): boolean {
-  return typeof route.match === "string" ? text.includes(route.match) : route.match.test(text);
-}
-
 function requestedModel(body: unknown, fallback: string): string {
   if (typeof body === "object" && body !== null && "model" in body) {
     const model = (body as { model: unknown }).model;
@@ -147,7 +142,7 @@ export async function startFakeMessagesServer(
   };
   const log = createRequestLog<AnthropicRecordedRequest>("fake Anthropic server");
   const requests = log.requests;
-  const promptRoutes: PromptRoute[] = [];
+  const promptRoutes: PromptRoute<AnthropicReply>[] = [];
   const fallbackModel = options.model ?? "claude-fake-1";
   const defaultReply = options.defaultReply ?? anthropicTextReply("OK");
   const auxiliaryReply = options.auxiliaryReply ?? anthropicTextReply("Fake auxiliary reply");
@@ -155,20 +150,11 @@ export async function startFakeMessagesServer(
   function nextConversationReply(record: AnthropicRecordedRequest): AnthropicReply {
     const routed = options.respond?.(record);
     if (routed) return routed;
-    if (record.agent === "main") {
-      const latest = anthropicLatestUserText(record);
-      const route = promptRoutes.findLast((r) => routeMatches(r, latest));
-      if (route) return route.reply;
-    }
-    const queue = queues[record.agent];
-    const head = queue[0];
-    if (!head) return defaultReply;
-    if (head.kind === "error" && (head.times ?? 1) > 1) {
-      queue[0] = { ...head, times: (head.times ?? 1) - 1 };
-      return head;
-    }
-    queue.shift();
-    return head;
+    const route =
+      record.agent === "main"
+        ? routedReply(promptRoutes, anthropicLatestUserText(record))
+        : undefined;
+    return route ?? takeQueued(queues[record.agent], defaultReply);
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -1,3 +1,4 @@
+import { type PromptRoute, routedReply, takeQueued } from "./reply-script.ts";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { listenOnLoopback, parseJson, readBody, sleep } from "./http-plumbing.ts";
@@ -62,8 +63,6 @@ export type FakeGeminiServer = {
   close(): Promise<void>;
 };
 
-type PromptRoute = { match: string | RegExp; reply: GeminiReply };
-
 function writeError(res: ServerResponse, error: GeminiErrorReply): void {
   res.writeHead(error.status, { "content-type": "application/json" });
   res.end(
@@ -126,26 +125,16 @@ export async function startFakeGeminiServer(
   const queue = [...(options.script ?? [])];
   const log = createRequestLog<GeminiRecordedRequest>("fake Gemini server");
   const requests = log.requests;
-  const promptRoutes: PromptRoute[] = [];
+  const promptRoutes: PromptRoute<GeminiReply>[] = [];
   const defaultReply = options.defaultReply ?? geminiTextReply("OK");
   const auxiliaryReply = options.auxiliaryReply ?? defaultAuxiliary;
 
   function nextConversationReply(record: GeminiRecordedRequest): GeminiReply {
     const routed = options.respond?.(record);
     if (routed) return routed;
-    const latest = geminiLatestUserText(record);
-    const route = promptRoutes.findLast((r) =>
-      typeof r.match === "string" ? latest.includes(r.match) : r.match.test(latest),
+    return (
+      routedReply(promptRoutes, geminiLatestUserText(record)) ?? takeQueued(queue, defaultReply)
     );
-    if (route) return route.reply;
-    const head = queue[0];
-    if (!head) return defaultReply;
-    if (head.kind === "error" && (head.times ?? 1) > 1) {
-      queue[0] = { ...head, times: (head.times ?? 1) - 1 };
-      return head;
-    }
-    queue.shift();
-    return head;
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {

@@ -109,7 +109,7 @@ export function createSkeinMetrics(options: SkeinMetricsOptions): SkeinMetrics {
   });
   new Gauge({
     name: "skein_provider_loaded_threads",
-    help: "Native threads the live provider runtimes hold loaded (bounded by SKEIN_RUNTIME_MAX_THREADS per runtime once idle).",
+    help: "Native threads the live provider runtimes hold loaded (SKEIN_RUNTIME_MAX_THREADS per runtime: one at the bound takes no new threads).",
     registers: [registry],
     collect() {
       this.set(runtimes?.().loadedThreads ?? 0);

@@ -1,3 +1,4 @@
+import path from "node:path";
 import { AttachmentStore } from "../attachments/attachment-store.ts";
 import { type EventStore, LeaseKeeper } from "@skein/db";
 import {
@@ -33,6 +34,7 @@ import { WorktreeSetups } from "./workspaces/worktree-setup.ts";
 import { editHandoff, regenerateHandoff } from "./transfers/handoff-commands.ts";
 import { providerHandoffsBeforeStart } from "./transfers/default-writer.ts";
 import { draftHandoff } from "./transfers/handoff-draft.ts";
+import { netDiffReader } from "./transfers/net-diffs.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
 import { reviewDiff } from "./checkpoints/review-diff.ts";
@@ -80,6 +82,12 @@ export type OrchestratorOptions = {
   store: EventStore;
   adapters: Partial<Record<ProviderKind, ProviderAdapter>>;
   dataDir: string;
+  /**
+   * Where plain folders' checkpoint git dirs live (default `<dataDir>/checkpoints`). Instances
+   * sharing a database share it too (issue 35): a run's checkpoint is captured on whichever
+   * instance ran it, against the previous run's checkpoint, which another may have taken.
+   */
+  checkpointsDir?: string;
   ids?: IdSource;
   now?: () => Date;
   log?: Logger;
@@ -169,7 +177,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const checkpoints = new CheckpointService(
     repo,
     ids,
-    options.dataDir,
+    options.checkpointsDir ?? path.join(options.dataDir, "checkpoints"),
     log,
     options.captureCheckpoints ?? true,
   );
@@ -230,6 +238,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     ids,
     capabilities: (provider: ProviderKind) => sessions.adapter(provider)?.capabilities ?? null,
     summaries: createSideTurnWriter(sessions, options.summaryTimeoutMs),
+    netDiffs: netDiffReader(checkpoints, log),
   };
 
   executor.handoffsBeforeStart = providerHandoffsBeforeStart(handoffDeps, log);

@@ -19,6 +19,7 @@ export function withCapabilities(
     version: adapter.version,
     provider: adapter.provider,
     capabilities,
+    ...(adapter.threadEnv ? { threadEnv: true } : {}),
     status: () => adapter.status(),
     async openSession(input) {
       const handle = await adapter.openSession(input);

@@ -108,6 +108,7 @@ function observed(
     provider: adapter.provider,
     capabilities: adapter.capabilities,
     ...(adapter.attachmentTypes ? { attachmentTypes: adapter.attachmentTypes } : {}),
+    ...(adapter.threadEnv ? { threadEnv: true } : {}),
     status: () => adapter.status(),
     ...(adapter.listModels ? { listModels: adapter.listModels.bind(adapter) } : {}),
     async openSession(input) {

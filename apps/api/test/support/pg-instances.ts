@@ -35,7 +35,11 @@ export async function startPgInstance(options: {
   id: string;
   url: string;
   codex: ProviderAdapter;
+  /** Claude too, when a test runs it (shared the same way: one CLAUDE_CONFIG_DIR). */
+  claude?: ProviderAdapter;
   leaseTtlMs: number;
+  /** Plain folders' checkpoint store, shared with the other instances (else in this one's data dir). */
+  checkpointsDir?: string;
   /** Wraps the instance's store (e.g. to make an append fail as a database error would). */
   wrapStore?: (store: EventStore) => EventStore;
   /** B17: where GitHub is (a fake) and its token. */
@@ -46,19 +50,22 @@ export async function startPgInstance(options: {
   const dataDir = tempDir("skein-pg-instance-");
   const opened: string[] = [];
   const sessions: ProviderSessionHandle[] = [];
-  const codex: ProviderAdapter = {
-    ...options.codex,
+  const observed = (adapter: ProviderAdapter): ProviderAdapter => ({
+    ...adapter,
     async openSession(input) {
       opened.push(input.providerSessionId);
-      const handle = await options.codex.openSession(input);
+      const handle = await adapter.openSession(input);
       sessions.push(handle);
       return handle;
     },
-  };
+  });
+  const codex = observed(options.codex);
+  const claude = options.claude ? observed(options.claude) : undefined;
   const orchestrator = await createOrchestrator({
     store,
-    adapters: { codex },
+    adapters: { codex, ...(claude ? { claude } : {}) },
     dataDir,
+    ...(options.checkpointsDir ? { checkpointsDir: options.checkpointsDir } : {}),
     sessionIdleMs: 0,
     ...(process.env.SKEIN_TEST_LOG ? { log: createLogger("debug") } : {}),
     instanceId: options.id,

@@ -2,64 +2,9 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import {
-  type AnthropicRecordedRequest,
-  type AnthropicReply,
-  anthropicBashReply,
-  anthropicErrorReply,
-  anthropicMessages,
-  anthropicTextReply,
-  type FakeMessagesServer,
-  startFakeMessagesServer,
-} from "@skein/fake-models";
-import type { ContractReply, ConversationMessage } from "@skein/provider-contract";
+import { type FakeMessagesServer, startFakeMessagesServer } from "@skein/fake-models";
 import { createAcpAdapter } from "../../src/acp-adapter.ts";
 import { parseAcpAgents } from "../../src/agents-config.ts";
-
-export function claudeReply(reply: ContractReply): AnthropicReply {
-  switch (reply.kind) {
-    case "text":
-      return anthropicTextReply(reply.text);
-    case "slow-text": {
-      const text = reply.chunks.join("");
-      const chunkSize = Math.max(1, Math.ceil(text.length / Math.max(1, reply.chunks.length)));
-      return anthropicTextReply(text, { chunkSize, chunkDelayMs: reply.delayMs });
-    }
-    case "command":
-      return anthropicBashReply(reply.command);
-    case "http-error":
-      return anthropicErrorReply(reply.status, reply.message, { shouldRetry: false });
-  }
-}
-
-/** Claude Code's own `<system-reminder>` blocks, put ahead of the user's text. */
-const INJECTED = /^\s*<system-reminder>/;
-
-function textOf(content: unknown): string {
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content
-    .map((b: unknown) =>
-      typeof b === "object" && b !== null && "text" in b && typeof b.text === "string"
-        ? b.text
-        : "",
-    )
-    .join("\n");
-}
-
-export function claudeConversationOf(request: AnthropicRecordedRequest): ConversationMessage[] {
-  return anthropicMessages(request).flatMap((message) => {
-    const role = message.role;
-    if (role !== "user" && role !== "assistant") return [];
-    return message.content.flatMap((block): ConversationMessage[] => {
-      if (block.type === "tool_result") return [{ role: "tool", text: textOf(block.content) }];
-      if (block.type !== "text" || typeof block.text !== "string" || INJECTED.test(block.text)) {
-        return [];
-      }
-      return [{ role, text: block.text }];
-    });
-  });
-}
 
 /** The entry point of the pinned `@zed-industries/claude-agent-acp`. */
 export function claudeAgentAcpEntry(): string {

@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type {
   ProviderAdapter,
   RuntimeEvent,
@@ -10,12 +7,9 @@ import type {
 import { afterEach } from "vitest";
 import { createClaudeAdapter } from "../../src/claude-adapter.ts";
 import { ClaudeProviderSession } from "../../src/claude-provider-session.ts";
-import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
-import {
-  type FakeMessagesServer,
-  type FakeMessagesServerOptions,
-  startFakeMessagesServer,
-} from "@skein/fake-models";
+import type { MemoryRawEventSink } from "@skein/adapter-kit/testing";
+import type { FakeMessagesServer, FakeMessagesServerOptions } from "@skein/fake-models";
+import { claudeTestEnv } from "./claude-test-env.ts";
 
 export type AdapterHarness = {
   server: FakeMessagesServer;
@@ -30,11 +24,9 @@ export type AdapterHarness = {
 export async function createAdapterHarness(
   options: FakeMessagesServerOptions = {},
 ): Promise<AdapterHarness> {
-  const server = await startFakeMessagesServer(options);
-  const configDir = mkdtempSync(join(tmpdir(), "skein-claude-config-"));
-  const cwd = mkdtempSync(join(tmpdir(), "skein-claude-cwd-"));
-  const rawLog = createMemoryRawEventSink();
-  const adapter = createClaudeAdapter({ configDir, baseUrl: server.url, apiKey: "test-key" });
+  const env = await claudeTestEnv(options);
+  const { server, cwd, rawLog } = env;
+  const adapter = createClaudeAdapter(env.config);
   const handle = await adapter.openSession({ providerSessionId: "pss_test", cwd, rawLog });
   if (!(handle instanceof ClaudeProviderSession)) throw new Error("unexpected session type");
   return {
@@ -45,9 +37,7 @@ export async function createAdapterHarness(
     settings: { cwd, runtimeMode: "approval-required" },
     async dispose() {
       await handle.close();
-      await server.close();
-      rmSync(configDir, { recursive: true, force: true });
-      rmSync(cwd, { recursive: true, force: true });
+      await env.cleanup();
     },
   };
 }

@@ -1,16 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import {
-  type FakeMessagesServer,
-  type FakeMessagesServerOptions,
-  startFakeMessagesServer,
-} from "@skein/fake-models";
+import type { FakeMessagesServer, FakeMessagesServerOptions } from "@skein/fake-models";
 import { ClaudeRuntime, type ClaudeSessionSettings } from "../../src/claude-runtime.ts";
 import type { ClaudeTurn, SdkEnvelope } from "../../src/claude-turn.ts";
 import type { ClaudeConfig } from "../../src/config.ts";
-import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
+import type { MemoryRawEventSink } from "@skein/adapter-kit/testing";
 import type { ClaudeTurnOutcome } from "../../src/turn-outcome.ts";
+import { claudeTestEnv } from "./claude-test-env.ts";
 
 export type Harness = {
   server: FakeMessagesServer;
@@ -27,11 +21,8 @@ export async function createHarness(
   options: FakeMessagesServerOptions = {},
   settings: Partial<ClaudeSessionSettings> = {},
 ): Promise<Harness> {
-  const server = await startFakeMessagesServer(options);
-  const configDir = mkdtempSync(join(tmpdir(), "skein-claude-config-"));
-  const cwd = mkdtempSync(join(tmpdir(), "skein-claude-cwd-"));
-  const rawLog = createMemoryRawEventSink();
-  const config: ClaudeConfig = { configDir, baseUrl: server.url, apiKey: "test-key" };
+  const env = await claudeTestEnv(options);
+  const { server, config, cwd, rawLog } = env;
   const runtime = new ClaudeRuntime({ config, rawLog, providerSessionId: "pss_test" });
   return {
     server,
@@ -41,9 +32,7 @@ export async function createHarness(
     settings: { cwd, ...settings },
     async dispose() {
       await runtime.close();
-      await server.close();
-      rmSync(configDir, { recursive: true, force: true });
-      rmSync(cwd, { recursive: true, force: true });
+      await env.cleanup();
     },
   };
 }

@@ -44,12 +44,36 @@ export function runtimePolicy(mode: AdapterRuntimeMode): CodexPolicy {
 export function threadParams(settings: ThreadSettings, defaultModel: string | null) {
   const policy = runtimePolicy(settings.runtimeMode);
   const model = settings.model ?? defaultModel;
+  const config = threadEnvConfig(settings.env);
   return {
     cwd: settings.cwd,
     approvalPolicy: policy.approvalPolicy,
     sandbox: policy.sandbox,
     ...(model ? { model } : {}),
+    ...(config ? { config } : {}),
   };
+}
+
+/** What an environment variable's name may be: a dotted name would split the config path. */
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * The thread's own variables (its PORT, issue 26) as config overrides of this thread: Codex sets
+ * `shell_environment_policy.set` entries in every command the thread runs. One leaf per variable,
+ * so the person's own `set` entries in config.toml stay. This is what lets one app-server serve
+ * threads with different PORTs (issue 34: no new process per thread).
+ */
+export function threadEnvConfig(
+  env: Readonly<Record<string, string>> | undefined,
+): Record<string, JsonValue> | null {
+  const entries = Object.entries(env ?? {});
+  if (entries.length === 0) return null;
+  const config: Record<string, JsonValue> = {};
+  for (const [name, value] of entries) {
+    if (!ENV_NAME.test(name)) throw new Error(`not an environment variable name: ${name}`);
+    config[`shell_environment_policy.set.${name}`] = value;
+  }
+  return config;
 }
 
 export function dynamicTools(settings: ThreadSettings): DynamicToolSpec[] | null {

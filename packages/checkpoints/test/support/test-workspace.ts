@@ -13,6 +13,8 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { afterAll } from "vitest";
+import { createCheckpointStore } from "../../src/index.ts";
 
 const created: string[] = [];
 
@@ -22,9 +24,12 @@ export function tempDir(label: string): string {
   return dir;
 }
 
-export function cleanupTempDirs(): void {
+function cleanupTempDirs(): void {
   for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
+
+// Every test file that makes temp dirs imports this module: it removes them after the file.
+afterAll(cleanupTempDirs);
 
 function gitEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
@@ -116,4 +121,12 @@ export function userRepoState(repo: string) {
 
 export function fileContent(root: string, rel: string): string {
   return readFileSync(path.join(root, rel), "utf8");
+}
+
+/** A committed repository holding `files` and a checkpoint store over it (shadow data in a temp dir). */
+export async function repoWithStore(label: string, files: Record<string, string | Buffer>) {
+  const repo = tempDir(label);
+  initRepo(repo, files);
+  const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
+  return { repo, store };
 }

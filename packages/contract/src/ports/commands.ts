@@ -214,11 +214,15 @@ export interface OrchestratorCommands {
   }): Promise<{ outcome: "released" | "not_loaded" | "busy" }>;
   /** The models a provider offers here, default first where it says (read from its runtime). */
   providerModels(provider: ProviderKind): Promise<ProviderModel[]>;
-  /** A read: the handoff the next message would send on `provider` / with `bringBackFrom`. */
+  /**
+   * A read: the handoff the next message would send on `provider` / with `bringBackFrom`,
+   * written by `writer`, else by the project's `handoffWriter` (issue 25 item 3).
+   */
   draftHandoff(input: {
     threadId: ThreadId;
     provider: ProviderKind;
     bringBackFrom?: ThreadId;
+    writer?: HandoffWriter;
   }): Promise<HandoffDraft>;
   /** A read: per-file unified diffs between two of a thread's checkpoints (issue 17 review). */
   reviewDiff(input: ReviewDiffInput): Promise<ReviewDiff>;

@@ -8,11 +8,17 @@ export const handoffRouter = {
   /**
    * The handoff the thread's next message would send on `provider` (a switch) or with
    * `bringBackFrom` (a bring-back), built as the run would build it and recorded nowhere:
-   * the composer's "review handoff before sending" step.
+   * the composer's "review handoff before sending" step. Absent `writer`, the project's
+   * `handoffWriter` setting decides who writes it (issue 25 item 3).
    */
   draft: apiProcedure
     .input(
-      z.object({ threadId: ThreadId, provider: ProviderKind, bringBackFrom: ThreadId.optional() }),
+      z.object({
+        threadId: ThreadId,
+        provider: ProviderKind,
+        bringBackFrom: ThreadId.optional(),
+        writer: HandoffWriter.optional(),
+      }),
     )
     .query(({ ctx, input }) => ctx.services.commands.draftHandoff(input)),
 

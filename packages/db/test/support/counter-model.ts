@@ -6,7 +6,7 @@ import type {
   ProjectionWrite,
   StoredEvent,
 } from "../../src/index.ts";
-import { PROJECTION_TABLES } from "../../src/index.ts";
+import { PROJECTION_TABLES } from "../../src/projection-tables.ts";
 
 /**
  * A tiny stand-in domain for store tests: counters that are incremented, reset and removed. The

@@ -18,7 +18,8 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import type { AppendResult, EventStore, ProjectionWrite, StoredEvent } from "../../src/index.ts";
+import type { EventStore, ProjectionWrite, StoredEvent } from "../../src/index.ts";
+import type { AppendResult } from "../../src/event-store.ts";
 
 /**
  * The test-side stand-in for the orchestrator's command path (apps/api has its own): load the

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { afterAll, afterEach, describe } from "vitest";
-import { PROJECTION_TABLES } from "../../src/index.ts";
+import { PROJECTION_TABLES } from "../../src/projection-tables.ts";
 import { tempDir } from "./temp-dir.ts";
 import {
   connectAdmin,

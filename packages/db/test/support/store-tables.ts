@@ -1,4 +1,4 @@
-import { PROJECTION_TABLES } from "../../src/index.ts";
+import { PROJECTION_TABLES } from "../../src/projection-tables.ts";
 
 /** Every table the migrations create, on either database, sorted: the store's own and the projections. */
 export const STORE_TABLES = [

@@ -1,10 +1,10 @@
 import pg from "pg";
+import { openSqliteEventStore } from "../../src/index.ts";
 import {
   openPostgresEventStore,
-  openSqliteEventStore,
   type PostgresEventStoreOptions,
-  type SqliteEventStoreOptions,
-} from "../../src/index.ts";
+} from "../../src/postgres/postgres-event-store.ts";
+import type { SqliteEventStoreOptions } from "../../src/sqlite/sqlite-event-store.ts";
 import type { EventStore } from "../../src/index.ts";
 
 // No vitest imports here: child-process fixtures use this module too.

@@ -10,7 +10,8 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import type { AppendResult, EventStore } from "../../src/index.ts";
+import type { EventStore } from "../../src/index.ts";
+import type { AppendResult } from "../../src/event-store.ts";
 import { type Aggregate, decideAndProject, idOf } from "./execute-command.ts";
 
 export type RunScript = {

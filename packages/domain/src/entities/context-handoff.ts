@@ -115,11 +115,14 @@ export const HandoffBrief = z.object({
   files: z.array(
     z.object({
       fileName: z.string().min(1),
-      changes: z.number().int().positive(),
+      /** 0 with no `lastRun`: a net diff's file no covered run changed (an uncommitted edit). */
+      changes: z.number().int().nonnegative(),
       additions: z.number().int().nonnegative().nullable(),
       deletions: z.number().int().nonnegative().nullable(),
-      lastRun: BriefRunRef,
+      lastRun: BriefRunRef.nullable(),
       latestDiff: z.string().nullable(),
+      /** Issue 25 item 2: counts and diff are git's net diff (see `netDiff`). */
+      net: z.literal(true).optional(),
     }),
   ),
   errors: z.array(
@@ -135,6 +138,8 @@ export const HandoffBrief = z.object({
     .object({ run: BriefRunRef, user: z.string().nullable(), assistant: z.string().nullable() })
     .nullable(),
   left: BriefSectionCounts,
+  /** Issue 25 item 2: `files` is git's net diff between these runs' ends (null: thread start). */
+  netDiff: z.object({ from: BriefRunRef.nullable(), to: BriefRunRef.nullable() }).optional(),
 });
 export type HandoffBrief = z.infer<typeof HandoffBrief>;
 

@@ -70,8 +70,9 @@ export type ThreadSettings = {
   /** App-owned tools to expose on this thread, when `appOwnedTools` is supported. */
   tools?: AppToolDefinition[];
   /**
-   * Added to the runtime's process environment (issue 26: the thread's `PORT`). It is the
-   * runtime's, not the thread's: the orchestrator opens one runtime per distinct environment.
+   * The thread's own environment variables (issue 26: its `PORT`). An adapter with
+   * `threadEnv` gives them to this thread's commands itself; for any other they are the runtime
+   * process's, and the orchestrator opens one runtime per distinct environment.
    */
   env?: Readonly<Record<string, string>>;
 };
@@ -197,6 +198,14 @@ export interface ProviderSessionHandle {
   /** Answers an open runtime request. Rejects when the request is no longer answerable. */
   respondToRequest(requestRef: string, answer: RuntimeRequestAnswer): Promise<void>;
 
+  /**
+   * Optional. Lets go of one native thread's live state (its process, its in-memory history)
+   * without stopping the runtime, so another runtime can continue the thread and this one reads
+   * it afresh when next asked to resume it. False while that thread's turn runs. Absent: the
+   * whole runtime must stop to let go (a Codex thread has one writer until its process exits).
+   */
+  releaseThread?(nativeThreadRef: string): Promise<boolean>;
+
   /** True while the underlying process/connection is alive. */
   isAlive(): boolean;
   /** Stops the runtime; running turns end `interrupted`. */
@@ -219,6 +228,13 @@ export interface ProviderAdapter {
    * other with CapabilityUnsupportedError before any provider work.
    */
   readonly attachmentTypes?: readonly string[];
+  /**
+   * True when the adapter applies `ThreadSettings.env` to each thread's own commands (on
+   * start, resume and fork), so one runtime serves threads with different environments (issue
+   * 34: a new thread with a PORT of its own then needs no new process). Absent: the environment
+   * is the process's, one runtime per distinct environment.
+   */
+  readonly threadEnv?: boolean;
   /** Opens (spawns/handshakes) a runtime for the given session id. */
   openSession(input: {
     providerSessionId: string;

@@ -18,15 +18,20 @@ export type BriefFact = {
   readonly closedBy?: RunRef;
 };
 
-/** A file the covered runs changed: every change counted, only its latest state shown. */
+/**
+ * A file the covered runs changed: every change counted, only its latest state shown. From a net
+ * diff (`net`), its counts and diff are git's from the base to the source point, and a file no
+ * covered run changed (the person's uncommitted edit) has no `lastRun` and 0 changes.
+ */
 export type BriefFile = {
   readonly fileName: string;
   readonly changes: number;
   readonly additions: number | null;
   readonly deletions: number | null;
-  readonly lastRun: RunRef;
-  /** The latest change's diff (or new text), capped; null when the runtime reported none. */
+  readonly lastRun: RunRef | null;
+  /** The latest change's diff (or new text), or the net diff, capped; null when none is known. */
   readonly latestDiff: string | null;
+  readonly net?: true;
 };
 
 /** A command that failed and did not succeed again later in the covered runs. */
@@ -59,6 +64,11 @@ export type HandoffBrief = {
   readonly closed: readonly BriefFact[];
   readonly lastExchange: BriefExchange | null;
   readonly left: Readonly<Record<BriefSection, number>>;
+  /**
+   * Issue 25 item 2: `files` is git's net diff between these points (`from` null: the thread's
+   * start), uncommitted changes included. Absent: the runs' own file changes (no checkpoints).
+   */
+  readonly netDiff?: { readonly from: RunRef | null; readonly to: RunRef | null };
 };
 
 export type BriefSection =

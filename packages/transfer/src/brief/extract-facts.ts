@@ -245,7 +245,9 @@ export function extractFacts(contents: readonly RunContent[]): ExtractedFacts {
     goal: [...goal, ...goals],
     active: active.filter((t) => t.fact.kind !== "goal").map((t) => t.fact),
     closed,
-    files: [...files.values()].sort((a, b) => a.lastRun.ordinal - b.lastRun.ordinal),
+    files: [...files.values()].sort(
+      (a, b) => (a.lastRun?.ordinal ?? 0) - (b.lastRun?.ordinal ?? 0),
+    ),
     errors: [...failures.values()],
   };
 }

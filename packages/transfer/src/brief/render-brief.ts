@@ -41,15 +41,27 @@ function closedLine(fact: BriefFact, name: RunNamer): string {
   return `- ${fact.kind}: ${short} (${name(fact.run)}; ${by})`;
 }
 
+/** Issue 25 item 2: the title of a net diff says between which points, uncommitted included. */
+function netTitle(span: NonNullable<BriefItems["netDiff"]>, name: RunNamer, tool: boolean): string {
+  const from = span.from ? `the end of ${name(span.from)}` : "the thread's start";
+  const to = span.to ? `the end of ${name(span.to)}` : "the source point";
+  const rest = tool ? "; each run's own changes: skein_history files" : "";
+  return `## State of the code (net diff from ${from} to ${to}, uncommitted changes included${rest})`;
+}
+
 function fileLines(file: BriefFile, name: RunNamer, withDiff: boolean): string[] {
   const counts =
     file.additions === null && file.deletions === null
       ? ""
       : ` +${file.additions ?? 0} -${file.deletions ?? 0}`;
   const times = file.changes === 1 ? "1 change" : `${file.changes} changes`;
-  const head = `- ${file.fileName}${counts} (${times}, last in ${name(file.lastRun)})`;
+  const where = file.lastRun
+    ? `${times}, last in ${name(file.lastRun)}`
+    : "changed outside the covered runs";
+  const head = `- ${file.fileName}${counts} (${where})`;
   if (!withDiff || file.latestDiff === null) return [head];
-  return [head, "  latest change:", ...file.latestDiff.split("\n").map((l) => `    ${l}`)];
+  const label = file.net ? "  net diff:" : "  latest change:";
+  return [head, label, ...file.latestDiff.split("\n").map((l) => `    ${l}`)];
 }
 
 function errorLines(error: BriefError, name: RunNamer): string[] {
@@ -92,7 +104,7 @@ function render(items: BriefItems, shown: Shown, name: RunNamer, historyTool: bo
   };
   factSection("goal", items.goal);
   if (items.files.length > 0) {
-    lines.push(TITLES.files);
+    lines.push(items.netDiff ? netTitle(items.netDiff, name, historyTool) : TITLES.files);
     const files = newest(items.files, shown.files);
     files.forEach((file, i) => {
       lines.push(...fileLines(file, name, i >= files.length - shown.diffs));
@@ -192,6 +204,7 @@ export function renderBrief(
     closed: keep(items.closed, shown.closed),
     lastExchange: items.lastExchange,
     left,
+    ...(items.netDiff ? { netDiff: items.netDiff } : {}),
   };
   return { text, brief };
 }

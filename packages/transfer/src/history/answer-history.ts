@@ -1,7 +1,7 @@
 import { collectRunContents, type RunContent } from "../handoff-content.ts";
 import { commandBody, fileBody } from "../handoff-render.ts";
 import type { Run, ThreadId, TurnItem } from "../inputs.ts";
-import type { AsideRange } from "@skein/domain";
+import type { AsideRange } from "@skein/domain/run-number";
 import { toRanges } from "../ordinal-ranges.ts";
 import { compactRunsOf, formatNumberedRuns, runNumberOf, runWords } from "../run-numbers.ts";
 import type { RunSegment } from "../run-history.ts";

@@ -147,9 +147,18 @@ function openTarget(s: RunStartState, meta: RunStartMeta): RunStartOutput {
   // Whether this runtime has the thread loaded is known only here (a reaped or restarted
   // runtime has none), so resume whenever the adapter can, whatever the persisted status says.
   if (!res.target.resume && !runtime.canResume) return retry(s, failed);
+  // Issue 35: a thread this runtime has not loaded may be live in another instance's runtime,
+  // whose copy would go stale once this one runs a turn (Claude keeps no lock: that instance
+  // would later continue its own, older conversation). Peers let go before the resume, so only
+  // the runtime that ran the latest turn ever holds the thread.
   return {
     type: "ResumeThread",
-    data: { providerThreadId, nativeThreadRef: ref, askPeersFirst: false, waitMs: 0 },
+    data: {
+      providerThreadId,
+      nativeThreadRef: ref,
+      askPeersFirst: runtime.canAskPeers,
+      waitMs: 0,
+    },
   };
 }
 

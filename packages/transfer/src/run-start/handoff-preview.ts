@@ -14,6 +14,7 @@ import type { TransferCapabilities } from "../inputs.ts";
 import { toRanges } from "../ordinal-ranges.ts";
 import type { HandoffPlan } from "../resolution-types.ts";
 import { resolveStartContext } from "../resolve-start-context.ts";
+import { netDiffFor } from "./code-state.ts";
 import { startContextHistory, type TransferInputs } from "./start-inputs.ts";
 
 /**
@@ -22,7 +23,7 @@ import { startContextHistory, type TransferInputs } from "./start-inputs.ts";
  */
 export function buildPlannedHandoff(
   inputs: Pick<TransferInputs, "runs" | "turnItems" | "checkpoints"> &
-    Partial<Pick<TransferInputs, "runOffsets" | "asideRuns">>,
+    Partial<Pick<TransferInputs, "runOffsets" | "asideRuns" | "threads" | "netDiffs">>,
   transfer: HandoffTransfer,
   plan: HandoffPlan,
   targetProvider: ProviderKind,
@@ -48,6 +49,7 @@ export function buildPlannedHandoff(
     historyTool,
     ...(inputs.runOffsets ? { runOffsets: inputs.runOffsets } : {}),
     ...(inputs.asideRuns ? { asideRuns: inputs.asideRuns } : {}),
+    netDiff: netDiffFor(inputs, transfer, plan),
   });
 }
 

@@ -6,6 +6,7 @@ export {
   type RunStartMeta,
 } from "./decide.ts";
 export { evolve, initialRunStartState } from "./evolve.ts";
+export { type CodeStateRequest, codeStateRequests } from "./code-state.ts";
 export {
   buildPlannedHandoff,
   manualPreviewOf,

@@ -67,6 +67,16 @@ describe("run start: a resume that fails (T7)", () => {
     });
   });
 
+  it("a resume asks other instances to let go of the thread first, when there are any", async () => {
+    const { s, runId } = secondRun("codex", "codex");
+    given(requested(s, runId), await loaded(s.state))
+      .when(runtime({ canAskPeers: true }))
+      .then({ type: "ResumeThread", data: { askPeersFirst: true, waitMs: 0 } });
+    given(requested(s, runId), await loaded(s.state))
+      .when(runtime({ canAskPeers: false }))
+      .then({ type: "ResumeThread", data: { askPeersFirst: false, waitMs: 0 } });
+  });
+
   it("a thread held by another instance's runtime: ask it to let go once, then retry with backoff", async () => {
     const { facts } = await resuming(true);
     given(...facts)

@@ -6,7 +6,9 @@ import type {
   ThreadState,
   TurnItem,
 } from "@skein/domain";
-import { type AsideRange, turnsThrough } from "@skein/domain";
+import { turnsThrough } from "@skein/domain";
+import type { AsideRange } from "@skein/domain/run-number";
+import type { NetDiff } from "../brief/net-diff.ts";
 
 /** Everything transfer resolution and handoff building read, gathered from thread states. */
 export type TransferInputs = {
@@ -21,6 +23,8 @@ export type TransferInputs = {
   runOffsets: Map<ThreadId, number>;
   /** E3: each read thread's runs that are not turns (they take no number). */
   asideRuns: Map<ThreadId, readonly AsideRange[]>;
+  /** Issue 25 item 2: net diffs read from git for this start (`codeStateRequests`), if any. */
+  netDiffs?: NetDiff[];
 };
 
 function orderedItems(state: ThreadState): TurnItem[] {

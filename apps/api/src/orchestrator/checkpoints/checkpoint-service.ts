@@ -26,19 +26,23 @@ const SETTLED_MEMORY = 1_000;
 
 /**
  * Captures a checkpoint of the workspace at the end of every root run (E6, E7) and opens the git
- * plumbing per workspace. Non-git workspaces get a shadow git dir under Skein's data dir, keyed
- * by the workspace path, so nothing is ever written into the user's folder.
+ * plumbing per workspace. Non-git workspaces get a shadow git dir under Skein's checkpoints dir
+ * (in its data dir unless configured), keyed by the workspace's real path, so nothing is ever
+ * written into the user's folder and every instance sharing that dir reads the same refs.
  */
 export class CheckpointService {
   private readonly stores = new Map<string, Promise<CheckpointStore>>();
   /** Runs whose capture ended (recorded, failed or skipped), oldest first. */
   private readonly settled = new Set<RunId>();
   private readonly waiters = new Map<RunId, (() => void)[]>();
+  /** Baselines whose folder is read but whose commit may still be in the writing, by thread. */
+  private readonly baselines = new Map<ThreadId, Promise<void>>();
 
   constructor(
     private readonly repo: AggregateRepository,
     private readonly ids: IdSource,
-    private readonly dataDir: string,
+    /** One git dir per plain folder under here, by its real path (shared across instances). */
+    private readonly checkpointsDir: string,
     private readonly log: Logger,
     /** Off: runs end without a workspace checkpoint (e.g. a huge workspace; seeding benches). */
     private readonly captureEnabled = true,
@@ -56,7 +60,7 @@ export class CheckpointService {
       const key = createHash("sha256").update(real).digest("hex").slice(0, 16);
       store = createCheckpointStore({
         workspaceRoot: real,
-        shadowDir: path.join(this.dataDir, "checkpoints", key),
+        shadowDir: path.join(this.checkpointsDir, key),
       });
       // A workspace that cannot hold checkpoints (e.g. it contains Skein's data dir) fails the
       // same way every time: remember that for a while instead of spawning git on every fork.
@@ -72,20 +76,50 @@ export class CheckpointService {
    * Snapshots the workspace before a thread's first run (no ready checkpoint yet), so the first
    * run's checkpoint lists what that run changed, not every file that already existed or was
    * uncommitted. Best effort: without a baseline the first checkpoint diffs against HEAD.
+   * Resolves once the folder has been read (the run's turn may start then, issue 34); the
+   * baseline's commit and ref are written after, and whatever reads the baseline
+   * (`baselineOf`) waits for them. Never rejects.
    */
-  async captureBaseline(threadId: ThreadId, state: ThreadState, cwd: string): Promise<void> {
-    if (!this.captureEnabled || lastRootCheckpointRef(state) || !existsSync(cwd)) return;
-    try {
-      const store = await this.storeFor(cwd);
-      if ((await store.status(baselineRef(threadId))) === "ready") return;
-      await store.capture({ threadId, runId: BASELINE_RUN });
-    } catch (error) {
-      this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
+  captureBaseline(threadId: ThreadId, state: ThreadState, cwd: string): Promise<void> {
+    if (!this.captureEnabled || lastRootCheckpointRef(state) || !existsSync(cwd)) {
+      return Promise.resolve();
     }
+    let folderRead!: () => void;
+    const read = new Promise<void>((resolve) => {
+      folderRead = resolve;
+    });
+    const whole = (async () => {
+      try {
+        const store = await this.storeFor(cwd);
+        // Only an earlier run of the thread can have left a baseline: a thread's first run
+        // spares the look (a git process on the way to its first turn, issue 34).
+        const earlier = state.runs.size > 1;
+        if (earlier && (await store.status(baselineRef(threadId))) === "ready") return;
+        await store.capture({
+          threadId,
+          runId: BASELINE_RUN,
+          onFolderRead: folderRead,
+          listFiles: false,
+        });
+      } catch (error) {
+        this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
+      } finally {
+        folderRead();
+      }
+    })();
+    this.baselines.set(threadId, whole);
+    void whole.then(() => {
+      if (this.baselines.get(threadId) === whole) this.baselines.delete(threadId);
+    });
+    return read;
   }
 
-  /** The baseline ref when the thread has one in this workspace's store, else undefined. */
+  /**
+   * The baseline ref when the thread has one in this workspace's store, else undefined; a
+   * baseline still being written is waited for.
+   */
   async baselineOf(store: CheckpointStore, threadId: ThreadId): Promise<string | undefined> {
+    await this.baselines.get(threadId);
     const ref = baselineRef(threadId);
     return (await store.status(ref).catch(() => "missing")) === "ready" ? ref : undefined;
   }

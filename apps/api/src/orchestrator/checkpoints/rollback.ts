@@ -182,11 +182,14 @@ async function rollbackProviderThread(
     const adapter = deps.sessions.adapter(pt.provider);
     if (!adapter?.capabilities.rollback)
       throw new Error(`${pt.provider} cannot roll back natively`);
-    const session = await deps.sessions.ensure(pt.provider, cwd, null, runtimeEnvOf(state.thread!));
+    const env = runtimeEnvOf(state.thread!);
+    const session = await deps.sessions.ensure(pt.provider, cwd, null, env, pt.nativeThreadRef);
     if (!session.loadedThreads.has(pt.nativeThreadRef)) {
+      // The thread's PORT goes with the resumed thread where the adapter keeps it per thread.
       await session.handle.resumeThread(pt.nativeThreadRef, {
         cwd,
         runtimeMode: state.thread!.runtimeMode,
+        env,
       });
       session.loadedThreads.add(pt.nativeThreadRef);
     }

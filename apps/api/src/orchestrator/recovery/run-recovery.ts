@@ -31,6 +31,7 @@ export async function reattach(
     settings.cwd,
     settings.model ?? null,
     settings.env,
+    active.nativeThreadRef,
   );
   if (!session.loadedThreads.has(active.nativeThreadRef)) {
     await session.handle.resumeThread(active.nativeThreadRef, settings);

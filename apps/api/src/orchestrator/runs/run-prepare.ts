@@ -8,6 +8,7 @@ import { leftQueueHead } from "./queue-head.ts";
 import { firstTurnInput } from "./turn-input.ts";
 import { describeStartFailure, workspaceProblem } from "./workspace-check.ts";
 import { runtimeEnvOf } from "../workspaces/worktree-setup.ts";
+import { netDiffReader } from "../transfers/net-diffs.ts";
 
 /**
  * A run ready for its first turn, in its folder; or why it cannot start, in words; or, B20, no
@@ -46,7 +47,8 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // What the thread's first checkpoint diffs from, taken before the provider's first turn can
   // touch the folder. Starting a provider thread only reads it, so the capture (git, a few
   // hundred ms on a new thread) runs alongside that start instead of ahead of it (issue 34).
-  // It never throws: a failed capture is logged and the run goes on without a baseline.
+  // The turn waits only until git has read the folder; the baseline's commit is written while
+  // the turn runs. It never throws: a failed capture is logged and the run goes on without one.
   const baseline = ctx.checkpoints.captureBaseline(threadId, state, cwd);
   const appTools = ctx.toolsFor(threadId, run.id);
   const settings: ThreadSettings = {
@@ -58,7 +60,13 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   };
   let prepared: Awaited<ReturnType<typeof startRun>>;
   try {
-    const deps = { repo: ctx.repo, sessions: ctx.sessions, ids: ctx.ids, appends: scope.appends };
+    const deps = {
+      repo: ctx.repo,
+      sessions: ctx.sessions,
+      ids: ctx.ids,
+      appends: scope.appends,
+      netDiffs: netDiffReader(ctx.checkpoints, ctx.log),
+    };
     prepared = await startRun(deps, threadId, run, text, settings);
   } catch (error) {
     await baseline;

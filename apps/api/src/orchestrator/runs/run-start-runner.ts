@@ -1,10 +1,18 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type IdSource, isDomainError, type Run, type ThreadId } from "@skein/domain";
+import {
+  asId,
+  type IdSource,
+  isDomainError,
+  type Run,
+  type ThreadId,
+  type ThreadState,
+} from "@skein/domain";
 import { NativeThreadHeldError, type ThreadSettings } from "@skein/domain/provider";
 import { gatherTransferInputs, runStart } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { RunAppender } from "../recovery/lease-fence.ts";
 import type { LiveSession, SessionManager } from "../runtime/session-manager.ts";
+import type { NetDiffReader } from "../transfers/net-diffs.ts";
 
 /** The provider thread a run executes on, and the context its message carries. */
 export type PreparedStart = runStart.StartedRun & { session: LiveSession };
@@ -15,6 +23,8 @@ type Deps = {
   ids: IdSource;
   /** The thread's fenced appender: nothing is recorded once its lease is lost. */
   appends: RunAppender;
+  /** Issue 25 item 2: git's net diffs for the handoff this start may send. */
+  netDiffs?: NetDiffReader;
 };
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -60,8 +70,22 @@ export async function startRun(
   }
 }
 
-/** The live runtime the start opened, shared by its effects. */
-type Live = { session: LiveSession | null };
+/** The live runtime the start opened and the thread as last loaded, shared by its effects. */
+type Live = { session: LiveSession | null; state?: ThreadState };
+
+/**
+ * The native thread the start will use (continue, or fork from), so the runtime that holds it
+ * loaded is the one chosen (B21: a draining runtime keeps serving its threads).
+ */
+function nativeThreadOf(
+  resolution: runStart.Resolved,
+  state: ThreadState | undefined,
+): string | null {
+  if (resolution.kind === "native") return resolution.fork.providerThreadRef;
+  if (resolution.target.action !== "continue") return null;
+  const providerThreadId = asId("providerThread", resolution.target.providerThreadId);
+  return state?.providerThreads.get(providerThreadId)?.nativeThreadRef ?? null;
+}
 type Ctx = { threadId: ThreadId; run: Run; settings: ThreadSettings; live: Live };
 
 /** Performs one effect and says what happened, as the workflow's next input. */
@@ -73,9 +97,14 @@ async function perform(
   const session = live.session;
   switch (output.type) {
     case "LoadContext": {
-      const state = await deps.repo.thread(threadId);
-      const inputs = await gatherTransferInputs(state, (id) => deps.repo.thread(id));
-      return { type: "ContextLoaded", data: { state, inputs } };
+      const load = async () => {
+        const state = await deps.repo.thread(threadId);
+        return { state, inputs: await gatherTransferInputs(state, (id) => deps.repo.thread(id)) };
+      };
+      const loaded = await load();
+      const data = deps.netDiffs ? await deps.netDiffs(loaded, run.provider, load) : loaded;
+      live.state = data.state;
+      return { type: "ContextLoaded", data };
     }
     case "EnsureRuntime": {
       const opened = await deps.sessions.ensure(
@@ -83,6 +112,7 @@ async function perform(
         settings.cwd,
         settings.model ?? null,
         settings.env,
+        nativeThreadOf(output.data.resolution, live.state),
       );
       live.session = opened;
       return {
@@ -110,7 +140,11 @@ async function perform(
       }
     case "ResumeThread": {
       const { nativeThreadRef, askPeersFirst, waitMs } = output.data;
-      if (askPeersFirst) await deps.sessions.askPeersToRelease?.(nativeThreadRef);
+      // Best effort: a peer that cannot be asked (or a store that cannot list them) leaves the
+      // resume to find out for itself whether the thread is free.
+      if (askPeersFirst) {
+        await deps.sessions.askPeersToRelease?.(nativeThreadRef).catch(() => false);
+      }
       if (waitMs > 0) await sleep(waitMs);
       try {
         await session!.handle.resumeThread(nativeThreadRef, settings);

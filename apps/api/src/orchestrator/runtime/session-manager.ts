@@ -28,9 +28,10 @@ type LiveSession = {
 /**
  * B21: runtime memory bounded whatever the number of threads. A runtime keeps every native thread
  * it has loaded in memory (Codex holds each until its process exits), and threads with a folder
- * or PORT of their own each have a runtime. So a runtime that has loaded more than
- * `maxLoadedThreads`, and the least recently used runtimes beyond `maxRuntimes`, are closed once
- * idle for `recycleIdleMs`; their threads are resumed from their refs by the next runtime (R2).
+ * (or, where the adapter has no `threadEnv`, a PORT) of their own each have a runtime. So a
+ * runtime that has loaded more than `maxLoadedThreads`, and the least recently used runtimes
+ * beyond `maxRuntimes`, are closed once idle for `recycleIdleMs`; their threads are resumed from
+ * their refs by the next runtime (R2).
  * A runtime in a turn is never closed.
  */
 export type RuntimeLimits = {
@@ -42,10 +43,13 @@ export type RuntimeLimits = {
 };
 
 export const DEFAULT_RUNTIME_LIMITS: RuntimeLimits = {
-  maxLoadedThreads: 200,
+  maxLoadedThreads: 64,
   maxRuntimes: 8,
   recycleIdleMs: 30_000,
 };
+
+/** Marks the key of a runtime that drains (at its thread limit; closed once idle). */
+const DRAINING = "#draining:";
 
 /** What the live runtimes hold now (metrics, benches). */
 export type RuntimeStats = { runtimes: number; loadedThreads: number };
@@ -109,23 +113,44 @@ export class SessionManager {
 
   /**
    * A live runtime for the provider in `cwd` with `env` added to its process environment (a
-   * thread's PORT, issue 26), opening (and recording) one when needed.
+   * thread's PORT, issue 26), opening (and recording) one when needed. For an adapter with
+   * `threadEnv` the variables go with each thread instead (ThreadSettings.env), so threads that
+   * differ only in them share the folder's runtime.
    */
   async ensure(
     provider: ProviderKind,
     cwd: string,
     model: string | null,
     env?: Readonly<Record<string, string>>,
+    /** The native thread the caller will use, when it has one: the runtime holding it is kept. */
+    nativeThreadRef?: string | null,
   ): Promise<LiveSession> {
-    const extra = env && Object.keys(env).length > 0 ? env : undefined;
+    // An adapter that gives each thread its own variables shares one runtime among them.
+    const perThread = this.adapters[provider]?.threadEnv === true;
+    const extra = env && Object.keys(env).length > 0 && !perThread ? env : undefined;
     const key = extra ? `${provider}|${cwd}|${JSON.stringify(extra)}` : `${provider}|${cwd}`;
+    const holder = nativeThreadRef ? this.drainingHolder(key, nativeThreadRef) : undefined;
+    if (holder) {
+      holder.lastUsedAt = Date.now();
+      return holder;
+    }
     const current = this.live.get(key);
     if (current?.handle.isAlive()) {
-      // A run about to start here: not idle, whatever its turn count says yet.
-      current.lastUsedAt = Date.now();
-      return current;
-    }
-    if (current) {
+      if (!this.full(current) || (nativeThreadRef && current.loadedThreads.has(nativeThreadRef))) {
+        // A run about to start here: not idle, whatever its turn count says yet.
+        current.lastUsedAt = Date.now();
+        return current;
+      }
+      // B21: at its thread limit while in use, it drains: the turns it runs (or is starting)
+      // go on there and it is closed once idle; threads new to it go to a new runtime, so the
+      // threads loaded stay bounded while the server is busy, not only once it rests.
+      this.live.delete(key);
+      this.live.set(`${key}${DRAINING}${current.providerSessionId}`, current);
+      this.log.info(
+        { providerSessionId: current.providerSessionId, loadedThreads: current.loadedThreads.size },
+        "provider session draining: at its thread limit",
+      );
+    } else if (current) {
       this.live.delete(key);
       await this.setStatus(current.providerSessionId, "error", "provider runtime exited");
     }
@@ -136,6 +161,21 @@ export class SessionManager {
     const session = await opening;
     this.live.set(key, session);
     return session;
+  }
+
+  /** At its thread limit: new threads go elsewhere. */
+  private full(session: LiveSession): boolean {
+    const { maxLoadedThreads } = this.limits;
+    return maxLoadedThreads > 0 && session.loadedThreads.size >= maxLoadedThreads;
+  }
+
+  /** A draining runtime of `key` that still holds `nativeThreadRef` loaded (one writer per thread). */
+  private drainingHolder(key: string, nativeThreadRef: string): LiveSession | undefined {
+    for (const [liveKey, session] of this.live) {
+      if (!liveKey.startsWith(`${key}${DRAINING}`)) continue;
+      if (session.handle.isAlive() && session.loadedThreads.has(nativeThreadRef)) return session;
+    }
+    return undefined;
   }
 
   private async open(
@@ -212,6 +252,15 @@ export class SessionManager {
     let outcome: "released" | "not_loaded" | "busy" = "not_loaded";
     for (const [key, session] of this.live) {
       if (!session.loadedThreads.has(nativeThreadRef)) continue;
+      if (session.handle.releaseThread) {
+        // A runtime that can let go of one thread keeps serving its others (Claude: one CLI
+        // process per conversation), even mid-turn on another thread.
+        if (await session.handle.releaseThread(nativeThreadRef)) {
+          session.loadedThreads.delete(nativeThreadRef);
+          if (outcome === "not_loaded") outcome = "released";
+        } else outcome = "busy";
+        continue;
+      }
       if (session.activeTurns > 0) {
         outcome = "busy";
         continue;
@@ -237,8 +286,8 @@ export class SessionManager {
       if (this.idleMs > 0 && now - session.lastUsedAt >= this.idleMs) {
         await this.retire(key, session, "idle provider session reaped");
       } else if (
-        maxLoadedThreads > 0 &&
-        session.loadedThreads.size > maxLoadedThreads &&
+        ((maxLoadedThreads > 0 && session.loadedThreads.size > maxLoadedThreads) ||
+          key.includes(DRAINING)) &&
         resting(session)
       ) {
         await this.retire(key, session, "provider session recycled: too many threads loaded");

@@ -31,6 +31,7 @@ import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { CommandContext } from "../commands/command-gate.ts";
 import { providerAuthored } from "./provider-authored.ts";
 import type { SummaryWriter } from "./side-turn-summary.ts";
+import type { NetDiffReader } from "./net-diffs.ts";
 
 export type HandoffDeps = {
   repo: AggregateRepository;
@@ -39,6 +40,8 @@ export type HandoffDeps = {
   capabilities(provider: ProviderKind): TransferCapabilities | null;
   /** Issue 25: runs the source provider's side turn that writes a handoff, when it can. */
   summaries?: SummaryWriter;
+  /** Issue 25 item 2: git's net diffs, so a preview shows the state of the work as a run would. */
+  netDiffs?: NetDiffReader;
 };
 
 type Receipt = { handoffId: ContextHandoffId; sequence: number };
@@ -57,7 +60,7 @@ async function load(deps: HandoffDeps, target: Target) {
  * Who writes a previewed handoff (issue 25 item 3): the writer the request names wins, else the
  * project's `handoffWriter` setting, else Skein's builder.
  */
-async function writerFor(
+export async function writerFor(
   deps: HandoffDeps,
   state: ThreadState,
   named: HandoffWriter | undefined,
@@ -79,13 +82,27 @@ async function previewPlan(
   if (!capabilities) {
     throw new PreconditionFailedError(`provider ${chosen} is not configured on this server`);
   }
-  const inputs = await gatherTransferInputs(state, (id) => deps.repo.thread(id));
+  const inputs = await withNetDiffs(deps, state, chosen);
   return {
     inputs,
     provider: chosen,
     plan: planPreview(state, inputs, transfer, chosen, capabilities),
     historyTool: capabilities.appOwnedTools === true,
   };
+}
+
+/** The transfer inputs of `state`, with the net diffs a handoff on `provider` may show. */
+export async function withNetDiffs(
+  deps: HandoffDeps,
+  state: ThreadState,
+  provider: ProviderKind,
+): Promise<TransferInputs> {
+  const load = async () => ({
+    state,
+    inputs: await gatherTransferInputs(state, (id) => deps.repo.thread(id)),
+  });
+  const loaded = await load();
+  return deps.netDiffs ? (await deps.netDiffs(loaded, provider, load)).inputs : loaded.inputs;
 }
 
 async function execute(

@@ -1,7 +1,9 @@
 import {
   asId,
+  type ContextHandoff,
   type ContextTransfer,
   HandoffPayload,
+  type HandoffWriter,
   latestStablePoint,
   PreconditionFailedError,
   type ProviderKind,
@@ -11,13 +13,13 @@ import {
 } from "@skein/domain";
 import {
   buildPlannedHandoff,
-  gatherTransferInputs,
   previewOf,
   resolveStartContext,
   startContextHistory,
 } from "@skein/transfer";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
-import { editHandoff, type HandoffDeps } from "./handoff-commands.ts";
+import { editHandoff, type HandoffDeps, withNetDiffs, writerFor } from "./handoff-commands.ts";
+import { providerAuthored } from "./provider-authored.ts";
 import type { HandoffDraft } from "@skein/contract";
 
 /** Stands in for the transfer a message would create; never recorded. */
@@ -63,12 +65,14 @@ async function mergeBackDraft(
 /**
  * `handoff.draft`: the handoff the thread's next message would send on `provider` (a provider
  * switch), or with `bringBackFrom` (a bring-back), built exactly as the run would build it, and
- * recorded nowhere. `needed: false` when that message carries nothing over.
+ * recorded nowhere. `needed: false` when that message carries nothing over. Written by `writer`,
+ * else by the project's `handoffWriter` (issue 25 item 3): in a 'provider' project the review
+ * shows the source provider's text, or Skein's with the reason it stands in.
  */
 export async function draftHandoff(
   deps: HandoffDeps,
   state: ThreadState,
-  input: { provider: ProviderKind; bringBackFrom?: ThreadId },
+  input: { provider: ProviderKind; bringBackFrom?: ThreadId; writer?: HandoffWriter },
 ): Promise<HandoffDraft> {
   const threadId = state.thread!.id;
   const capabilities = deps.capabilities(input.provider);
@@ -82,7 +86,7 @@ export async function draftHandoff(
     const draft = await mergeBackDraft(deps.repo, state, input.bringBackFrom, input.provider);
     target = { ...state, transfers: new Map([...state.transfers, [draft.id, draft]]) };
   }
-  const inputs = await gatherTransferInputs(target, (id) => deps.repo.thread(id));
+  const inputs = await withNetDiffs(deps, target, input.provider);
   const res = resolveStartContext({
     threadId,
     provider: input.provider,
@@ -128,14 +132,28 @@ export async function draftHandoff(
   // A pending transfer the person already previewed or edited sends that text: show it.
   const saved = res.transfer.kind === "existing" ? previewOf(target, transfer.id) : null;
   const manual = saved?.strategy === "manual_context" ? saved : null;
+  if (manual) return draftOf(transfer, manual, build.coveredRunOrdinals ?? null);
+  const writer = await writerFor(deps, state, input.writer);
+  const written =
+    writer === "provider" && build.strategy !== "manual_context"
+      ? { ...build, ...(await providerAuthored(deps, inputs, build)) }
+      : build;
+  return draftOf(transfer, written, build.coveredRunOrdinals ?? null);
+}
+
+function draftOf(
+  transfer: ContextTransfer,
+  handoff: Pick<ContextHandoff, "kind" | "strategy" | "summaryText"> & { payload: unknown },
+  coveredRunOrdinals: { from: number; to: number } | null,
+): HandoffDraft {
   return {
     needed: true,
     transferType: transfer.type,
-    kind: manual?.kind ?? build.kind,
-    strategy: manual?.strategy ?? build.strategy,
-    text: manual?.summaryText ?? build.summaryText,
-    coveredRunOrdinals: build.coveredRunOrdinals ?? null,
-    payload: HandoffPayload.parse(manual?.payload ?? build.payload),
+    kind: handoff.kind,
+    strategy: handoff.strategy,
+    text: handoff.summaryText,
+    coveredRunOrdinals,
+    payload: HandoffPayload.parse(handoff.payload),
   };
 }
 

@@ -56,7 +56,13 @@ export function createSideTurnWriter(
   timeoutMs = DEFAULT_SUMMARY_TIMEOUT_MS,
 ): SummaryWriter {
   return async (source, prompt) => {
-    const live = await sessions.ensure(source.provider, source.cwd, source.model, source.env);
+    const live = await sessions.ensure(
+      source.provider,
+      source.cwd,
+      source.model,
+      source.env,
+      source.nativeThreadRef,
+    );
     const settings: ThreadSettings = {
       cwd: source.cwd,
       model: source.model,

@@ -217,8 +217,11 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   const sendReviewed = () =>
     void action.run(async () => {
       if (!draft) return;
-      // Unedited, the run builds the same text itself; edited, it is sent as manual context.
-      await deliver(draft.text !== draft.generated ? draft.text : undefined);
+      // Unedited, the run builds the same text itself; edited, it is sent as manual context. A
+      // provider-written draft is sent as reviewed: asked again, the provider would write anew.
+      const reviewed =
+        draft.text !== draft.generated || draft.payload?.authorship?.by === "provider";
+      await deliver(reviewed ? draft.text : undefined);
     });
   const regenerate = () =>
     void action.run(async () => {

@@ -65,12 +65,13 @@ export function HandoffPanel({
   const lockReason = locked
     ? `The transfer is ${words(transfer.status)}: the target already received this text.`
     : null;
-  const regenerate = (writer: "skein" | "provider" = "skein") =>
+  // No writer named: the project's `handoffWriter` decides (issue 25 item 3).
+  const regenerate = (writer?: "skein" | "provider") =>
     void action.run(async () => {
       // While pending, regenerating previews again for the chosen provider.
       await client.handoff.regenerate.mutate({
         transferId: transfer.id,
-        ...(pending ? { provider, writer } : {}),
+        ...(pending ? { provider, ...(writer ? { writer } : {}) } : {}),
       });
       onChanged();
     });
@@ -128,9 +129,24 @@ export function HandoffPanel({
             {pending && (
               <PreviewProviderSelect transfer={transfer} value={provider} onChange={setProvider} />
             )}
-            <button type="button" disabled={locked || action.pending} onClick={() => regenerate()}>
+            <button
+              type="button"
+              disabled={locked || action.pending}
+              title="Written as the project's settings say (Skein or the source provider)"
+              onClick={() => regenerate()}
+            >
               Regenerate
             </button>
+            {pending && (
+              <button
+                type="button"
+                disabled={action.pending}
+                title="Skein's structured handoff, built from the runs"
+                onClick={() => regenerate("skein")}
+              >
+                Build Skein's handoff
+              </button>
+            )}
             {pending && (
               <button
                 type="button"

@@ -3,9 +3,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { type RefObject, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
 import { useLineage } from "../../lib/use-run-number.ts";
-import { RunHeader } from "./run-header.tsx";
-import { ItemForkButton } from "./item-fork-button.tsx";
-import { StableItem } from "./stable-item.tsx";
+import { type StreamActions, StreamEntry } from "./stream-entry.tsx";
 
 /** Below this many items the whole stream renders (find-in-page and tests see everything). */
 export const VIRTUALIZE_FROM = 200;
@@ -18,16 +16,7 @@ type Props = {
   scroller: RefObject<HTMLDivElement | null>;
   /** The reader is at the bottom: keep the newest item in view as the stream grows. */
   stick: RefObject<boolean>;
-  onFork?: (run: Run) => void;
-  /** E12: fork from one item; absent where items cannot be forked from (inherited ones). */
-  onForkItem?: (item: TurnItem) => void;
-  forking?: boolean;
-  retryRunId?: string | null;
-  onRetry?: (run: Run) => void;
-  retrying?: boolean;
-  /** Issue 32: the run a standing usage limit failed, and what its header says about it. */
-  limitNote?: { runId: string; text: string } | null;
-};
+} & StreamActions;
 
 /**
  * The item stream of a long thread, windowed by @tanstack/react-virtual: only the items in view
@@ -40,15 +29,9 @@ export function VirtualItemStream({
   pendingRequests,
   scroller,
   stick,
-  onFork,
-  onForkItem,
-  forking,
-  retryRunId,
-  onRetry,
-  retrying,
-  limitNote,
+  ...actions
 }: Props) {
-  const { numberOf, asideRunsOf } = useLineage();
+  const lineage = useLineage();
   const list = useRef<HTMLDivElement>(null);
   // The scroller is an ancestor's element: on the commit that mounts both (a thread opening),
   // its ref is attached only after this component's layout effects ran, so the virtualizer found
@@ -177,32 +160,15 @@ export function VirtualItemStream({
             className="virtual-stream-row"
             style={{ transform: `translateY(${row.start - margin}px)` }}
           >
-            {startsRun[row.index] && (
-              <RunHeader
-                run={runs.get(item.runId!)}
-                numberOf={numberOf}
-                asideRunsOf={asideRunsOf}
-                threadId={item.threadId}
-                ordinal={item.runOrdinal}
-                provider={item.provider}
-                inherited={false}
-                {...(onFork ? { onFork } : {})}
-                {...(forking !== undefined ? { forking } : {})}
-                {...(onRetry && item.runId === retryRunId ? { onRetry, retrying: !!retrying } : {})}
-                {...(limitNote && item.runId === limitNote.runId
-                  ? { limitNote: limitNote.text }
-                  : {})}
-              />
-            )}
-            <StableItem item={item} pendingRequests={pendingRequests} />
-            {onForkItem && item.runId !== null && (
-              <ItemForkButton
-                item={item}
-                run={runs.get(item.runId)}
-                onForkItem={onForkItem}
-                forking={!!forking}
-              />
-            )}
+            <StreamEntry
+              item={item}
+              startsRun={startsRun[row.index]!}
+              runs={runs}
+              pendingRequests={pendingRequests}
+              inherited={false}
+              lineage={lineage}
+              actions={actions}
+            />
           </div>
         );
       })}
