@@ -55,4 +55,21 @@ describe("E3: run numbers in thread detail", () => {
     expect(forked.thread.inheritance).toMatchObject({ sourceRunOrdinal: 3, runOffset: 2 });
     expect(forked.runs.map((run) => [run.ordinal, run.conversationNumber])).toEqual([[1, 3]]);
   }, 60_000);
+
+  it("E3: a provider switch's handoff text after message, /compact, message numbers the turns 1 and 2, and names the compaction by the turn it follows", async () => {
+    const threadId = await t.newThread("Switch");
+    await send(threadId, "first ask", "ONE");
+    t.codex.enqueue([{ type: "text", text: "compacted" }]);
+    const compacted = await t.client.thread.compact.mutate({ threadId });
+    await t.orchestrator.waitForRun(compacted.runId as RunId);
+    await send(threadId, "second ask", "TWO");
+
+    const draft = await t.client.handoff.draft.query({ threadId, provider: "claude" });
+    if (!draft.needed) throw new Error("a switch to claude needs a handoff");
+    expect(draft.text).toContain("covers: runs 1–2");
+    expect(draft.text).toContain("[run 1 · user] first ask");
+    expect(draft.text).toContain("[run 2 · user] second ask");
+    expect(draft.text).toMatch(/## compaction after run 1 · codex/);
+    expect(draft.text).not.toMatch(/\brun 3\b/);
+  }, 60_000);
 });

@@ -130,6 +130,8 @@ export class ClaudeSession {
             ? { allowDangerouslySkipPermissions: true }
             : {}),
           includePartialMessages: options.includePartialMessages ?? true,
+          // E5: the hooks Claude Code runs become `hook` nodes of the turn's graph.
+          includeHookEvents: true,
           env: buildChildEnv(config, permissionMode),
           ...(config.executablePath ? { pathToClaudeCodeExecutable: config.executablePath } : {}),
           spawnClaudeCodeProcess: (spawnOptions) => {

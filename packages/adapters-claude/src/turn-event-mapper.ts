@@ -38,6 +38,10 @@ const COMPACTION_ITEM: OpenItem = {
   toolName: null,
 };
 
+const HOOK_ITEM: OpenItem = { kind: "hook", parentItemRef: null, fields: {}, toolName: null };
+
+const HOOK_STATUS = { success: "completed", error: "failed", cancelled: "interrupted" } as const;
+
 type StreamEvent = Extract<SDKMessage, { type: "stream_event" }>["event"];
 
 /** The user message Claude Code adds when a turn is interrupted. */
@@ -188,6 +192,13 @@ export class TurnEventMapper {
         cause,
         rawEventId,
       });
+    } else if (message.subtype === "hook_started") {
+      // E5: a hook Claude Code ran (settings hooks); its `hook_id` is Claude's own (strong, E18).
+      const fields = { summary: `${message.hook_event}: ${message.hook_name}` };
+      this.startItem(`hook:${message.hook_id}`, { ...HOOK_ITEM, fields }, rawEventId);
+    } else if (message.subtype === "hook_response") {
+      const status = HOOK_STATUS[message.outcome];
+      this.completeItem(`hook:${message.hook_id}`, status, {}, rawEventId);
     } else if (message.subtype === "compact_boundary") {
       const itemRef = this.compacting ?? `compaction:${message.uuid}`;
       this.compacting = null;

@@ -20,6 +20,7 @@ import type {
 } from "./handoff-types.ts";
 import type { ContextHandoffKind } from "./inputs.ts";
 import { type OrdinalRange, span, toRanges } from "./ordinal-ranges.ts";
+import { compactRunsOf } from "./run-numbers.ts";
 import { estimateTokens, resolveBudget, truncateMiddle } from "./token-budget.ts";
 
 const NEW_MESSAGE_SEPARATOR = "\n\n---\n[new message · user]\n";
@@ -136,6 +137,8 @@ export function buildHandoff(input: BuildHandoffInput): HandoffBuild {
     multiThread: threadIds.length > 1,
     threadNumbers: new Map(threadIds.map((id, i) => [id, i + 1])),
     ...(input.runOffsets ? { runOffsets: input.runOffsets } : {}),
+    ...(input.asideRuns ? { asideRuns: input.asideRuns } : {}),
+    compactRuns: compactRunsOf(input.runs),
     checkpointThreadId: input.checkpoint
       ? (input.runs.find((r) => r.id === input.checkpoint?.runId)?.threadId ?? null)
       : null,

@@ -6,7 +6,9 @@ import type {
   HandoffRunEntry,
 } from "./handoff-types.ts";
 import type { HandoffAttachment, ProviderKind, RunStatus, ThreadId } from "./inputs.ts";
-import { formatRunRanges, type OrdinalRange, toRanges } from "./ordinal-ranges.ts";
+import { turnsThrough } from "@skein/domain";
+import { toRanges } from "./ordinal-ranges.ts";
+import { formatNumberedRuns, type RunNumbering, runNumberOf, runWords } from "./run-numbers.ts";
 
 export type LinePart = "user" | "plan" | "command" | "file" | "assistant" | "error";
 
@@ -14,28 +16,28 @@ export type LinePart = "user" | "plan" | "command" | "file" | "assistant" | "err
  * Attribution only names threads when a handoff spans several (a fork's inherited history), and
  * then by number in conversation order: internal ids stay in the payload, never in the text.
  */
-export type RenderContext = {
+export type RenderContext = RunNumbering & {
   readonly multiThread: boolean;
   readonly threadNumbers?: ReadonlyMap<ThreadId, number>;
-  /**
-   * B16, one run numbering: the runs a thread counts before its own (a fork at run 2 has 2), so
-   * the text numbers a fork's runs as the UI does; absent threads count from 1.
-   */
-  readonly runOffsets?: ReadonlyMap<ThreadId, number>;
   /** The thread the checkpoint of a checkpoint_summary belongs to (its run number is shifted). */
   readonly checkpointThreadId?: ThreadId | null;
 };
 
-type RunIdentity = { readonly threadId: ThreadId; readonly ordinal: number };
+type RunIdentity = {
+  readonly threadId: ThreadId;
+  readonly ordinal: number;
+  readonly compacted?: boolean;
+};
 
-/** The number a person reads for a thread's own run `ordinal` (as in the UI). */
+/**
+ * The number a person reads for a thread's own run `ordinal` (as in the UI); for a run that is
+ * not a turn, the turn it follows.
+ */
 export function runNumber(threadId: ThreadId, ordinal: number, ctx: RenderContext): number {
-  return (ctx.runOffsets?.get(threadId) ?? 0) + ordinal;
-}
-
-function shifted(threadId: ThreadId, ranges: readonly OrdinalRange[], ctx: RenderContext) {
-  const offset = ctx.runOffsets?.get(threadId) ?? 0;
-  return ranges.map((r) => ({ from: r.from + offset, to: r.to + offset }));
+  return (
+    runNumberOf(ctx, threadId, ordinal) ??
+    (ctx.runOffsets?.get(threadId) ?? 0) + turnsThrough(ordinal, ctx.asideRuns?.get(threadId))
+  );
 }
 
 export function threadName(threadId: ThreadId, ctx: RenderContext): string {
@@ -45,8 +47,8 @@ export function threadName(threadId: ThreadId, ctx: RenderContext): string {
 
 export function runLabel(run: RunIdentity, ctx: RenderContext): string {
   return ctx.multiThread
-    ? `${threadName(run.threadId, ctx)} run ${runNumber(run.threadId, run.ordinal, ctx)}`
-    : `run ${runNumber(run.threadId, run.ordinal, ctx)}`;
+    ? `${threadName(run.threadId, ctx)} ${runWords(ctx, run)}`
+    : runWords(ctx, run);
 }
 
 export function runHeader(
@@ -151,8 +153,8 @@ function omittedRunsLine(stretch: readonly HandoffRunEntry[], ctx: RenderContext
   const last = stretch[stretch.length - 1];
   if (first === undefined || last === undefined) return "";
   const where = ctx.multiThread ? `${threadName(first.threadId, ctx)} ` : "";
-  const range = shifted(first.threadId, [{ from: first.ordinal, to: last.ordinal }], ctx);
-  return `[${where}${formatRunRanges(range)} omitted for length]`;
+  const range = [{ from: first.ordinal, to: last.ordinal }];
+  return `[${where}${formatNumberedRuns(ctx, first.threadId, range)} omitted for length]`;
 }
 
 const INTRO =
@@ -203,7 +205,7 @@ function providersLine(payload: HandoffPayload, ctx: RenderContext): string {
   const parts = [...groups.values()].map(({ head, byThread }) => {
     const ranges = [...byThread].map(([threadId, ordinals]) => {
       const where = ctx.multiThread ? `${threadName(threadId, ctx)} ` : "";
-      return `${where}${formatRunRanges(shifted(threadId, toRanges(ordinals), ctx))}`;
+      return `${where}${formatNumberedRuns(ctx, threadId, toRanges(ordinals))}`;
     });
     return `${head} ${ranges.join(", ")}`;
   });
@@ -217,8 +219,8 @@ function threadRanges(list: HandoffPayload["coverage"], ctx: RenderContext): str
     .slice(0, MAX_LISTED)
     .map(({ threadId, runs }) =>
       ctx.multiThread
-        ? `${formatRunRanges(shifted(threadId, runs, ctx))} of ${threadName(threadId, ctx)}`
-        : formatRunRanges(shifted(threadId, runs, ctx)),
+        ? `${formatNumberedRuns(ctx, threadId, runs)} of ${threadName(threadId, ctx)}`
+        : formatNumberedRuns(ctx, threadId, runs),
     );
   const hidden = list.length - MAX_LISTED;
   const more = hidden > 0 ? ` (+${hidden} more threads)` : "";

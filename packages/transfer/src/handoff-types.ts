@@ -14,6 +14,7 @@ import type {
   ThreadId,
   TurnItem,
 } from "./inputs.ts";
+import type { AsideRange } from "@skein/domain/run-number";
 import type { HandoffBrief } from "./brief/index.ts";
 import type { NetDiff, NetDiffSpan } from "./brief/net-diff.ts";
 import type { OrdinalRange } from "./ordinal-ranges.ts";
@@ -155,6 +156,11 @@ export type BuildHandoffInput = {
    * runs as the UI does; a thread not listed counts from 1. Ids and ordinals in the payload stay.
    */
   readonly runOffsets?: ReadonlyMap<ThreadId, number>;
+  /**
+   * E3: each thread's runs that are not turns (compaction, imported, system): they take no number
+   * and do not push the turns after them on (see run-numbers.ts).
+   */
+  readonly asideRuns?: ReadonlyMap<ThreadId, readonly AsideRange[]>;
   /**
    * Issue 25 item 2: git's net diff from the handoff's base to its source point (read by the
    * caller from checkpoints); the brief's "state of the code" is this instead of the runs' edits.

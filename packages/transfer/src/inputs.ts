@@ -56,7 +56,7 @@ export type TurnItemType = D.TurnItemType;
 export type Run = Slice<
   D.Run,
   "id" | "threadId" | "ordinal" | "provider" | "providerThreadId" | "status",
-  "checkpointId"
+  "checkpointId" | "compact"
 >;
 
 /** E9 — a provider-native conversation with its (possibly gapped) run coverage. */

@@ -52,4 +52,13 @@ describe("B13: provider-written summaries are checked before they stand as the h
     expect(text).toContain("skein_history");
     expect(text.endsWith(good)).toBe(true);
   });
+
+  it("E3: after a compaction run the prompt and the text count the thread's turns, not its runs", () => {
+    // Run 2 was a compaction: the person reads Run 1, Compaction, Run 2.
+    const numbering = { asideRuns: new Map([["thr_main", [{ from: 2, to: 2 }]]]) };
+    expect(providerSummaryPrompt(build, numbering)).toContain("(runs 1–2) for claude");
+    expect(providerSummaryText(good, "codex", build, numbering)).toMatch(
+      /^# Context handoff\nWritten by codex from its own thread \(runs 1–2\)/,
+    );
+  });
 });

@@ -1,5 +1,6 @@
 import type { HandoffBuild } from "./handoff-types.ts";
 import { formatRunRanges } from "./ordinal-ranges.ts";
+import { numberedRanges, type RunNumbering } from "./run-numbers.ts";
 import { estimateTokens } from "./token-budget.ts";
 
 /**
@@ -7,8 +8,8 @@ import { estimateTokens } from "./token-budget.ts";
  * thread, so the source is untouched), and how its answer is judged. The answer must be the
  * structured handoff, within the budget; anything else falls back to Skein's own build.
  */
-export function providerSummaryPrompt(build: HandoffBuild): string {
-  const runs = build.payload.coverage.flatMap((c) => c.runs);
+export function providerSummaryPrompt(build: HandoffBuild, numbering: RunNumbering = {}): string {
+  const runs = coveredTurns(build, numbering);
   const target = build.payload.targetProvider ?? "another agent";
   return [
     `Write a handoff of this conversation (${formatRunRanges(runs)}) for ${target}, which continues it without seeing it.`,
@@ -59,8 +60,9 @@ export function providerSummaryText(
   summary: string,
   provider: string,
   build: HandoffBuild,
+  numbering: RunNumbering = {},
 ): string {
-  const runs = build.payload.coverage.flatMap((c) => c.runs);
+  const runs = coveredTurns(build, numbering);
   const lines = [
     "# Context handoff",
     `Written by ${provider} from its own thread (${formatRunRanges(runs)}) at Skein's request; the new user message follows the handoff.`,
@@ -71,4 +73,9 @@ export function providerSummaryText(
     );
   }
   return `${lines.join("\n")}\n\n${summary}`;
+}
+
+/** The covered runs by the numbers a person reads (E3/B16), as Skein's own handoff text says. */
+function coveredTurns(build: HandoffBuild, numbering: RunNumbering) {
+  return build.payload.coverage.flatMap((c) => numberedRanges(numbering, c.threadId, c.runs));
 }

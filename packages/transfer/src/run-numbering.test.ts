@@ -126,3 +126,65 @@ describe("B16: one run numbering in handoff texts", () => {
     expect(inputs.runOffsets.get(fork.threadId)).toBe(2);
   });
 });
+
+describe("E3: a thread's own compaction run takes no number in handoff texts and skein_history", () => {
+  // thr_main: run 1 a turn, run 2 a compaction (the provider only shrank its context), run 3 a
+  // turn — the UI shows Run 1, Compaction, Run 2.
+  const main = runs({ from: 1, to: 3, provider: "codex", providerThreadId: "pth_S" });
+  const items = turnItemsFor(main).map((item) =>
+    item.runOrdinal === 2 && item.type === "command_execution"
+      ? { ...item, id: "itm_compaction", type: "compaction" as const, status: "completed" as const }
+      : item,
+  );
+  const mainSelection = [{ threadId: "thr_main", ordinals: [1, 2, 3] }];
+  const asideRuns = new Map([["thr_main", [{ from: 2, to: 2 }]]]);
+  const build = (aside?: typeof asideRuns) =>
+    buildHandoff({
+      strategy: "full_thread_summary",
+      transfer: {
+        id: "ctx_switch",
+        type: "provider_handoff",
+        sourceThreadId: "thr_main",
+        targetThreadId: "thr_main",
+      },
+      selection: mainSelection,
+      runs: main,
+      turnItems: items,
+      targetProvider: "claude",
+      ...(aside ? { asideRuns: aside } : {}),
+    });
+
+  it("E3: the handoff text numbers the turns 1 and 2 and names the compaction by the turn it follows", () => {
+    const { summaryText } = build(asideRuns);
+    expect(summaryText).toContain("covers: runs 1–2");
+    expect(summaryText).toContain("## run 1 · codex · completed");
+    expect(summaryText).toContain("## compaction after run 1 · codex · completed");
+    expect(summaryText).toContain("## run 2 · codex · completed");
+    expect(summaryText).toContain("[run 2 · user] user asks thr_main#3");
+    expect(summaryText).not.toContain("run 3");
+    // Without the thread's record of its compaction runs, every run is numbered by ordinal.
+    expect(build().summaryText).toContain("[run 3 · user] user asks thr_main#3");
+  });
+
+  it("E3: skein_history reads run 2 as the text's run 2 (ordinal 3) and refuses run 3", () => {
+    const coverage = { selection: mainSelection, runs: main, turnItems: items, asideRuns };
+    expect(answerHistory({ op: "read", run: 2 }, coverage)).toMatch(
+      /^run 2 · codex · completed\n\[the person\] user asks thr_main#3/,
+    );
+    expect(() => answerHistory({ op: "read", run: 3 }, coverage)).toThrow(
+      new HistoryCallError("run 3 is not covered by this handoff (covered: runs 1–2)"),
+    );
+    expect(answerHistory({ op: "search", query: "thr_main#2" }, coverage)).toContain(
+      "- compaction after run 1 · the person: user asks thr_main#2",
+    );
+  });
+
+  it("E3: the gathered inputs carry each thread's own record of its runs that are not turns", async () => {
+    const { src, fork } = forkOf("claude");
+    const source = { ...src.state, asideRuns: [{ from: 2, to: 2 }] };
+    const threads = new Map([[src.threadId, source]]);
+    const inputs = await gatherTransferInputs(fork.state, async (id) => threads.get(id)!);
+    expect(inputs.asideRuns.get(src.threadId)).toEqual([{ from: 2, to: 2 }]);
+    expect(inputs.asideRuns.get(fork.threadId)).toEqual([]);
+  });
+});

@@ -40,6 +40,30 @@ describe("TurnEventMapper", () => {
   });
   afterEach(() => vi.useRealTimers());
 
+  test("E5/E18: notices wait for the turn's start, then become notice items with weak counted refs", () => {
+    const mapper = new TurnEventMapper((e) => events.push(e), 50);
+    mapper.notice({ summary: "a flag is deprecated", rawEventId: "raw_dep" });
+    expect(events).toEqual([]);
+    mapper.handle(
+      n({ method: "turn/started", params: { threadId: "th", turn: turn("tu", "inProgress") } }),
+    );
+    mapper.handle(
+      n({ method: "warning", params: { threadId: "th", message: "careful" } }, "raw_w"),
+    );
+    const notices = events.filter((e) => e.type !== "turn.started");
+    expect(notices).toEqual([
+      expect.objectContaining({ type: "item.started", itemRef: "notice:1", refStrength: "weak" }),
+      expect.objectContaining({ type: "item.completed", itemRef: "notice:1", status: "completed" }),
+      expect.objectContaining({ type: "item.started", itemRef: "notice:2", rawEventId: "raw_w" }),
+      expect.objectContaining({ type: "item.completed", itemRef: "notice:2" }),
+    ]);
+    expect(notices[0]).toMatchObject({
+      kind: "notice",
+      fields: { summary: "a flag is deprecated" },
+      rawEventId: "raw_dep",
+    });
+  });
+
   test("coalesces deltas of one item within the window and flushes before other events", () => {
     const mapper = new TurnEventMapper((e) => events.push(e), 50);
     mapper.handle(

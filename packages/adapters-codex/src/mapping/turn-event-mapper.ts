@@ -10,6 +10,7 @@ import type { NotificationEnvelope } from "../rpc/app-server-client.ts";
 import { DeltaCoalescer, failureOfWords } from "@skein/adapter-kit";
 import { itemEndStatus, mapItem } from "./item-mapping.ts";
 import { codexTurnFailure } from "./turn-failure.ts";
+import type { RuntimeNotice } from "../session/runtime-notices.ts";
 
 const PLAN_STATUS = { pending: "pending", inProgress: "running", completed: "completed" } as const;
 
@@ -32,6 +33,9 @@ export class TurnEventMapper {
     reasoningTokens: 0,
   };
   private ended = false;
+  /** Notices given before the turn started: they wait for it (their nodes need the turn). */
+  private readonly earlyNotices: RuntimeNotice[] = [];
+  private noticeCount = 0;
 
   /** `beforeFinish` runs just before `turn.completed`, while events can still be emitted. */
   constructor(
@@ -68,7 +72,17 @@ export class TurnEventMapper {
       case "turn/started":
         this.nativeTurnRef = n.params.turn.id;
         this.out.emit({ type: "turn.started", nativeTurnRef: n.params.turn.id, ...raw });
+        for (const notice of this.earlyNotices.splice(0)) this.notice(notice);
         return;
+      case "warning":
+        this.notice({ summary: n.params.message, rawEventId: n.rawEventId });
+        return;
+      case "model/rerouted": {
+        const { fromModel, toModel, reason } = n.params;
+        const summary = `Model rerouted from ${fromModel} to ${toModel} (${reason})`;
+        this.notice({ summary, rawEventId: n.rawEventId });
+        return;
+      }
       case "item/started":
         this.itemStarted(n.params.item, raw);
         return;
@@ -167,6 +181,25 @@ export class TurnEventMapper {
       ...(rawEventId === undefined ? {} : { rawEventId }),
     });
     this.ended = true;
+  }
+
+  /**
+   * E5: a runtime notice as a `system` node of this turn, started and ended at once. Codex gives
+   * notices no id: the ref is made up here (a count), so it is weak (E18).
+   */
+  notice(notice: RuntimeNotice): void {
+    if (this.ended) return;
+    if (this.nativeTurnRef === null) {
+      this.earlyNotices.push(notice);
+      return;
+    }
+    this.noticeCount += 1;
+    const itemRef = `notice:${this.noticeCount}`;
+    const fields = { summary: notice.summary };
+    const raw = notice.rawEventId === null ? {} : { rawEventId: notice.rawEventId };
+    const common = { itemRef, refStrength: "weak", kind: "notice", fields, ...raw } as const;
+    this.out.emit({ type: "item.started", ...common });
+    this.out.emit({ type: "item.completed", ...common, status: "completed" });
   }
 
   private itemStarted(item: ThreadItem, raw: { rawEventId?: string }): void {

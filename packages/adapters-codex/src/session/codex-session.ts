@@ -12,6 +12,7 @@ import {
 } from "@skein/domain/provider";
 import { failureOfWords } from "@skein/adapter-kit";
 import { notificationThreadId } from "../mapping/notification-routing.ts";
+import { RuntimeNotices } from "./runtime-notices.ts";
 import { answerRequest } from "../mapping/request-mapping.ts";
 import { dynamicTools, runtimePolicy, threadParams } from "../mapping/runtime-policy.ts";
 import { turnModeParams } from "../mapping/turn-mode.ts";
@@ -46,6 +47,8 @@ export class CodexSession implements ProviderSessionHandle {
   private readonly threadModels = new Map<string, string>();
   private readonly requests: ServerRequestRouter;
   private readonly lineage = new SubAgentLineage();
+  /** E5: notices waiting for the next turn (see runtime-notices.ts). */
+  private readonly notices = new RuntimeNotices();
 
   constructor(private readonly options: CodexSessionOptions) {
     this.client = options.client;
@@ -62,6 +65,21 @@ export class CodexSession implements ProviderSessionHandle {
       this.lineage.observe(n);
       if (n.method === "serverRequest/resolved") this.requests.resolved(n.params.requestId);
       const threadId = notificationThreadId(n);
+      const notice = RuntimeNotices.of(n);
+      if (notice && threadId === null) {
+        // A server-wide notice (a deprecated setting) follows the thread start that read it:
+        // the turn started last, if one runs, else the next one.
+        const latest = [...this.running.values()].at(-1);
+        if (latest) latest.notice(notice);
+        else this.notices.hold(notice);
+        return;
+      }
+      if (notice && threadId !== null && !this.running.has(threadId)) {
+        if (!this.ancestorTurn(threadId)) {
+          this.notices.hold(notice);
+          return;
+        }
+      }
       if (threadId === null) return;
       const own = this.running.get(threadId);
       if (own) own.notify(n);
@@ -186,6 +204,7 @@ export class CodexSession implements ProviderSessionHandle {
       },
     );
     this.running.set(nativeThreadRef, turn);
+    for (const notice of this.notices.take(nativeThreadRef)) turn.notice(notice);
     const exit = this.client.exit;
     if (exit) {
       turn.abort("failed", {

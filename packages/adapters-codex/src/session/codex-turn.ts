@@ -8,6 +8,7 @@ import {
   type TurnHandle,
 } from "@skein/domain/provider";
 import { notificationTurnId } from "../mapping/notification-routing.ts";
+import type { RuntimeNotice } from "./runtime-notices.ts";
 import { requestOpenedEvent } from "../mapping/request-mapping.ts";
 import { TurnEventMapper } from "../mapping/turn-event-mapper.ts";
 import type { NotificationEnvelope } from "../rpc/app-server-client.ts";
@@ -74,6 +75,11 @@ export class CodexTurn {
     for (const n of this.early.splice(0)) {
       if (notificationTurnId(n) === turnId) this.deliver(n);
     }
+  }
+
+  /** E5: a notice Codex gave before this turn (see runtime-notices.ts). */
+  notice(notice: RuntimeNotice): void {
+    this.mapper.notice(notice);
   }
 
   /** Notifications of this turn's thread; those of other turns on it are ignored. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { AnswersInput } from "../inputs/text.ts";
 import { NativeRef, RawLogRef } from "../entities/common.ts";
-import { ExecutionNodeKind } from "../entities/execution-node.ts";
+import { ExecutionNodeKind, NativeRefStrength } from "../entities/execution-node.ts";
 import { PlanKind, PlanStatus, PlanStep, UserInputQuestion } from "../entities/plan-artifact.ts";
 import { RequestDecision, RuntimeRequestKind } from "../entities/runtime-request.ts";
 import { TurnItemContent } from "../entities/turn-item.ts";
@@ -27,6 +27,10 @@ export const StartItem = defineCommand("StartItem", {
   kind: ExecutionNodeKind.exclude(["root_turn", "approval_request", "user_input_request"]),
   parentNodeId: NodeId.optional(),
   nativeItemRef: NativeRef.nullable().optional(),
+  /** E18: absent means `strong` (the runtime's own id). */
+  nativeRefStrength: NativeRefStrength.optional(),
+  /** For `hook` and `system` nodes: what they are about, in the runtime's words. */
+  summary: z.string().min(1).max(2_000).optional(),
   countsForRun: z.boolean().optional(),
   content: TurnItemContent.optional(),
   /** B8: the raw provider frame this command came from. */

@@ -57,6 +57,7 @@ export type {
   RuntimeFileChange,
   RuntimeItemFields,
   RuntimeItemKind,
+  RuntimeRefStrength,
   RuntimeQuestion,
   RuntimeRequestAnswer,
   RuntimeRequestKind,

@@ -20,7 +20,11 @@ export type RuntimeItemKind =
   | "web_search"
   | "dynamic_tool"
   | "compaction"
-  | "subagent";
+  | "subagent"
+  /** A hook the runtime ran (Claude settings hooks): an E5 `hook` node. */
+  | "hook"
+  /** Something the runtime said about itself (a warning, a deprecation): an E5 `system` node. */
+  | "notice";
 
 export type RuntimeFileChange = {
   path: string;
@@ -46,7 +50,15 @@ export type RuntimeItemFields = {
   description?: string;
   /** For `subagent`: the native threads of the sub-agents it spawned, where the provider says. */
   agentThreadRefs?: string[];
+  /** For `hook` and `notice`: what it is, in the runtime's words. */
+  summary?: string;
 };
+
+/**
+ * E18: `strong` when `itemRef` is the runtime's own id for the item; `weak` when the adapter made
+ * it up (the runtime gave none), so it must never be taken to name an item seen before.
+ */
+export type RuntimeRefStrength = "strong" | "weak";
 
 export type RuntimeRequestKind =
   | "command"
@@ -83,6 +95,8 @@ export type RuntimeEvent = Correlated &
     | {
         type: "item.started";
         itemRef: string;
+        /** Absent means `strong`. */
+        refStrength?: RuntimeRefStrength;
         kind: RuntimeItemKind;
         /** Native ref of the enclosing item (e.g. a subagent call) for nested/child work. */
         parentItemRef?: string | null;
@@ -92,6 +106,7 @@ export type RuntimeEvent = Correlated &
     | {
         type: "item.completed";
         itemRef: string;
+        refStrength?: RuntimeRefStrength;
         kind: RuntimeItemKind;
         parentItemRef?: string | null;
         status: "completed" | "failed" | "declined" | "interrupted";

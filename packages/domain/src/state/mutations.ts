@@ -42,7 +42,8 @@ export function putNode(s: ThreadState, node: ExecutionNode): void {
   s.nodes.set(node.id, node);
   s.changed.set(node.id, "nodes");
   if (isNew && node.runId) pushTo(s.nodeIdsByRun, node.runId, node.id);
-  if (isNew && node.providerTurnId && node.nativeItemRef) {
+  // E18: a weak (adapter-made) ref is kept on the node but never indexed for matching.
+  if (isNew && node.providerTurnId && node.nativeItemRef && node.nativeRefStrength !== "weak") {
     s.nodeByNativeRef.set(nativeRefKey(node.providerTurnId, node.nativeItemRef), node.id);
   }
   if (!node.runId) return;

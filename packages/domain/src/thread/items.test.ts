@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { itemForSubject } from "../state/thread-state.ts";
+import { findNodeByNativeItemRef, itemForSubject } from "../state/thread-state.ts";
 import { given } from "../testing/decider-spec.ts";
 import { asThread, id } from "../testing/fixtures.ts";
 import { ThreadScenario } from "../testing/scenario.ts";
@@ -195,6 +195,51 @@ describe("StartItem", () => {
     given(s.events)
       .when({ type: "StartItem", data: { ...base, nodeId: id("node", "c"), kind: "reasoning" } })
       .thenFails("precondition_failed");
+  });
+});
+
+describe("native-ref strength (E18)", () => {
+  it("E18: a weak (adapter-made) ref never matches an earlier node; a strong one does", () => {
+    const { s, providerTurnId } = running();
+    const base = { threadId: s.threadId, providerTurnId };
+    const notice = (n: string, strength: "strong" | "weak") => ({
+      type: "StartItem" as const,
+      data: {
+        ...base,
+        nodeId: id("node", n),
+        kind: "system" as const,
+        nativeItemRef: "notice:1",
+        nativeRefStrength: strength,
+        summary: `notice ${n}`,
+      },
+    });
+    s.exec(notice("w1", "weak"));
+    // A runtime restarted mid-run may count its notices from 1 again: that is new work.
+    s.exec(notice("w2", "weak"));
+    const state = s.state;
+    expect(state.nodes.get(id("node", "w1"))).toMatchObject({
+      kind: "system",
+      nativeRefStrength: "weak",
+      summary: "notice w1",
+    });
+    expect(state.nodes.get(id("node", "w2"))).toMatchObject({ nativeRefStrength: "weak" });
+    expect(findNodeByNativeItemRef(state, providerTurnId, "notice:1")).toBeUndefined();
+
+    s.exec({
+      ...notice("s1", "strong"),
+      data: { ...notice("s1", "strong").data, nativeItemRef: "hook:h1" },
+    });
+    expect(findNodeByNativeItemRef(state, providerTurnId, "hook:h1")?.id).toBe(id("node", "s1"));
+    given(s.events)
+      .when({
+        ...notice("s2", "strong"),
+        data: { ...notice("s2", "strong").data, nativeItemRef: "hook:h1" },
+      })
+      .thenFails("precondition_failed");
+    // The folded state agrees with the live one (weak refs are not indexed on replay either).
+    const replayed = asThread(given(s.events).state);
+    expect(findNodeByNativeItemRef(replayed, providerTurnId, "notice:1")).toBeUndefined();
+    expect(findNodeByNativeItemRef(replayed, providerTurnId, "hook:h1")?.id).toBe(id("node", "s1"));
   });
 });
 

@@ -75,7 +75,13 @@ export function startItem(
   const thread = requireThread(s, d.threadId);
   const ctx = requireRunningTurn(s, d.providerTurnId);
   requireAbsent(s.nodes, d.nodeId, "ExecutionNode");
-  if (d.nativeItemRef && s.nodeByNativeRef.has(nativeRefKey(ctx.turn.id, d.nativeItemRef))) {
+  // E18: only the runtime's own ids name an item again; a weak ref that repeats is new work.
+  const strength = d.nativeItemRef ? (d.nativeRefStrength ?? "strong") : undefined;
+  if (
+    d.nativeItemRef &&
+    strength === "strong" &&
+    s.nodeByNativeRef.has(nativeRefKey(ctx.turn.id, d.nativeItemRef))
+  ) {
     throw new PreconditionFailedError(`native item ${d.nativeItemRef} already started`);
   }
   const parent = requireParentNode(s, ctx, d.parentNodeId);
@@ -101,6 +107,8 @@ export function startItem(
       countsForRun: d.countsForRun ?? !hidden,
       at: meta.at,
     }),
+    ...(strength ? { nativeRefStrength: strength } : {}),
+    ...(d.summary ? { summary: d.summary } : {}),
     ...rawFramesFrom(d.rawEventId),
   };
   const message: ConversationMessage | null =

@@ -1,7 +1,9 @@
 import { collectRunContents, type RunContent } from "../handoff-content.ts";
 import { commandBody, fileBody } from "../handoff-render.ts";
 import type { Run, ThreadId, TurnItem } from "../inputs.ts";
-import { formatRunRanges, toRanges } from "../ordinal-ranges.ts";
+import type { AsideRange } from "@skein/domain/run-number";
+import { toRanges } from "../ordinal-ranges.ts";
+import { compactRunsOf, formatNumberedRuns, runNumberOf, runWords } from "../run-numbers.ts";
 import type { RunSegment } from "../run-history.ts";
 import { estimateTokens, truncateMiddle } from "../token-budget.ts";
 import { type HistoryCall, HistoryCallError } from "./history-call.ts";
@@ -19,6 +21,8 @@ export type HistoryCoverage = {
   readonly turnItems: readonly TurnItem[];
   /** Runs each thread counts before its own, as the handoff text numbers them (B16). */
   readonly runOffsets?: ReadonlyMap<ThreadId, number>;
+  /** E3: each thread's runs that are not turns: no number, as in the handoff text. */
+  readonly asideRuns?: ReadonlyMap<ThreadId, readonly AsideRange[]>;
 };
 
 type Line = { readonly role: string; readonly text: string };
@@ -76,14 +80,16 @@ export function answerHistory(
   const contents = collectRunContents(segments, coverage.runs, coverage.turnItems);
   const threadNumber = new Map<ThreadId, number>(segments.map((s, i) => [s.threadId, i + 1]));
   const multi = threadNumber.size > 1;
-  const offset = (threadId: ThreadId) => coverage.runOffsets?.get(threadId) ?? 0;
-  const number = (c: RunContent) => offset(c.threadId) + c.ordinal;
+  // The handoff text's numbering: a fork counts on from its inherited turns, and a compaction
+  // (or imported) run takes no number (E3), so "run 3" here is the text's (and the UI's) run 3.
+  const numbering = { ...coverage, compactRuns: compactRunsOf(coverage.runs) };
+  const number = (c: RunContent) => runNumberOf(numbering, c.threadId, c.ordinal);
   const name = (c: RunContent) =>
-    multi ? `thread ${threadNumber.get(c.threadId)} run ${number(c)}` : `run ${number(c)}`;
+    `${multi ? `thread ${threadNumber.get(c.threadId)} ` : ""}${runWords(numbering, c)}`;
   const covered = segments
     .map(
       (s) =>
-        `${multi ? `thread ${threadNumber.get(s.threadId)} ` : ""}${formatRunRanges(toRanges(s.ordinals.map((o) => offset(s.threadId) + o)))}`,
+        `${multi ? `thread ${threadNumber.get(s.threadId)} ` : ""}${formatNumberedRuns(numbering, s.threadId, toRanges(s.ordinals))}`,
     )
     .join("; ");
   switch (call.op) {

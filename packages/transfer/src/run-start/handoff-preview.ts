@@ -23,7 +23,7 @@ import { startContextHistory, type TransferInputs } from "./start-inputs.ts";
  */
 export function buildPlannedHandoff(
   inputs: Pick<TransferInputs, "runs" | "turnItems" | "checkpoints"> &
-    Partial<Pick<TransferInputs, "runOffsets" | "threads" | "netDiffs">>,
+    Partial<Pick<TransferInputs, "runOffsets" | "asideRuns" | "threads" | "netDiffs">>,
   transfer: HandoffTransfer,
   plan: HandoffPlan,
   targetProvider: ProviderKind,
@@ -48,6 +48,7 @@ export function buildPlannedHandoff(
     rebuildReason,
     historyTool,
     ...(inputs.runOffsets ? { runOffsets: inputs.runOffsets } : {}),
+    ...(inputs.asideRuns ? { asideRuns: inputs.asideRuns } : {}),
     netDiff: netDiffFor(inputs, transfer, plan),
   });
 }

@@ -7,6 +7,7 @@ import type {
   TurnItem,
 } from "@skein/domain";
 import { turnsThrough } from "@skein/domain";
+import type { AsideRange } from "@skein/domain/run-number";
 import type { NetDiff } from "../brief/net-diff.ts";
 
 /** Everything transfer resolution and handoff building read, gathered from thread states. */
@@ -20,6 +21,8 @@ export type TransferInputs = {
   threads: Map<ThreadId, ThreadState>;
   /** B16: the runs each read thread counts before its own (a fork's inherited ones). */
   runOffsets: Map<ThreadId, number>;
+  /** E3: each read thread's runs that are not turns (they take no number). */
+  asideRuns: Map<ThreadId, readonly AsideRange[]>;
   /** Issue 25 item 2: net diffs read from git for this start (`codeStateRequests`), if any. */
   netDiffs?: NetDiff[];
 };
@@ -57,6 +60,7 @@ export async function gatherTransferInputs(
     pendingTransfers: [],
     threads: new Map(),
     runOffsets: new Map(),
+    asideRuns: new Map(),
   };
   const add = (state: ThreadState) => {
     if (!state.thread || inputs.threads.has(state.thread.id)) return false;
@@ -85,7 +89,10 @@ export async function gatherTransferInputs(
       }
     }
   }
-  for (const id of inputs.threads.keys()) inputs.runOffsets.set(id, runOffset(id, inputs.threads));
+  for (const [id, state] of inputs.threads) {
+    inputs.runOffsets.set(id, runOffset(id, inputs.threads));
+    inputs.asideRuns.set(id, state.asideRuns);
+  }
   return inputs;
 }
 

@@ -41,6 +41,8 @@ function threadSummary(state: ThreadState): string {
       turnItems,
       // A fork's runs are numbered on from the ones it inherited, as in the UI (B16).
       runOffsets: new Map([[thread.id, runOffsetOf(state.inheritance)]]),
+      // E3: its compaction/imported runs take no number, as in the UI.
+      asideRuns: new Map([[thread.id, state.asideRuns]]),
       budget: { maxTokens: SUMMARY_TOKENS },
     });
     // The builder's opening lines speak to an agent taking over; a reviewer needs the rest.

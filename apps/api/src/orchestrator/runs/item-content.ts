@@ -12,6 +12,9 @@ export function nodeKindOf(
       return "reasoning";
     case "subagent":
       return "subagent";
+    case "hook":
+      return "hook";
+    case "notice":
     case "compaction":
     case "user_message":
       return "system";
@@ -87,6 +90,9 @@ export function contentOf(
         input: fields.description ?? null,
         ...(fields.result !== undefined ? { output: fields.result } : {}),
       };
+    // Hook runs and runtime notices live in the graph (E5), not in the conversation.
+    case "hook":
+    case "notice":
     case "user_message":
       return null;
   }

@@ -249,13 +249,7 @@ export class TurnConsumer {
         return null;
       case "item.started": {
         if (event.kind === "user_message") return null;
-        await this.startItem(
-          event.itemRef,
-          event.kind,
-          event.parentItemRef ?? null,
-          event.fields,
-          event.rawEventId,
-        );
+        await this.startItem(event);
         return null;
       }
       case "item.delta": {
@@ -270,14 +264,7 @@ export class TurnConsumer {
       case "item.completed": {
         if (event.kind === "user_message") return null;
         let nodeId = this.nodes.get(event.itemRef);
-        if (!nodeId)
-          nodeId = await this.startItem(
-            event.itemRef,
-            event.kind,
-            event.parentItemRef ?? null,
-            event.fields,
-            event.rawEventId,
-          );
+        if (!nodeId) nodeId = await this.startItem(event);
         const content = completionContentOf(
           event.kind,
           this.startFields.get(event.itemRef),
@@ -392,17 +379,15 @@ export class TurnConsumer {
   }
 
   private async startItem(
-    itemRef: string,
-    kind: Parameters<typeof nodeKindOf>[0],
-    parentItemRef: string | null,
-    fields: Parameters<typeof contentOf>[1],
-    rawEventId: string | undefined,
+    event: Extract<RuntimeEvent, { type: "item.started" | "item.completed" }>,
   ): Promise<NodeId> {
+    const { itemRef, kind, fields } = event;
     const nodeId = this.ids.next("node");
     this.nodes.set(itemRef, nodeId);
     this.startFields.set(itemRef, fields);
-    const parentNodeId = parentItemRef ? this.nodes.get(parentItemRef) : undefined;
+    const parentNodeId = event.parentItemRef ? this.nodes.get(event.parentItemRef) : undefined;
     const content = contentOf(kind, fields);
+    const summary = (kind === "hook" || kind === "notice") && fields.summary?.slice(0, 2_000);
     await this.run({
       type: "StartItem",
       data: {
@@ -412,8 +397,10 @@ export class TurnConsumer {
         kind: nodeKindOf(kind),
         ...(parentNodeId ? { parentNodeId } : {}),
         nativeItemRef: itemRef,
+        nativeRefStrength: event.refStrength ?? "strong",
+        ...(summary ? { summary } : {}),
         ...(content ? { content } : {}),
-        ...rawRef({ rawEventId }),
+        ...rawRef(event),
       },
     });
     return nodeId;

@@ -277,6 +277,7 @@ async function rebuildInPlace(
     runs: inputs.runs,
     turnItems: inputs.turnItems,
     runOffsets: inputs.runOffsets,
+    asideRuns: inputs.asideRuns,
     targetProvider: current.payload.targetProvider,
     toProviderThreadId: current.toProviderThreadId,
     checkpoint: current.payload.checkpoint

@@ -102,13 +102,13 @@ export async function providerAuthored(
   if ("reason" in source) return fallback(null, source.reason);
   let text: string;
   try {
-    text = await deps.summaries(source, providerSummaryPrompt(build));
+    text = await deps.summaries(source, providerSummaryPrompt(build, inputs));
   } catch (error) {
     return fallback(source.provider, error instanceof Error ? error.message : String(error));
   }
   const checked = checkProviderSummary(text, build);
   if (!checked.ok) return fallback(source.provider, checked.reason);
-  const summaryText = providerSummaryText(checked.text, source.provider, build);
+  const summaryText = providerSummaryText(checked.text, source.provider, build, inputs);
   return {
     summaryText,
     payload: {

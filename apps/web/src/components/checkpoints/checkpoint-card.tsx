@@ -6,6 +6,8 @@ import { providerModel, shortTime, words } from "../../lib/format.ts";
 import type { Checkpoint, Run, TurnItemOf } from "../../lib/types.ts";
 import { type ApiFailure, describeError } from "../../lib/errors.ts";
 import { useAction } from "../../lib/use-action.ts";
+import { checkpointRunPhrase } from "../../lib/checkpoint-label.ts";
+import { useLineage } from "../../lib/use-run-number.ts";
 import { DiffView } from "../common/diff-view.tsx";
 import { ActionError } from "../common/action-error.tsx";
 import {
@@ -39,9 +41,12 @@ export function CheckpointCard({
   const action = useAction();
   const [confirming, setConfirming] = useState(false);
   const safety = isSafetyCheckpoint(checkpoint);
+  const { numberOf, asideRunsOf } = useLineage();
+  // E3: the run's number as its header shows it (a compaction before it does not push it on).
+  const after = checkpointRunPhrase(run, threadId, checkpoint.appRunOrdinal, numberOf, asideRunsOf);
   const label = safety
     ? `safety checkpoint of ${shortTime(checkpoint.capturedAt)}`
-    : `checkpoint after run ${checkpoint.appRunOrdinal ?? "?"}`;
+    : `checkpoint after ${after}`;
   const [scope, setScope] = useState<RollbackScope>(safety ? "code" : "both");
   const [preview, setPreview] = useState<RollbackPreview | null>(null);
   const [safetyMade, setSafetyMade] = useState(false);
@@ -85,7 +90,7 @@ export function CheckpointCard({
     >
       <div className="panel-head">
         <h3>
-          {safety ? "Safety checkpoint" : `After run ${checkpoint.appRunOrdinal ?? "?"}`}{" "}
+          {safety ? "Safety checkpoint" : `After ${after}`}{" "}
           <span className={`badge status-${checkpoint.status}`}>{checkpoint.status}</span>
           {latest && <span className="badge">current</span>}
           {run?.status === "rolled_back" && <span className="badge">run rolled back</span>}
@@ -132,7 +137,7 @@ export function CheckpointCard({
       )}
       {changes.length > 0 && (
         <details>
-          <summary>Diff of run {checkpoint.appRunOrdinal ?? "?"}</summary>
+          <summary>Diff of {after}</summary>
           {changes.map((change) => (
             <div key={change.id}>
               <h4>
@@ -164,11 +169,7 @@ export function CheckpointCard({
             <legend className="sr-only">Confirm rollback</legend>
             <RollbackPreviewPanel
               preview={preview}
-              target={
-                safety
-                  ? "before the change this checkpoint kept"
-                  : `after run ${checkpoint.appRunOrdinal ?? "?"}`
-              }
+              target={safety ? "before the change this checkpoint kept" : `after ${after}`}
               scope={scope}
               onScope={setScope}
               scopes={safety ? ["code"] : ["both", "code", "conversation"]}

@@ -5,6 +5,9 @@ import { useApi } from "../../lib/api-context.tsx";
 import { type ApiFailure, describeError } from "../../lib/errors.ts";
 import { readLastSeenRun, writeLastSeenRun } from "../../lib/review-seen.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
+import { checkpointRunPhrase } from "../../lib/checkpoint-label.ts";
+import { runHeaderLabel } from "../../lib/run-label.ts";
+import { useLineage } from "../../lib/use-run-number.ts";
 import { ActionError } from "../common/action-error.tsx";
 import { type DiffViewType, FileDiff } from "./file-diff.tsx";
 import { FileList } from "./file-list.tsx";
@@ -32,6 +35,11 @@ function parseScope(value: string): Scope {
  */
 export function ReviewView() {
   const { detail, threadId, refresh } = useThread();
+  const { numberOf, asideRunsOf } = useLineage();
+  // E3: runs as their headers name them (a compaction takes no number), not by ordinal.
+  const runOf = (runId: string | null) => detail?.runs.find((run) => run.id === runId);
+  const after = (point: { runId: string | null; appRunOrdinal: number | null }) =>
+    `after ${checkpointRunPhrase(runOf(point.runId), threadId, point.appRunOrdinal, numberOf, asideRunsOf)}`;
   const client = useApi();
   const params = useSearchParams();
   const [scope, setScope] = useState<Scope>(() => {
@@ -121,7 +129,7 @@ export function ReviewView() {
             <option value="since">Since I last looked</option>
             {runs.map((r) => (
               <option key={r.runId} value={`run:${r.runId}`}>
-                Run {r.ordinal ?? "?"}
+                {runHeaderLabel(runOf(r.runId), threadId, r.ordinal, numberOf, asideRunsOf)}
               </option>
             ))}
           </select>
@@ -201,8 +209,8 @@ export function ReviewView() {
             <span className="add">+{totals.add}</span> <span className="del">−{totals.del}</span>
             <span className="muted">
               {" "}
-              · {diff.from ? `after run ${diff.from.appRunOrdinal ?? "?"}` : "thread start"} → after
-              run {diff.to?.appRunOrdinal ?? "?"}
+              · {diff.from ? after(diff.from) : "thread start"} →{" "}
+              {diff.to ? after(diff.to) : "after run ?"}
             </span>
           </p>
           <FileList files={diff.files} />
