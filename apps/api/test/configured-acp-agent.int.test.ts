@@ -1,6 +1,4 @@
 import { rmSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import {
   anthropicTextReply,
   type FakeMessagesServer,
@@ -10,15 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../src/env.ts";
 import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
 import { registerConfiguredAgents } from "../src/providers/provider-registry.ts";
+import { claudeAcpAgentEntry } from "./support/claude-acp-agent.ts";
 import { refusal } from "./support/errors.ts";
 import { startTestServer, type TestServer, tempDir } from "./support/test-server.ts";
-
-/** The entry point of the pinned `@zed-industries/claude-agent-acp`, a real ACP agent. */
-function claudeAgentAcpEntry(): string {
-  const require = createRequire(import.meta.url);
-  const root = dirname(require.resolve("@zed-industries/claude-agent-acp/package.json"));
-  return join(root, "dist", "index.js");
-}
 
 type Item = { type: string; text?: string | null };
 
@@ -32,20 +24,7 @@ beforeAll(async () => {
   // an agent whose binary is not there.
   const env = {
     SKEIN_ACP_AGENTS: JSON.stringify([
-      {
-        id: "claude-acp",
-        name: "Claude (ACP)",
-        command: process.execPath,
-        args: [claudeAgentAcpEntry()],
-        env: {
-          ANTHROPIC_BASE_URL: anthropic.url,
-          ANTHROPIC_API_KEY: "test-key",
-          CLAUDE_CONFIG_DIR: claudeConfigDir,
-          CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-          // The Claude CLI refuses to start as root (as tests run here) unless told it is sandboxed.
-          IS_SANDBOX: "1",
-        },
-      },
+      claudeAcpAgentEntry(anthropic.url, claudeConfigDir),
       { id: "ghost", name: "Ghost agent", command: "/nonexistent/ghost-agent" },
     ]),
   };

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { openSqliteEventStore } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import type { ConfiguredProviderId, RawFrame } from "@skein/domain/provider";
@@ -14,13 +13,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { registerConfiguredAgents } from "../src/providers/provider-registry.ts";
-
-/** The entry point of the pinned `@zed-industries/claude-agent-acp`, a real ACP agent. */
-function claudeAgentAcpEntry(): string {
-  const require = createRequire(import.meta.url);
-  const root = dirname(require.resolve("@zed-industries/claude-agent-acp/package.json"));
-  return join(root, "dist", "index.js");
-}
+import { claudeAcpAgentEntry } from "./support/claude-acp-agent.ts";
 
 describe("R2 restart on an ACP agent that declares session/load (real claude-agent-acp via SKEIN_ACP_AGENTS)", () => {
   it("R2: after a restart the thread goes on in the same agent session, taken up with session/load (no handoff)", async () => {
@@ -29,22 +22,7 @@ describe("R2 restart on an ACP agent that declares session/load (real claude-age
     const data = mkdtempSync(join(tmpdir(), "skein-claude-acp-restart-data-"));
     const work = mkdtempSync(join(tmpdir(), "skein-claude-acp-restart-work-"));
     const env = {
-      SKEIN_ACP_AGENTS: JSON.stringify([
-        {
-          id: "claude-acp",
-          name: "Claude (ACP)",
-          command: process.execPath,
-          args: [claudeAgentAcpEntry()],
-          env: {
-            ANTHROPIC_BASE_URL: anthropic.url,
-            ANTHROPIC_API_KEY: "test-key",
-            CLAUDE_CONFIG_DIR: claudeConfigDir,
-            CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
-            // The Claude CLI refuses to start as root (as tests run here) unless told it is sandboxed.
-            IS_SANDBOX: "1",
-          },
-        },
-      ]),
+      SKEIN_ACP_AGENTS: JSON.stringify([claudeAcpAgentEntry(anthropic.url, claudeConfigDir)]),
     };
     const store = openSqliteEventStore({ dataDir: data });
     // The ACP methods Skein sent to the agent, in order (raw frames, E18).

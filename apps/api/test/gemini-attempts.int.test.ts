@@ -1,56 +1,21 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createGeminiAdapter } from "@skein/adapters-acp";
-import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
 import type { ProjectId, ThreadId } from "@skein/domain";
-import {
-  createGeminiTestHome,
-  type FakeGeminiServer,
-  type GeminiTestHome,
-  geminiErrorReply,
-  geminiTextReply,
-  startFakeGeminiServer,
-} from "@skein/fake-models";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
+import { type FakeGeminiServer, geminiErrorReply, geminiTextReply } from "@skein/fake-models";
+import { describe, expect, it } from "vitest";
+import type { Orchestrator } from "../src/orchestrator/index.ts";
+import { useGeminiOrchestrator } from "./support/gemini-orchestrator.ts";
 
 // Real Gemini CLI (ACP) on the fake Gemini API; its test home makes one attempt per model call,
 // so every second conversation request below is Skein's new attempt.
-let store: SqliteEventStore;
 let orchestrator: Orchestrator;
 let gemini: FakeGeminiServer;
-let home: GeminiTestHome;
 let projectId: ProjectId;
-const dirs = {
-  data: mkdtempSync(join(tmpdir(), "skein-gemini-attempts-data-")),
-  work: mkdtempSync(join(tmpdir(), "skein-gemini-attempts-work-")),
-};
-
-beforeAll(async () => {
-  gemini = await startFakeGeminiServer();
-  home = await createGeminiTestHome({ baseUrl: gemini.url });
-  store = openSqliteEventStore({ dataDir: dirs.data });
-  orchestrator = await createOrchestrator({
-    store,
-    adapters: { gemini: createGeminiAdapter({ env: home.env }) },
-    dataDir: dirs.data,
-    sessionIdleMs: 0,
-    attempts: { baseDelayMs: 50, maxRetries: 1 },
-  });
-  ({ projectId } = await orchestrator.createProject({
-    name: "gemini attempts",
-    workspaceRoot: dirs.work,
-  }));
-}, 60_000);
-
-afterAll(async () => {
-  await orchestrator?.shutdown();
-  await store?.close();
-  await gemini?.close();
-  await home?.remove();
-  for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
-});
+useGeminiOrchestrator(
+  "gemini-attempts",
+  { attempts: { baseDelayMs: 50, maxRetries: 1 } },
+  (started) => {
+    ({ orchestrator, gemini, projectId } = started);
+  },
+);
 
 async function runOnGemini(text: string) {
   const { threadId } = await orchestrator.createThread({ projectId, provider: "gemini" });

@@ -1,56 +1,24 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { createGeminiAdapter } from "@skein/adapters-acp";
-import { openSqliteEventStore, type SqliteEventStore } from "@skein/db";
+import type { SqliteEventStore } from "@skein/db";
 import { currentHandoffOf, type ProjectId, type ThreadId, type TurnItem } from "@skein/domain";
 import {
-  createGeminiTestHome,
   type FakeGeminiServer,
-  type GeminiTestHome,
   geminiContents,
   geminiLatestUserText,
   geminiTextReply,
-  startFakeGeminiServer,
 } from "@skein/fake-models";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createOrchestrator, type Orchestrator } from "../src/orchestrator/index.ts";
+import { describe, expect, it } from "vitest";
+import type { Orchestrator } from "../src/orchestrator/index.ts";
 import { createReadModels } from "../src/read-models/index.ts";
+import { useGeminiOrchestrator } from "./support/gemini-orchestrator.ts";
 
 // Real Gemini CLI (ACP) on the fake Gemini API. Gemini CLI cannot compact natively (no
 // readHistory), so `thread.compact` has Skein write the compaction (issue 25 item 5).
 let store: SqliteEventStore;
 let orchestrator: Orchestrator;
 let gemini: FakeGeminiServer;
-let home: GeminiTestHome;
 let projectId: ProjectId;
-const dirs = {
-  data: mkdtempSync(join(tmpdir(), "skein-gemini-compact-data-")),
-  work: mkdtempSync(join(tmpdir(), "skein-gemini-compact-work-")),
-};
-
-beforeAll(async () => {
-  gemini = await startFakeGeminiServer();
-  home = await createGeminiTestHome({ baseUrl: gemini.url });
-  store = openSqliteEventStore({ dataDir: dirs.data });
-  orchestrator = await createOrchestrator({
-    store,
-    adapters: { gemini: createGeminiAdapter({ env: home.env }) },
-    dataDir: dirs.data,
-    sessionIdleMs: 0,
-  });
-  ({ projectId } = await orchestrator.createProject({
-    name: "gemini compaction",
-    workspaceRoot: dirs.work,
-  }));
-}, 60_000);
-
-afterAll(async () => {
-  await orchestrator?.shutdown();
-  await store?.close();
-  await gemini?.close();
-  await home?.remove();
-  for (const dir of Object.values(dirs)) rmSync(dir, { recursive: true, force: true });
+useGeminiOrchestrator("gemini-compact", {}, (started) => {
+  ({ store, orchestrator, gemini, projectId } = started);
 });
 
 async function send(threadId: ThreadId, text: string) {
