@@ -30,6 +30,8 @@ export const BENCHES: readonly Bench[] = [
   { name: "send-load", file: "send-load.bench.ts" },
   { name: "codex-overhead", file: "codex-overhead.bench.ts" },
   { name: "codex-first-turn", file: "codex-first-turn.bench.ts" },
+  { name: "codex-fork", file: "codex-fork.bench.ts" },
+  { name: "claude-overhead", file: "claude-overhead.bench.ts" },
   { name: "runtime-rss", file: "runtime-rss.bench.ts" },
   { name: "acp-overhead", file: "acp-overhead.bench.ts" },
   { name: "metrics", file: "metrics.bench.ts" },

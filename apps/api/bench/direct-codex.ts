@@ -14,6 +14,8 @@ import { DELEGATE_TOOL } from "../src/orchestrator/index.ts";
 export type DirectCodex = {
   /** `thread/start`; resolves with the new thread's id. */
   startThread(): Promise<string>;
+  /** `thread/fork` of `threadId` at its latest state (as Skein forks); resolves with the fork's id. */
+  forkThread(threadId: string): Promise<string>;
   /** `turn/start` on `threadId`; resolves on its `turn/completed`. */
   turn(threadId: string, text: string): Promise<void>;
   close(): Promise<void>;
@@ -51,6 +53,16 @@ export async function startDirectCodex(h: {
             inputSchema: JSON.parse(JSON.stringify(DELEGATE_TOOL.inputSchema)),
           },
         ],
+      });
+      return thread.id;
+    },
+    async forkThread(threadId) {
+      const { thread } = await client.request("thread/fork", {
+        threadId,
+        cwd: h.workspace,
+        approvalPolicy: policy.approvalPolicy,
+        sandbox: policy.sandbox,
+        excludeTurns: true,
       });
       return thread.id;
     },

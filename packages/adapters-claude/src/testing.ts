@@ -3,3 +3,5 @@ export { ClaudeProviderSession } from "./claude-provider-session.ts";
 export { claudeSessionOutsideSkein } from "./outside-session.ts";
 /** The bundled `claude` binary, for tests that point the adapter at a path of their own. */
 export { resolveClaudeExecutable } from "./executable.ts";
+/** A plain Claude Agent SDK session, no Skein in between (the direct side of the benches). */
+export { type DirectClaudeSession, directClaudeSession } from "./direct-sdk-session.ts";
