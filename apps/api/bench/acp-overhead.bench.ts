@@ -22,7 +22,7 @@ import { openSqliteEventStore } from "@skein/db";
 import type { RunId, ThreadId } from "@skein/domain";
 import { createGeminiTestHome } from "@skein/fake-models";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
-import { writeBenchRows } from "./bench-rows.ts";
+import { ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
 const WARMUP = 3;
@@ -146,15 +146,7 @@ async function main() {
         `ratio ${ratio.toFixed(3)}; the agent's session/prompt inside the Skein turn median ` +
         `${median(agentShare).toFixed(1)} ms, Skein's own time around it median ${median(own).toFixed(1)} ms`,
     );
-    writeBenchRows("acp.json", [
-      {
-        name: "acp_turn_overhead_ratio",
-        value: +ratio.toFixed(3),
-        unit: "ratio",
-        target: TARGET,
-        pass: ratio <= TARGET,
-      },
-    ]);
+    writeBenchRows("acp.json", [ratioRow("acp_turn_overhead_ratio", ratio, TARGET)]);
   } finally {
     child.stdin?.end();
     child.kill("SIGTERM");

@@ -38,3 +38,14 @@ export function writeBenchRows(file: string, rows: readonly BenchRow[]): void {
   for (const row of rows)
     console.log(`${row.name} ${row.value} ${row.unit} (target ${row.target})`);
 }
+
+/** A row for a ratio that must stay at or under `target` (Skein ÷ a baseline in the same run). */
+export function ratioRow(name: string, ratio: number, target: number): BenchRow {
+  return {
+    name,
+    value: +ratio.toFixed(3),
+    unit: "ratio",
+    target: `<= ${target}`,
+    pass: ratio <= target,
+  };
+}

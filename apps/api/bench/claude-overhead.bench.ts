@@ -14,7 +14,7 @@ import type { StoredEvent } from "@skein/db";
 import { directClaudeSession } from "@skein/adapters-claude/testing";
 import type { RunId, ThreadId } from "@skein/domain";
 import { createClaudeSkeinHarness } from "../test/support/claude-skein-harness.ts";
-import { type BenchRow, benchSize, writeBenchRows } from "./bench-rows.ts";
+import { type BenchRow, benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { median, pairedTurns, skeinThreadTurns, type TimedTurn } from "./paired-turns.ts";
 
 const ROUNDS = Number(process.env.SKEIN_BENCH_CLAUDE_ROUNDS ?? benchSize(20, 2));
@@ -49,13 +49,7 @@ async function main() {
       `${name}: skein median ${median(skein).toFixed(1)} ms, direct median ` +
         `${median(native).toFixed(1)} ms, ratio ${ratio.toFixed(3)} (${ROUNDS} pairs)`,
     );
-    rows.push({
-      name,
-      value: +ratio.toFixed(3),
-      unit: "ratio",
-      target: `<= ${TARGET}`,
-      pass: ratio <= TARGET,
-    });
+    rows.push(ratioRow(name, ratio, TARGET));
   };
   /** Skein: `thread` makes the thread to send on (timed or not), then sendMessage → RunFinished. */
   const skeinTurn = async (thread: () => Promise<ThreadId>, text: string, timeThread: boolean) => {

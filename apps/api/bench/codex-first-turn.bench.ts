@@ -11,7 +11,7 @@
 import type { StoredEvent } from "@skein/db";
 import { type RunId, threadStreamId } from "@skein/domain";
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
-import { benchSize, writeBenchRows } from "./bench-rows.ts";
+import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
 import { median, pairedTurns } from "./paired-turns.ts";
 
@@ -88,13 +88,7 @@ async function main() {
         [...phases].map(([phase, ms]) => `${phase} ${median(ms).toFixed(1)}`).join(", "),
     );
     writeBenchRows("codex-first-turn.json", [
-      {
-        name: "new_thread_first_turn_ratio",
-        value: +ratio.toFixed(3),
-        unit: "ratio",
-        target: `<= ${TARGET}`,
-        pass: ratio <= TARGET,
-      },
+      ratioRow("new_thread_first_turn_ratio", ratio, TARGET),
     ]);
   } finally {
     await direct.close();

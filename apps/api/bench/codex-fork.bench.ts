@@ -14,7 +14,7 @@
 import type { StoredEvent } from "@skein/db";
 import type { RunId } from "@skein/domain";
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
-import { benchSize, writeBenchRows } from "./bench-rows.ts";
+import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
 import { median, pairedTurns } from "./paired-turns.ts";
 
@@ -81,15 +81,7 @@ async function main() {
       `fork at ${RUNS} runs → first reply: skein median ${median(skein).toFixed(1)} ms, direct ` +
         `median ${median(native).toFixed(1)} ms, ratio ${ratio.toFixed(3)} (${ROUNDS} pairs)`,
     );
-    writeBenchRows("codex-fork.json", [
-      {
-        name: "fork_first_reply_ratio",
-        value: +ratio.toFixed(3),
-        unit: "ratio",
-        target: `<= ${TARGET}`,
-        pass: ratio <= TARGET,
-      },
-    ]);
+    writeBenchRows("codex-fork.json", [ratioRow("fork_first_reply_ratio", ratio, TARGET)]);
   } finally {
     await direct.close();
     await h.close();

@@ -8,7 +8,7 @@
  * Both threads grow the same history, so the ratio also shows whether Skein's cost grows with it.
  */
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
-import { benchSize, writeBenchRows } from "./bench-rows.ts";
+import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
 import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
@@ -77,15 +77,7 @@ async function main() {
         `${median(added).toFixed(1)} ms; Codex's part of the Skein turn median ` +
         `${median(codexShare).toFixed(1)} ms (the direct turn is all Codex)`,
     );
-    const rows = [
-      {
-        name: "codex_turn_overhead_ratio",
-        value: +ratio.toFixed(3),
-        unit: "ratio",
-        target: TARGET,
-        pass: ratio <= TARGET,
-      },
-    ];
+    const rows = [ratioRow("codex_turn_overhead_ratio", ratio, TARGET)];
     writeBenchRows("codex.json", rows);
   } finally {
     await direct.close();
