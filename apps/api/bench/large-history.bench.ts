@@ -99,8 +99,22 @@ async function generatedDataDir(): Promise<GenerateStats> {
 
 type Api = { child: ChildProcess; url: string; startupMs: number };
 
-/** Starts dist/main.js on a data dir (and database) and waits for its first `health` answer. */
+/**
+ * Starts dist/main.js on a data dir (and database) and waits for its first `health` answer. A
+ * random port can be taken meanwhile (the range meets the machine's ephemeral ports): a start
+ * refused for a port in use tries another one, a few times.
+ */
 async function startApi(dataDir: string, databaseUrl: string | null): Promise<Api> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startApiOnce(dataDir, databaseUrl);
+    } catch (error) {
+      if (attempt >= 3 || !/is in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function startApiOnce(dataDir: string, databaseUrl: string | null): Promise<Api> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const url = `http://127.0.0.1:${port}`;
   const started = performance.now();
