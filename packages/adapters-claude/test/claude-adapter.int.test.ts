@@ -5,14 +5,8 @@ import {
   type RuntimeEvent,
   type TurnHandle,
 } from "@skein/domain/provider";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type AdapterHarness,
-  collect,
-  completed,
-  createAdapterHarness,
-  itemsOf,
-} from "./support/adapter-harness.ts";
+import { describe, expect, it } from "vitest";
+import { collect, completed, useAdapterHarness, itemsOf } from "./support/adapter-harness.ts";
 import {
   anthropicAssistantTexts,
   anthropicBashReply,
@@ -25,15 +19,11 @@ import {
   anthropicWriteReply,
 } from "@skein/fake-models";
 
-let h: AdapterHarness | undefined;
-afterEach(async () => {
-  await h?.dispose();
-  h = undefined;
-});
+const openHarness = useAdapterHarness();
 
 describe("createClaudeAdapter: runtime events", () => {
   it("maps a streamed text turn; a second turn reuses the process", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [anthropicThinkingReply("pondering", "Hello there"), anthropicTextReply("again")],
     });
     const { nativeThreadRef } = await h.session.startThread(h.settings);
@@ -71,7 +61,7 @@ describe("createClaudeAdapter: runtime events", () => {
   });
 
   it("turns canUseTool into requests: accept runs Bash, decline completes the item declined", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     const made = join(h.settings.cwd, "made.txt");
     const refused = join(h.settings.cwd, "refused.txt");
     h.server.enqueue(
@@ -124,7 +114,7 @@ describe("createClaudeAdapter: runtime events", () => {
   });
 
   it("maps Write to a file change with a diff (full-access mode runs it unasked)", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     const file = join(h.settings.cwd, "notes.txt");
     h.server.enqueue(anthropicWriteReply(file, "alpha\nbeta\n"), anthropicTextReply("written"));
     const settings = { ...h.settings, runtimeMode: "full-access" as const };
@@ -143,7 +133,7 @@ describe("createClaudeAdapter: runtime events", () => {
   });
 
   it("interrupt ends the turn interrupted before the reply does; HTTP 500 fails it with the message", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicSlowTextReply("z".repeat(400), 25),
         anthropicErrorReply(500, "model on fire", { shouldRetry: false }),
@@ -185,7 +175,7 @@ describe("createClaudeAdapter: runtime events", () => {
   });
 
   it("shows a native subagent as a subagent item with child items beneath it", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicTaskReply("Investigate", { description: "child job" }),
         anthropicTextReply("done"),
@@ -209,7 +199,7 @@ describe("createClaudeAdapter: runtime events", () => {
 
 describe("createClaudeAdapter: threads", () => {
   it("forks at turn 1 and rolls back in place, proven by the recorded requests", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicTextReply("A1"),
         anthropicTextReply("A2"),
@@ -254,7 +244,7 @@ describe("createClaudeAdapter: threads", () => {
   });
 
   it("injects a handoff ahead of the message, resumes known threads, and refuses what it cannot do", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     const { nativeThreadRef } = await h.session.startThread(h.settings);
     await collect(
       h.session.startTurn(
@@ -292,7 +282,7 @@ describe("createClaudeAdapter: threads", () => {
   });
 
   it("reports the bundled binary in status()", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     expect(await h.adapter.status()).toMatchObject({
       found: true,
       ready: true,

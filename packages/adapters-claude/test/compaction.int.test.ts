@@ -1,22 +1,12 @@
 import { anthropicRequestText, anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type AdapterHarness,
-  collect,
-  completed,
-  createAdapterHarness,
-  itemsOf,
-} from "./support/adapter-harness.ts";
+import { describe, expect, it } from "vitest";
+import { collect, completed, useAdapterHarness, itemsOf } from "./support/adapter-harness.ts";
 
-let h: AdapterHarness | undefined;
-afterEach(async () => {
-  await h?.dispose();
-  h = undefined;
-});
+const openHarness = useAdapterHarness();
 
 describe("Claude adapter: compaction", () => {
   it("P6: a compact turn sends /compact; the model is asked to summarize; the boundary is a compaction item", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicTextReply("FIRST-ANSWER"),
         anthropicTextReply("<analysis>short</analysis><summary>SUMMARY-OF-IT</summary>"),

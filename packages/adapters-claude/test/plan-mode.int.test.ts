@@ -1,12 +1,6 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { PLAN_RECORDED } from "../src/claude-provider-session.ts";
-import {
-  type AdapterHarness,
-  collect,
-  completed,
-  createAdapterHarness,
-  itemsOf,
-} from "./support/adapter-harness.ts";
+import { collect, completed, useAdapterHarness, itemsOf } from "./support/adapter-harness.ts";
 import {
   type AnthropicRecordedRequest,
   anthropicExitPlanModeReply,
@@ -14,11 +8,7 @@ import {
   anthropicToolResults,
 } from "@skein/fake-models";
 
-let h: AdapterHarness | undefined;
-afterEach(async () => {
-  await h?.dispose();
-  h = undefined;
-});
+const openHarness = useAdapterHarness();
 
 const PLAN = "# Add a greeting\n\n1. Write hello.txt\n2. Test it";
 
@@ -30,7 +20,7 @@ const reminders = (request: AnthropicRecordedRequest | undefined) =>
 
 describe("claude plan mode and effort (real Claude Agent SDK)", () => {
   it("B5: plan mode reaches the model; ExitPlanMode becomes a proposed_plan, declined so Claude stops", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicExitPlanModeReply(PLAN),
         anthropicTextReply("Waiting for you."),
@@ -74,7 +64,7 @@ describe("claude plan mode and effort (real Claude Agent SDK)", () => {
   }, 90_000);
 
   it("B5: plan mode on a full-access thread still stops at the plan and returns to bypass after", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicExitPlanModeReply(PLAN),
         anthropicTextReply("Waiting for you."),
@@ -108,7 +98,7 @@ describe("claude plan mode and effort (real Claude Agent SDK)", () => {
   }, 90_000);
 
   it("an effort Claude does not have fails the turn in words before any model request", async () => {
-    h = await createAdapterHarness({ script: [anthropicTextReply("never")] });
+    const h = await openHarness({ script: [anthropicTextReply("never")] });
     const { nativeThreadRef } = await h.session.startThread(h.settings);
     const events = await collect(
       h.session.startTurn(

@@ -9,21 +9,17 @@ import {
   anthropicUserTexts,
 } from "@skein/fake-models";
 import type { RuntimeEvent } from "@skein/domain/provider";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { ClaudeProviderSession } from "../src/claude-provider-session.ts";
 import { createMemoryRawEventSink } from "@skein/adapter-kit/testing";
 import {
   type AdapterHarness,
   collect,
   completed,
-  createAdapterHarness,
+  useAdapterHarness,
 } from "./support/adapter-harness.ts";
 
-let h: AdapterHarness | undefined;
-afterEach(async () => {
-  await h?.dispose();
-  h = undefined;
-});
+const openHarness = useAdapterHarness();
 
 const refuse = () =>
   anthropicErrorReply(400, "prompt is poison", {
@@ -42,7 +38,7 @@ const users = (x: AdapterHarness) =>
 
 describe("ClaudeProviderSession: a prompt the model always refuses", () => {
   it("is cut from the conversation: the next message goes on its own, also after a restart", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     h.server.answerPrompt("POISON", refuse());
     h.server.enqueue(anthropicTextReply("first ok"), anthropicTextReply("recovered"));
     const { nativeThreadRef: ref } = await h.session.startThread(h.settings);
@@ -81,7 +77,7 @@ describe("ClaudeProviderSession: a prompt the model always refuses", () => {
   });
 
   it("is left out of a fork of the conversation's latest state", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     h.server.answerPrompt("POISON", refuse());
     h.server.enqueue(anthropicTextReply("first ok"), anthropicTextReply("on the fork"));
     const { nativeThreadRef: ref } = await h.session.startThread(h.settings);
@@ -93,7 +89,7 @@ describe("ClaudeProviderSession: a prompt the model always refuses", () => {
   });
 
   it("a refused steer is cut too: the answer before it stays, the next message goes on its own", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     h.server.answerPrompt("POISON", refuse());
     h.server.enqueue(anthropicSlowTextReply(FIRST, 30), anthropicTextReply("after the steer"));
     const { nativeThreadRef: ref } = await h.session.startThread(h.settings);
@@ -114,7 +110,7 @@ describe("ClaudeProviderSession: a prompt the model always refuses", () => {
   });
 
   it("as the first message: the conversation starts afresh under the same id", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     h.server.answerPrompt("POISON", refuse());
     h.server.enqueue(anthropicTextReply("fresh"), anthropicTextReply("remembers"));
     const { nativeThreadRef: ref } = await h.session.startThread(h.settings);
@@ -129,7 +125,7 @@ describe("ClaudeProviderSession: a prompt the model always refuses", () => {
   });
 
   it("a failure after Claude answered keeps what it did: the next message follows its tool result", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     h.server.enqueue(
       anthropicBashReply("echo did-the-work", { id: "toolu_work" }),
       anthropicErrorReply(500, "model on fire", { shouldRetry: false }),

@@ -1,25 +1,16 @@
 import { anthropicSlowTextReply, anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type AdapterHarness,
-  collect,
-  completed,
-  createAdapterHarness,
-} from "./support/adapter-harness.ts";
+import { describe, expect, it } from "vitest";
+import { collect, completed, useAdapterHarness } from "./support/adapter-harness.ts";
 
 // Issue 35: two runtimes on one config dir (as two Skein instances share CLAUDE_CONFIG_DIR) take
 // turns on one conversation. The CLI process of the runtime that ran the earlier turn holds its
 // own history; unless it lets go, its next turn continues that older copy.
 
-let h: AdapterHarness | undefined;
-afterEach(async () => {
-  await h?.dispose();
-  h = undefined;
-});
+const openHarness = useAdapterHarness();
 
 describe("ClaudeProviderSession.releaseThread", () => {
   it("lets go of one conversation: the next turn here resumes the transcript another runtime extended", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     const other = await h.adapter.openSession({
       providerSessionId: "pss_other",
       cwd: h.settings.cwd,
@@ -48,7 +39,7 @@ describe("ClaudeProviderSession.releaseThread", () => {
   });
 
   it("refuses while that conversation's turn runs, and the turn completes", async () => {
-    h = await createAdapterHarness();
+    const h = await openHarness();
     const { nativeThreadRef: ref } = await h.session.startThread(h.settings);
     h.server.enqueue(anthropicSlowTextReply("slowly", 300));
     const turn = h.session.startTurn(ref, { text: "slow" }, { settings: h.settings });

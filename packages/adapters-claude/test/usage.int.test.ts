@@ -1,13 +1,9 @@
 import type { RuntimeEvent } from "@skein/domain/provider";
 import { anthropicTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import { type AdapterHarness, collect, createAdapterHarness } from "./support/adapter-harness.ts";
+import { describe, expect, it } from "vitest";
+import { collect, useAdapterHarness } from "./support/adapter-harness.ts";
 
-let h: AdapterHarness | undefined;
-afterEach(async () => {
-  await h?.dispose();
-  h = undefined;
-});
+const openHarness = useAdapterHarness();
 
 type Usage = Extract<RuntimeEvent, { type: "usage" }>;
 const lastUsage = (events: RuntimeEvent[]) =>
@@ -15,7 +11,7 @@ const lastUsage = (events: RuntimeEvent[]) =>
 
 describe("Claude adapter: usage", () => {
   it("reports each turn's tokens and its own cost, though the SDK's cost counts per process", async () => {
-    h = await createAdapterHarness({
+    const h = await openHarness({
       script: [
         anthropicTextReply("a", { usage: { inputTokens: 1000, outputTokens: 100 } }),
         anthropicTextReply("b", { usage: { inputTokens: 10, outputTokens: 1 } }),
