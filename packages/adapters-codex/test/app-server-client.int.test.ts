@@ -1,19 +1,13 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { CodexAppServerClient } from "../src/rpc/app-server-client.ts";
 import { CodexProcessExitedError, CodexRpcError } from "../src/rpc/errors.ts";
 import { resolveCodexConfig } from "../src/config/codex-config.ts";
 import { CodexHarness } from "./support/codex-harness.ts";
 import { messageTexts, responsesSlowTextReply, responsesTextReply } from "@skein/fake-models";
 
-let harness: CodexHarness | null = null;
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
-
 describe("codex app-server client (real binary)", () => {
   test("handshake reports the server and logs both directions", async () => {
-    harness = await CodexHarness.start();
+    const harness = await CodexHarness.forTest();
     const info = harness.client.initialized;
     expect(info.codexHome).toBe(harness.home.dir);
     expect(info.userAgent).toContain("0.171.0");
@@ -41,7 +35,7 @@ describe("codex app-server client (real binary)", () => {
   });
 
   test("a turn streams text deltas and completes; the next turn carries it as history", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [responsesTextReply("First answer here"), responsesTextReply("Second answer")],
     });
     const thread = await harness.startThread();
@@ -81,7 +75,7 @@ describe("codex app-server client (real binary)", () => {
   });
 
   test("notifications are also available as an async stream", async () => {
-    harness = await CodexHarness.start({ script: [responsesTextReply("streamed")] });
+    const harness = await CodexHarness.forTest({ script: [responsesTextReply("streamed")] });
     const thread = await harness.startThread();
     const stream = harness.client.notifications();
     const { turn } = await harness.startTurn(thread.id, "hello");
@@ -94,7 +88,7 @@ describe("codex app-server client (real binary)", () => {
   });
 
   test("a JSON-RPC error is a typed CodexRpcError", async () => {
-    harness = await CodexHarness.start();
+    const harness = await CodexHarness.forTest();
     const error = await harness.client
       .request("thread/read", { threadId: "00000000-0000-0000-0000-000000000000" })
       .catch((e: unknown) => e);
@@ -103,7 +97,7 @@ describe("codex app-server client (real binary)", () => {
   });
 
   test("SIGKILL mid-turn rejects pending requests and ends streams with a typed error", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [responsesSlowTextReply(["one ", "two ", "three ", "four ", "five "], 300)],
     });
     const thread = await harness.startThread();
@@ -136,7 +130,7 @@ describe("codex app-server client (real binary)", () => {
   });
 
   test("close() stops the process gracefully and marks the exit expected", async () => {
-    harness = await CodexHarness.start();
+    const harness = await CodexHarness.forTest();
     const exit = await harness.client.close();
     expect(exit).toMatchObject({ exitCode: 0, expected: true });
   });

@@ -1,6 +1,6 @@
 import type { NativeTurnRecord, ThreadSettings } from "@skein/domain/provider";
 import { isCapabilityUnsupported } from "@skein/domain/provider";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { CodexAppServerClient } from "../src/rpc/app-server-client.ts";
 import type { CodexSession } from "../src/session/codex-session.ts";
 import { resolveCodexConfig } from "../src/config/codex-config.ts";
@@ -11,12 +11,6 @@ import {
   responsesSlowTextReply,
   responsesTextReply,
 } from "@skein/fake-models";
-
-let h: AdapterHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
 
 function lastSent(harness: AdapterHarness): string {
   const body: ResponsesRequestBody = harness.server.requests.at(-1) ?? { input: [] };
@@ -50,7 +44,7 @@ async function twoTurns(harness: AdapterHarness, session: CodexSession) {
 
 describe("codex adapter history (real binary)", () => {
   test("native fork at turn 1 (C1): the fork's next request has turn 1, not turn 2", async () => {
-    h = await AdapterHarness.start();
+    const h = await AdapterHarness.forTest();
     const session = await h.openSession();
     const { nativeThreadRef, settings, history } = await twoTurns(h, session);
     const [first] = history;
@@ -75,7 +69,7 @@ describe("codex adapter history (real binary)", () => {
   });
 
   test("fork without a native turn ref finds the boundary by counting (C2)", async () => {
-    h = await AdapterHarness.start();
+    const h = await AdapterHarness.forTest();
     const session = await h.openSession();
     const { nativeThreadRef, settings, history } = await twoTurns(h, session);
     const weak = history.map((t) => ({ ...t, nativeTurnRef: null }));
@@ -99,7 +93,7 @@ describe("codex adapter history (real binary)", () => {
   });
 
   test("rollback to turn 1 reverts turn 2 natively on a paginated thread (C3)", async () => {
-    h = await AdapterHarness.start();
+    const h = await AdapterHarness.forTest();
     const session = await h.openSession();
     const { nativeThreadRef, settings, history } = await twoTurns(h, session);
     const [first] = history;
@@ -119,7 +113,7 @@ describe("codex adapter history (real binary)", () => {
   });
 
   test("rollback of a legacy-history thread is CapabilityUnsupported and sends no revert", async () => {
-    h = await AdapterHarness.start();
+    const h = await AdapterHarness.forTest();
     // Skein never creates legacy threads; one made by another client stands in for an old thread.
     const other = await CodexAppServerClient.start({
       config: resolveCodexConfig({ codexHome: h.home.dir }),
@@ -146,7 +140,7 @@ describe("codex adapter history (real binary)", () => {
   });
 
   test("a killed app-server fails the running turn; a new session resumes with history", async () => {
-    h = await AdapterHarness.start([
+    const h = await AdapterHarness.forTest([
       responsesTextReply("ANSWER-ONE"),
       responsesSlowTextReply(["never ", "done ", "at ", "all "], 300),
     ]);

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { AdapterHarness, collect, completion, ofType } from "./support/adapter-harness.ts";
 import {
   conversationText,
@@ -13,15 +13,9 @@ import {
   responsesTextReply,
 } from "@skein/fake-models";
 
-let h: AdapterHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
-
 describe("codex adapter turns (real binary)", () => {
   test("status finds the pinned binary", async () => {
-    h = await AdapterHarness.start();
+    const h = await AdapterHarness.forTest();
     await expect(h.adapter.status()).resolves.toMatchObject({
       found: true,
       version: "0.171.0",
@@ -31,7 +25,7 @@ describe("codex adapter turns (real binary)", () => {
   });
 
   test("a turn maps to started → items with coalesced deltas → usage → completed", async () => {
-    h = await AdapterHarness.start([
+    const h = await AdapterHarness.forTest([
       reasoningReply(["weighing options"], "Hello from Codex today"),
     ]);
     const session = await h.openSession();
@@ -57,7 +51,10 @@ describe("codex adapter turns (real binary)", () => {
   });
 
   test("a second turn carries the first in its history", async () => {
-    h = await AdapterHarness.start([responsesTextReply("FIRST-ANSWER"), responsesTextReply("ok")]);
+    const h = await AdapterHarness.forTest([
+      responsesTextReply("FIRST-ANSWER"),
+      responsesTextReply("ok"),
+    ]);
     const session = await h.openSession();
     const { nativeThreadRef } = await session.startThread(h.settings());
     await collect(
@@ -77,7 +74,7 @@ describe("codex adapter turns (real binary)", () => {
   });
 
   test("approval accept runs the command; decline does not; both turns complete", async () => {
-    h = await AdapterHarness.start([
+    const h = await AdapterHarness.forTest([
       execCommandReply("echo yes > accepted.txt && echo ACCEPTED-OUT"),
       responsesTextReply("ran it"),
       execCommandReply("echo no > declined.txt"),
@@ -128,7 +125,9 @@ describe("codex adapter turns (real binary)", () => {
   });
 
   test("interrupt mid-stream ends the turn interrupted and closes the open message", async () => {
-    h = await AdapterHarness.start([responsesSlowTextReply(["a ", "b ", "c ", "d ", "e "], 300)]);
+    const h = await AdapterHarness.forTest([
+      responsesSlowTextReply(["a ", "b ", "c ", "d ", "e "], 300),
+    ]);
     const session = await h.openSession();
     const { nativeThreadRef } = await session.startThread(h.settings());
     const handle = session.startTurn(nativeThreadRef, { text: "go" }, { settings: h.settings() });
@@ -152,7 +151,7 @@ describe("codex adapter turns (real binary)", () => {
   });
 
   test("HTTP 500 fails the turn with error text and the next turn works", async () => {
-    h = await AdapterHarness.start([httpErrorReply(500), responsesTextReply("back")]);
+    const h = await AdapterHarness.forTest([httpErrorReply(500), responsesTextReply("back")]);
     const session = await h.openSession();
     const { nativeThreadRef } = await session.startThread(h.settings());
     const failed = completion(
@@ -167,7 +166,7 @@ describe("codex adapter turns (real binary)", () => {
   });
 
   test("steer adds input to the running turn", async () => {
-    h = await AdapterHarness.start([
+    const h = await AdapterHarness.forTest([
       responsesSlowTextReply(["one ", "two ", "three "], 200),
       responsesTextReply("steered reply"),
     ]);
@@ -188,7 +187,7 @@ describe("codex adapter turns (real binary)", () => {
   });
 
   test("an app-owned tool call goes to onAppToolCall and its output back to Codex", async () => {
-    h = await AdapterHarness.start([
+    const h = await AdapterHarness.forTest([
       functionCallReply("skein_delegate", { task: "child work" }, "call_1"),
       responsesTextReply("parent done"),
     ]);

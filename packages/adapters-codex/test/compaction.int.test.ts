@@ -1,16 +1,10 @@
 import { conversationText, responsesTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { AdapterHarness, collect, completion, ofType } from "./support/adapter-harness.ts";
-
-let h: AdapterHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
 
 describe("codex adapter: compaction (real binary)", () => {
   test("P6: a compact turn asks Codex to compact; the model sees the request; a compaction item ends the turn", async () => {
-    h = await AdapterHarness.start([
+    const h = await AdapterHarness.forTest([
       responsesTextReply("FIRST-ANSWER"),
       responsesTextReply("SUMMARY-OF-THE-CONVERSATION"),
       responsesTextReply("after compaction"),

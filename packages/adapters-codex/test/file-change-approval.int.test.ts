@@ -1,14 +1,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { applyPatchReply, responsesTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { AdapterHarness, collect, completion, ofType } from "./support/adapter-harness.ts";
-
-let h: AdapterHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
 
 /**
  * B16 (issue 29): Codex's `item/fileChange/requestApproval` names only its item; the adapter
@@ -29,7 +23,7 @@ describe("Codex file-change approvals carry their diff (real binary)", () => {
       "*** End Patch",
       "",
     ].join("\n");
-    h = await AdapterHarness.start([
+    const h = await AdapterHarness.forTest([
       applyPatchReply(patch, "call_patch"),
       responsesTextReply("ok"),
     ]);

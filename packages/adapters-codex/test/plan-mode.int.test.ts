@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { AdapterHarness, collect, completion, ofType } from "./support/adapter-harness.ts";
 import {
   collaborationModes,
@@ -8,23 +8,20 @@ import {
   responsesTextReply,
 } from "@skein/fake-models";
 
-let h: AdapterHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
-
 const PLAN = "# Add a greeting\n\n1. Write hello.txt\n2. Test it";
 
-function request(index: number): ResponsesRequestBody {
-  const body = h?.server.requests[index];
+function request(h: AdapterHarness, index: number): ResponsesRequestBody {
+  const body = h.server.requests[index];
   if (!body) throw new Error(`no model request ${index}`);
   return body;
 }
 
 describe("codex plan mode and effort (real binary)", () => {
   test("B5: a plan-mode turn carries Codex's plan instructions and effort; its <proposed_plan> becomes a proposed_plan", async () => {
-    h = await AdapterHarness.start([proposedPlanReply(PLAN), responsesTextReply("Implemented.")]);
+    const h = await AdapterHarness.forTest([
+      proposedPlanReply(PLAN),
+      responsesTextReply("Implemented."),
+    ]);
     const session = await h.openSession();
     const { nativeThreadRef } = await session.startThread(h.settings());
     const events = await collect(
@@ -39,7 +36,7 @@ describe("codex plan mode and effort (real binary)", () => {
       expect.objectContaining({ kind: "proposed_plan", markdown: `${PLAN}\n` }),
     ]);
     // What the model received: the plan-mode instructions and the effort asked for.
-    const planned = request(0);
+    const planned = request(h, 0);
     expect(collaborationModes(planned).at(-1)).toMatch(/^# Plan Mode/);
     expect(planned.reasoning).toEqual({ effort: "high" });
 
@@ -53,21 +50,21 @@ describe("codex plan mode and effort (real binary)", () => {
     );
     expect(completion(next)).toMatchObject({ status: "completed" });
     expect(ofType(next, "plan.updated")).toEqual([]);
-    const implemented = request(1);
+    const implemented = request(h, 1);
     expect(collaborationModes(implemented).at(-1)).toMatch(/Default mode/);
     expect(implemented.reasoning).not.toEqual({ effort: "high" });
     expect(messageTexts(implemented, "user").at(-1)).toBe("implement it");
   }, 90_000);
 
   test("effort alone is sent on turn/start and reaches the model request", async () => {
-    h = await AdapterHarness.start([responsesTextReply("quick")]);
+    const h = await AdapterHarness.forTest([responsesTextReply("quick")]);
     const session = await h.openSession();
     const { nativeThreadRef } = await session.startThread(h.settings());
     await collect(
       session.startTurn(nativeThreadRef, { text: "hi", effort: "low" }, { settings: h.settings() }),
     );
     expect(h.sent("turn/start")[0]?.payload).toMatchObject({ params: { effort: "low" } });
-    expect(request(0).reasoning).toEqual({ effort: "low" });
-    expect(collaborationModes(request(0))).toEqual([]);
+    expect(request(h, 0).reasoning).toEqual({ effort: "low" });
+    expect(collaborationModes(request(h, 0))).toEqual([]);
   }, 90_000);
 });

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { CodexRpcError } from "../src/rpc/errors.ts";
 import { CodexHarness } from "./support/codex-harness.ts";
 import {
@@ -7,12 +7,6 @@ import {
   responsesSlowTextReply,
   responsesTextReply,
 } from "@skein/fake-models";
-
-let harness: CodexHarness | null = null;
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
 
 function lastRequest(h: CodexHarness): ResponsesRequestBody {
   const body = h.server.requests.at(-1);
@@ -31,7 +25,7 @@ async function twoTurnThread(h: CodexHarness, params: { historyMode?: "legacy" }
 
 describe("thread history operations (real binary)", () => {
   test("thread/fork with lastTurnId keeps that turn (inclusive) and drops later ones", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [responsesTextReply("ANSWER-ONE"), responsesTextReply("ANSWER-TWO")],
     });
     const { thread, one } = await twoTurnThread(harness);
@@ -58,7 +52,7 @@ describe("thread history operations (real binary)", () => {
   });
 
   test("thread/revert with beforeTurnId removes that turn and later ones", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [responsesTextReply("ANSWER-ONE"), responsesTextReply("ANSWER-TWO")],
     });
     const { thread, one, two } = await twoTurnThread(harness);
@@ -81,7 +75,7 @@ describe("thread history operations (real binary)", () => {
   });
 
   test("legacy-history threads refuse thread/revert but still fork", async () => {
-    harness = await CodexHarness.start();
+    const harness = await CodexHarness.forTest();
     const { thread, one, two } = await twoTurnThread(harness, { historyMode: "legacy" });
     expect(thread.historyMode).toBe("legacy");
 
@@ -105,7 +99,7 @@ describe("thread history operations (real binary)", () => {
   });
 
   test("after SIGKILL mid-turn, a new process resumes the thread with its history", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [
         responsesTextReply("ANSWER-ONE"),
         responsesSlowTextReply(["never ", "finished ", "reply ", "here "], 300),

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { CodexHarness } from "./support/codex-harness.ts";
 import {
   applyPatchReply,
@@ -10,15 +10,9 @@ import {
   responsesTextReply,
 } from "@skein/fake-models";
 
-let harness: CodexHarness | null = null;
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
-
 describe("app-owned tools and file changes (real binary)", () => {
   test("a dynamic tool call reaches the client as item/tool/call and its answer reaches the model", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [
         functionCallReply("skein_delegate", { task: "summarize" }, "call_delegate"),
         responsesTextReply("parent continues"),
@@ -69,7 +63,7 @@ describe("app-owned tools and file changes (real binary)", () => {
   });
 
   test("dynamic tools given on thread/start survive thread/resume in a new process and thread/fork", async () => {
-    harness = await CodexHarness.start();
+    const harness = await CodexHarness.forTest();
     const { id } = await harness.startThread({
       dynamicTools: [
         {
@@ -96,7 +90,7 @@ describe("app-owned tools and file changes (real binary)", () => {
 
   test("apply_patch asks item/fileChange/requestApproval and reports the diff", async () => {
     const patch = "*** Begin Patch\n*** Add File: notes.txt\n+patched line\n*** End Patch\n";
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [applyPatchReply(patch, "call_patch"), responsesTextReply("patched")],
     });
     harness.handleServerRequests((request) => {

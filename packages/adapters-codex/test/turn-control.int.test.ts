@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { afterEach, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { NotificationEnvelope } from "../src/rpc/app-server-client.ts";
 import type { ThreadItem } from "../src/protocol/index.ts";
 import { CodexHarness } from "./support/codex-harness.ts";
@@ -12,12 +12,6 @@ import {
   responsesSlowTextReply,
   responsesTextReply,
 } from "@skein/fake-models";
-
-let harness: CodexHarness | null = null;
-afterEach(async () => {
-  await harness?.close();
-  harness = null;
-});
 
 // `untrusted` asks before any command outside Codex's known-safe list; full access keeps the
 // sandbox (bubblewrap, unavailable as root here) out of the picture.
@@ -33,7 +27,7 @@ function completedCommands(notifications: NotificationEnvelope[]) {
 
 describe("turn control (real binary)", () => {
   test("approval accept runs the command and its output reaches item/completed", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [
         execCommandReply("echo ran > accepted.txt && echo APPROVED-OUTPUT"),
         responsesTextReply("command finished"),
@@ -68,7 +62,7 @@ describe("turn control (real binary)", () => {
   });
 
   test("approval decline does not run the command; the turn still completes", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [execCommandReply("echo ran > declined.txt"), responsesTextReply("ok, not running")],
     });
     harness.handleServerRequests((request) => {
@@ -89,7 +83,7 @@ describe("turn control (real binary)", () => {
   });
 
   test("an approval answered later (after other work) is still delivered", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [execCommandReply("echo LATE-OK"), responsesTextReply("done")],
     });
     const thread = await harness.startThread(APPROVAL_REQUIRED);
@@ -107,7 +101,7 @@ describe("turn control (real binary)", () => {
   });
 
   test("turn/interrupt during slow streaming ends the turn interrupted", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [responsesSlowTextReply(["slow ", "words ", "keep ", "coming ", "forever "], 400)],
     });
     const thread = await harness.startThread();
@@ -132,7 +126,7 @@ describe("turn control (real binary)", () => {
   });
 
   test("turn/steer adds input to the running turn", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [
         responsesSlowTextReply(["first ", "part ", "of ", "answer "], 200),
         responsesTextReply("answer after steer"),
@@ -156,7 +150,7 @@ describe("turn control (real binary)", () => {
   });
 
   test("HTTP 500 fails the turn with error text; the thread stays usable", async () => {
-    harness = await CodexHarness.start({
+    const harness = await CodexHarness.forTest({
       script: [httpErrorReply(500, "upstream exploded"), responsesTextReply("RECOVERED")],
     });
     const thread = await harness.startThread();
@@ -172,7 +166,9 @@ describe("turn control (real binary)", () => {
   });
 
   test("HTTP 400 surfaces the upstream error body as the turn error", async () => {
-    harness = await CodexHarness.start({ script: [httpErrorReply(400, "bad-request-detail")] });
+    const harness = await CodexHarness.forTest({
+      script: [httpErrorReply(400, "bad-request-detail")],
+    });
     const thread = await harness.startThread();
     const failed = await harness.runTurn(thread.id, "bad");
     expect(failed.turn.status).toBe("failed");

@@ -18,6 +18,7 @@ import {
   startFakeResponsesServer,
 } from "@skein/fake-models";
 import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
+import { onTestFinished } from "vitest";
 
 /** The adapter as the orchestrator uses it, against the real binary and the fake model. */
 export class AdapterHarness {
@@ -37,6 +38,13 @@ export class AdapterHarness {
     const workdir = await mkdtemp(path.join(tmpdir(), "skein-codex-adapter-"));
     const adapter = createCodexAdapter({ codexHome: home.dir, env: { RUST_LOG: "error" } });
     return new AdapterHarness(server, home, workdir, createMemoryRawEventSink(), adapter);
+  }
+
+  /** `start` for the running test, closed when the test finishes (passed or failed). */
+  static async forTest(script: FakeReply[] = []): Promise<AdapterHarness> {
+    const harness = await AdapterHarness.start(script);
+    onTestFinished(() => harness.close());
+    return harness;
   }
 
   settings(overrides: Partial<ThreadSettings> = {}): ThreadSettings {

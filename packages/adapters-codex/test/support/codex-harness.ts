@@ -16,6 +16,7 @@ import {
   startFakeResponsesServer,
 } from "@skein/fake-models";
 import { createMemoryRawEventSink, type MemoryRawEventSink } from "@skein/adapter-kit/testing";
+import { onTestFinished } from "vitest";
 import { NotificationLog } from "./notification-log.ts";
 
 export type TurnResult = {
@@ -55,6 +56,13 @@ export class CodexHarness {
     const workdir = await mkdtemp(path.join(tmpdir(), "skein-codex-work-"));
     const harness = new CodexHarness(server, home, workdir, createMemoryRawEventSink());
     await harness.restart();
+    return harness;
+  }
+
+  /** `start` for the running test, closed when the test finishes (passed or failed). */
+  static async forTest(options?: Parameters<typeof CodexHarness.start>[0]): Promise<CodexHarness> {
+    const harness = await CodexHarness.start(options);
+    onTestFinished(() => harness.close());
     return harness;
   }
 
