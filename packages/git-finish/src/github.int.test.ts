@@ -1,5 +1,5 @@
 import { type FakeGitHub, startFakeGitHub } from "@skein/fake-github";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   createGitHubClient,
   GitFinishError,
@@ -8,17 +8,18 @@ import {
   PullRequestPoller,
 } from "./index.ts";
 
-let fake: FakeGitHub | undefined;
-afterEach(async () => {
-  await fake?.close();
-  fake = undefined;
-});
+/** A fake GitHub that accepts `token`, closed when the running test finishes. */
+async function startFake(token: string): Promise<FakeGitHub> {
+  const fake = await startFakeGitHub({ token });
+  onTestFinished(() => fake.close());
+  return fake;
+}
 
 const repo = { owner: "acme", name: "widgets" };
 const noGh = async () => null;
 
 async function setup() {
-  fake = await startFakeGitHub({ token: "t0k" });
+  const fake = await startFake("t0k");
   fake.addRepo("acme/widgets", { allowMergeCommit: false });
   const client = await createGitHubClient(
     { GITHUB_TOKEN: "t0k", SKEIN_GITHUB_API_URL: fake.url },
@@ -46,7 +47,7 @@ describe("pull requests against the fake GitHub REST API (B17)", () => {
   });
 
   it("B17: a refused token and a missing token end in words", async () => {
-    fake = await startFakeGitHub({ token: "right" });
+    const fake = await startFake("right");
     fake.addRepo("acme/widgets");
     const client = await createGitHubClient(
       { GH_TOKEN: "wrong", SKEIN_GITHUB_API_URL: fake.url },
