@@ -1,5 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type FakeMessagesServer, startFakeMessagesServer } from "./anthropic-messages-server.ts";
+import { describe, expect, it, onTestFinished } from "vitest";
+import {
+  type FakeMessagesServer,
+  type FakeMessagesServerOptions,
+  startFakeMessagesServer,
+} from "./anthropic-messages-server.ts";
 import {
   anthropicErrorReply,
   anthropicSlowTextReply,
@@ -8,16 +12,18 @@ import {
   anthropicToolUseReply,
 } from "./anthropic-script.ts";
 
-let server: FakeMessagesServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+/** The running test's server, which `post` talks to; closed when the test finishes. */
+let server: FakeMessagesServer;
+async function serve(options?: FakeMessagesServerOptions): Promise<void> {
+  const started = await startFakeMessagesServer(options);
+  onTestFinished(() => started.close());
+  server = started;
+}
 
 const tools = [{ name: "Bash", input_schema: { type: "object" } }];
 
 function post(path: string, body: unknown) {
-  return fetch(`${server?.url}${path}`, {
+  return fetch(`${server.url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -51,7 +57,7 @@ async function sseEvents(response: Response): Promise<Array<[string, Record<stri
 
 describe("fake Anthropic Messages server", () => {
   it("streams a text reply as Messages API SSE and records the request", async () => {
-    server = await startFakeMessagesServer({
+    await serve({
       script: [anthropicTextReply("hello", { chunkSize: 2 })],
     });
     const response = await conversation("hi");
@@ -76,7 +82,7 @@ describe("fake Anthropic Messages server", () => {
   });
 
   it("streams tool_use input as JSON deltas and thinking with a signature", async () => {
-    server = await startFakeMessagesServer({
+    await serve({
       script: [
         anthropicToolUseReply("Bash", { command: "ls" }, { id: "toolu_1" }),
         anthropicThinkingReply("pondering", "answer"),
@@ -98,7 +104,7 @@ describe("fake Anthropic Messages server", () => {
   });
 
   it("answers errors (repeated with times, with x-should-retry), then the queue, then the default", async () => {
-    server = await startFakeMessagesServer({
+    await serve({
       script: [
         anthropicErrorReply(500, "boom", { times: 2, shouldRetry: false }),
         anthropicTextReply("after"),
@@ -120,7 +126,7 @@ describe("fake Anthropic Messages server", () => {
   });
 
   it("answers a routed prompt every time, ahead of the queue, judged by the latest user message", async () => {
-    server = await startFakeMessagesServer({ script: [anthropicTextReply("queued")] });
+    await serve({ script: [anthropicTextReply("queued")] });
     server.answerPrompt("POISON", anthropicErrorReply(400, "refused", { shouldRetry: false }));
     server.answerPrompt(/^fixed$/, anthropicTextReply("routed"));
     for (let i = 0; i < 2; i++) {
@@ -156,7 +162,7 @@ describe("fake Anthropic Messages server", () => {
   });
 
   it("keeps auxiliary calls and token counts off the queue", async () => {
-    server = await startFakeMessagesServer({ script: [anthropicTextReply("queued")] });
+    await serve({ script: [anthropicTextReply("queued")] });
     const aux = await post("/v1/messages", {
       model: "m",
       messages: [{ role: "user", content: "t" }],
@@ -170,7 +176,7 @@ describe("fake Anthropic Messages server", () => {
   });
 
   it("answers subagent requests from their own queue", async () => {
-    server = await startFakeMessagesServer({
+    await serve({
       script: [anthropicTextReply("main")],
       subagentScript: [anthropicTextReply("child")],
     });
@@ -183,7 +189,7 @@ describe("fake Anthropic Messages server", () => {
   });
 
   it("notices a client hanging up mid-stream, and waits for requests", async () => {
-    server = await startFakeMessagesServer({
+    await serve({
       script: [anthropicSlowTextReply("z".repeat(100), 20)],
     });
     const waiting = server.waitForConversationRequests(1);

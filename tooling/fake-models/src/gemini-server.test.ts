@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import {
   geminiFunctionResponses,
   geminiLatestUserText,
@@ -11,18 +11,24 @@ import {
   geminiTextReply,
   geminiThoughtReply,
 } from "./gemini-script.ts";
-import { type FakeGeminiServer, startFakeGeminiServer } from "./gemini-server.ts";
+import {
+  type FakeGeminiServer,
+  type FakeGeminiServerOptions,
+  startFakeGeminiServer,
+} from "./gemini-server.ts";
 
-let server: FakeGeminiServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+/** The running test's server, which `post` talks to; closed when the test finishes. */
+let server: FakeGeminiServer;
+async function serve(options?: FakeGeminiServerOptions): Promise<void> {
+  const started = await startFakeGeminiServer(options);
+  onTestFinished(() => started.close());
+  server = started;
+}
 
 const tools = [{ functionDeclarations: [{ name: "run_shell_command", parameters: {} }] }];
 
 function post(path: string, body: unknown, signal?: AbortSignal) {
-  return fetch(`${server?.url}${path}`, {
+  return fetch(`${server.url}${path}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify(body),
@@ -56,7 +62,7 @@ const partsOf = (chunks: Chunk[]) => chunks.flatMap((c) => c.candidates[0]?.cont
 
 describe("fake Gemini API server", () => {
   it("streams text as SSE chunks, finishes with STOP and usage on the last chunk, and records the request", async () => {
-    server = await startFakeGeminiServer({
+    await serve({
       script: [
         geminiTextReply("hello", {
           chunkSize: 2,
@@ -88,7 +94,7 @@ describe("fake Gemini API server", () => {
   });
 
   it("streams a function call whole and thoughts marked as thoughts", async () => {
-    server = await startFakeGeminiServer({
+    await serve({
       script: [geminiShellReply("ls -la"), geminiThoughtReply("pondering", "answer")],
     });
     const call = partsOf(await sseChunks(await conversation("one")));
@@ -105,7 +111,7 @@ describe("fake Gemini API server", () => {
   });
 
   it("reads function responses back out of the history a client sends", async () => {
-    server = await startFakeGeminiServer();
+    await serve();
     await (
       await conversation("x", {
         contents: [
@@ -135,7 +141,7 @@ describe("fake Gemini API server", () => {
   });
 
   it("answers errors in Google's shape (repeated with times), then the queue, then the default", async () => {
-    server = await startFakeGeminiServer({
+    await serve({
       script: [geminiErrorReply(500, "boom", { times: 2 }), geminiTextReply("after")],
     });
     for (let i = 0; i < 2; i++) {
@@ -150,7 +156,7 @@ describe("fake Gemini API server", () => {
   });
 
   it("answers a routed prompt every time, ahead of the queue", async () => {
-    server = await startFakeGeminiServer({ script: [geminiTextReply("queued")] });
+    await serve({ script: [geminiTextReply("queued")] });
     server.answerPrompt("POISON", geminiErrorReply(400, "refused"));
     expect((await conversation("a POISON prompt")).status).toBe(400);
     expect((await conversation("a POISON prompt")).status).toBe(400);
@@ -159,7 +165,7 @@ describe("fake Gemini API server", () => {
   });
 
   it("keeps JSON, non-streaming and token-count calls off the queue, answering JSON by its schema", async () => {
-    server = await startFakeGeminiServer({ script: [geminiTextReply("queued")] });
+    await serve({ script: [geminiTextReply("queued")] });
     const routed = await post("/v1beta/models/flash-lite:generateContent", {
       contents: [{ role: "user", parts: [{ text: "classify" }] }],
       generationConfig: {
@@ -198,7 +204,7 @@ describe("fake Gemini API server", () => {
   });
 
   it("streams slowly, notices a client hanging up mid-stream, and waits for requests", async () => {
-    server = await startFakeGeminiServer({ script: [geminiSlowTextReply("z".repeat(100), 20)] });
+    await serve({ script: [geminiSlowTextReply("z".repeat(100), 20)] });
     const waiting = server.waitForConversationRequests(1);
     const controller = new AbortController();
     const response = await post(
