@@ -1,6 +1,5 @@
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
@@ -9,19 +8,14 @@ import { messageTexts, responsesTextReply } from "../../../tooling/fake-models/s
 import { seriousA11yViolations } from "./support/axe.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, threadIdOf } from "./support/ui.ts";
 
 /** B6 in the browser: a Codex thread the person made outside Skein is adopted and continued. */
 describe.runIf(chromiumAvailable)("adopt a session (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ timeoutMs: 60_000 }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ timeoutMs: 60_000 });
 
   it("B6: Adopt session lists the folder's Codex thread; adopted, it shows its history and the next message resumes it", async () => {
+    const { stack, page } = e2e;
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const { projectId } = await client.project.create.mutate({
       name: "Mine",

@@ -2,7 +2,6 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicBashReply,
@@ -13,7 +12,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
 import { openThread } from "./support/threads.ts";
 
@@ -28,14 +26,10 @@ const count = (haystack: string, needle: string) => haystack.split(needle).lengt
 describe.runIf(chromiumAvailable)(
   "approvals show what they approve (Chromium, real Claude and Codex)",
   () => {
-    let stack: Stack;
-    let page: Page;
-
-    useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-      ({ stack, page } = started);
-    });
+    const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
     it("B16: a Claude Write approval shows its diff, waiting for you, in the thread and on the Approvals page; a command shows once", async () => {
+      const { stack, page } = e2e;
       const workspace = stack.providers.workspace;
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const { projectId } = await client.project.create.mutate({
@@ -106,6 +100,7 @@ describe.runIf(chromiumAvailable)(
     });
 
     it("B16: a Codex file-change approval shows the diff of the file it writes, in the thread and on the Approvals page", async () => {
+      const { stack, page } = e2e;
       const workspace = stack.providers.workspace;
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const { projectId } = await client.project.create.mutate({

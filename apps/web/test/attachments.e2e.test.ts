@@ -1,9 +1,7 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { inputItems, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage } from "./support/ui.ts";
 import { newThread, openThread } from "./support/threads.ts";
 
@@ -13,14 +11,10 @@ const PNG_BASE64 =
 
 /** E16 in the browser: an image pasted into the composer reaches Codex's model with its bytes. */
 describe.runIf(chromiumAvailable)("attachments (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ timeoutMs: 60_000 }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ timeoutMs: 60_000 });
 
   it("E16: an image pasted into the composer is uploaded, shown, and sent to the model as an input image", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Pictures",
       title: "Image thread",

@@ -1,9 +1,7 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { newThread } from "./support/threads.ts";
 
 /**
@@ -14,14 +12,10 @@ import { newThread } from "./support/threads.ts";
 describe.runIf(chromiumAvailable)(
   "checkpoint numbers after a compaction (Chromium, real Codex)",
   () => {
-    let stack: Stack;
-    let page: Page;
-
-    useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-      ({ stack, page } = started);
-    });
+    const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
     it("E3: message, /compact, message: the checkpoint cards read after run 1 and after run 2, never run 3", async () => {
+      const { stack, page } = e2e;
       const { client, threadId } = await newThread(stack, {
         project: "Checkpoint numbers",
         title: "Checkpoint numbers thread",

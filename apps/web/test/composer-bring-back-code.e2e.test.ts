@@ -2,12 +2,10 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 
 /**
@@ -19,14 +17,10 @@ import { text } from "./support/ui.ts";
 describe.runIf(chromiumAvailable)(
   "composer: bring back a fork's code only (Chromium, real API)",
   () => {
-    let stack: Stack;
-    let page: Page;
-
-    useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-      ({ stack, page } = started);
-    });
+    const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
     it("issue 26: code only brings the files without a run; a clash is shown before anything is applied", async () => {
+      const { stack, page } = e2e;
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const workspace = stack.providers.workspace;
       const { projectId } = await client.project.create.mutate({

@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Locator, Page } from "playwright-core";
+import type { Locator } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { messageTexts, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
@@ -29,14 +29,10 @@ function modelAskedFor(stack: Stack, text: string): unknown {
 
 /** Issue 29 item 4, the composer as a person uses it: Chromium, the real API, real Codex. */
 describe.runIf(chromiumAvailable)("composer menus (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ timeoutMs: 60_000 }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ timeoutMs: 60_000 });
 
   it("the model menu lists the provider's catalog by name, and the header names the model that ran", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Models",
       title: "Model thread",
@@ -100,6 +96,7 @@ describe.runIf(chromiumAvailable)("composer menus (Chromium, real API, real Code
   });
 
   it("the attach button uploads a picked image, shows it as a thumbnail, and the sent message shows no missing glyph", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Attach",
       title: "Attach thread",
@@ -144,6 +141,7 @@ describe.runIf(chromiumAvailable)("composer menus (Chromium, real API, real Code
   });
 
   it("`/` opens the commands; each runs its action and is never sent as a message", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Slash",
       title: "Slash thread",
@@ -227,6 +225,7 @@ describe.runIf(chromiumAvailable)("composer menus (Chromium, real API, real Code
   });
 
   it("`@` searches the thread's workspace and inserts the picked file's path", async () => {
+    const { stack, page } = e2e;
     // Committed: a thread's own worktree is checked out from the workspace's HEAD.
     mkdirSync(path.join(stack.providers.workspace, "e2e-mentions"), { recursive: true });
     writeFileSync(path.join(stack.providers.workspace, "e2e-mentions", "target-file.ts"), "x\n");
@@ -270,6 +269,7 @@ describe.runIf(chromiumAvailable)("composer menus (Chromium, real API, real Code
   });
 
   it("the context meter shows how full the window is, from the usage the run recorded", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Context",
       title: "Context thread",

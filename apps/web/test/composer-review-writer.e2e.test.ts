@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
@@ -7,7 +6,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts } from "./support/ui.ts";
 import { newThread, runsCompleted } from "./support/threads.ts";
 
@@ -27,21 +25,17 @@ const PROVIDER_SUMMARY = [
  * thread) and real Codex receives it, both against the fake model servers.
  */
 describe.runIf(chromiumAvailable)("Composer review follows the project's writer (Chromium)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   const summaryAsks = () =>
-    stack.providers.anthropic
+    e2e.stack.providers.anthropic
       .conversationRequests()
       .filter((r) =>
         anthropicUserTexts(r).join("\n").includes("Write a handoff of this conversation"),
       ).length;
 
   it("reviews and regenerates Claude's own handoff in a 'provider' project, and Codex gets it", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Writer project",
       projectSettings: { handoffWriter: "provider" },

@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
@@ -7,7 +6,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts } from "./support/ui.ts";
 import { newThread, runsCompleted } from "./support/threads.ts";
 
@@ -17,15 +15,10 @@ import { newThread, runsCompleted } from "./support/threads.ts";
  * Claude against a fake model — receives exactly the reviewed text.
  */
 describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real providers)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   const lastClaudeTexts = () => {
-    const request = stack.providers.anthropic
+    const request = e2e.stack.providers.anthropic
       .conversationRequests()
       .filter((r) => r.agent === "main")
       .at(-1);
@@ -33,6 +26,7 @@ describe.runIf(chromiumAvailable)("Composer handoff review (Chromium, real provi
   };
 
   it("reviews, regenerates and edits a provider switch's and a bring-back's handoff before sending", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Composer project",
       title: "Switching thread",

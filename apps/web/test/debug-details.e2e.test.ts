@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
@@ -7,7 +6,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
@@ -20,14 +18,10 @@ const INTERNAL_ID = /\b(ctx|thr|run)_[A-Za-z0-9]/;
  * sends (real Codex → real Claude) names no internal id, which the transfer keeps as data.
  */
 describe.runIf(chromiumAvailable)("debug details (Chromium, real API, Codex and Claude)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("B16: plumbing is hidden until the debug toggle shows it; a handoff's text carries no internal ids", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Plumbing",
       title: "Plain thread",

@@ -1,4 +1,3 @@
-import type { Browser, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   execCommandReply,
@@ -8,7 +7,6 @@ import {
 import { type AxeFinding, seriousA11yViolations } from "./support/axe.ts";
 import { chromiumAvailable, saveScreenshot, waitFor } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { sendMessage, text, threadIdOf } from "./support/ui.ts";
 
 const WIDE = { width: 1400, height: 900 };
@@ -24,15 +22,15 @@ const VIEW_TIMEOUT = 400_000;
 describe
   .runIf(chromiumAvailable)
   .sequential("design system (Chromium, real API, fake models)", () => {
-    let stack: Stack;
-    let browser: Browser;
-    let page: Page;
+    const e2e = useE2eStack({ viewport: WIDE });
+
     let projectId = "";
     let threadId = "";
     const findings: Record<string, AxeFinding[]> = {};
 
     /** axe in both themes, screenshots in both themes at both sizes. */
     async function checkView(name: string) {
+      const { page } = e2e;
       for (const theme of ["light", "dark"] as const) {
         await page.evaluate((mode) => localStorage.setItem("theme", mode), theme);
         await page.reload();
@@ -57,11 +55,8 @@ describe
       await page.evaluate(() => localStorage.removeItem("theme"));
     }
 
-    useE2eStack({ viewport: WIDE }, (started) => {
-      ({ stack, browser, page } = started);
-    });
-
     it("follows the system theme by default; the toggle switches and the choice persists", async () => {
+      const { stack, browser, page } = e2e;
       const dark = await browser.newContext({ viewport: WIDE, colorScheme: "dark" });
       const darkPage = await dark.newPage();
       await darkPage.goto(stack.web.url);
@@ -85,6 +80,7 @@ describe
     });
 
     it("shows a visible focus ring on keyboard focus", async () => {
+      const { page } = e2e;
       await page.getByLabel("Search threads").focus();
       await page.keyboard.press("Shift+Tab");
       const outline = await page.evaluate(() => {
@@ -99,6 +95,7 @@ describe
     it(
       "home and project views pass axe in both themes",
       async () => {
+        const { stack, page } = e2e;
         await page.getByLabel("Name", { exact: true }).fill("Design");
         await page.getByLabel("Workspace root (absolute path)").fill(stack.providers.workspace);
         await page.getByRole("button", { name: "Create project" }).click();
@@ -115,6 +112,7 @@ describe
     it(
       "a run shows a spinner and a ticking elapsed time, then its duration",
       async () => {
+        const { stack, page } = e2e;
         await page.getByLabel("Title").fill("Design thread");
         await page.getByRole("button", { name: "Create thread" }).click();
         await page.waitForURL(/\/threads\/thr_/);
@@ -145,6 +143,7 @@ describe
     );
 
     it("the command palette opens with Ctrl+K, finds a thread and an action", async () => {
+      const { page } = e2e;
       await page.keyboard.press("Control+k");
       const dialog = page.getByRole("dialog", { name: "Command palette" });
       await dialog.waitFor();
@@ -168,6 +167,7 @@ describe
     });
 
     it("shortcuts: fork, switch thread, new thread", async () => {
+      const { page } = e2e;
       await page.getByLabel("Message").waitFor();
       await page.keyboard.press("Alt+Shift+F");
       await page.waitForURL(
@@ -198,6 +198,7 @@ describe
     it(
       "approvals (with a pending command) passes axe in both themes",
       async () => {
+        const { stack, page } = e2e;
         await page.goto(`${stack.web.url}/threads/${threadId}`);
         stack.providers.openai.enqueue(
           execCommandReply("echo DESIGN-OK"),

@@ -4,7 +4,6 @@ import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 
 const text = async (locator: ReturnType<Page["locator"]>) =>
   (await locator.count()) === 0 ? "" : ((await locator.first().textContent()) ?? "");
@@ -15,14 +14,11 @@ const text = async (locator: ReturnType<Page["locator"]>) =>
  * "Check again"; the composer says it before anything is typed.
  */
 describe.runIf(chromiumAvailable)("first run (Chromium, real API, signed-out runtimes)", () => {
-  let stack: Stack;
-  let page: Page;
   const statusCalls: string[] = [];
 
-  useE2eStack({ signedOut: true }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ signedOut: true });
   beforeAll(async () => {
+    const { stack, page } = e2e;
     page.on("request", (request) => {
       if (request.url().includes("provider.status")) statusCalls.push(request.url());
     });
@@ -30,6 +26,7 @@ describe.runIf(chromiumAvailable)("first run (Chromium, real API, signed-out run
   });
 
   it("B15 the home page shows each provider's state and what to do, first", async () => {
+    const { page } = e2e;
     const heading = page.getByRole("heading", { name: "Get started: providers" });
     await heading.waitFor();
     const codex = page.locator("tr[data-provider=codex]");
@@ -45,6 +42,7 @@ describe.runIf(chromiumAvailable)("first run (Chromium, real API, signed-out run
   });
 
   it("B15 Check again asks the server to check now", async () => {
+    const { page } = e2e;
     const before = statusCalls.length;
     await page.getByRole("button", { name: "Check again" }).click();
     await expect.poll(() => statusCalls.length, { timeout: 30_000 }).toBeGreaterThan(before);
@@ -55,6 +53,7 @@ describe.runIf(chromiumAvailable)("first run (Chromium, real API, signed-out run
   });
 
   it("B15 the composer says the provider is not ready before the person types", async () => {
+    const { stack, page } = e2e;
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const { projectId } = await client.project.create.mutate({
       name: "First",

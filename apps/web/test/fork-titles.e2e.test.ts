@@ -1,9 +1,7 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text, threadIdOf } from "./support/ui.ts";
 import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
@@ -13,14 +11,10 @@ import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
  * runs it inherited, in its run headers and in the titles of its own forks.
  */
 describe.runIf(chromiumAvailable)("fork titles (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("B16: API-made and page-made forks carry distinct titles saying where they came from; one run numbering", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Titles",
       title: "Daily report",

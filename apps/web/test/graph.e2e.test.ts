@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { anthropicTextReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { newThread } from "./support/threads.ts";
 
 const FORKS = 190;
@@ -32,14 +31,10 @@ function nodeBoxes(page: Page): Promise<Box[]> {
  * that do not overlap, zooms and pans, and each node clicks through to its item.
  */
 describe.runIf(chromiumAvailable)("Graph view (Chromium, real API, real providers)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("draws threads, runs, attempts, provider threads and transfers; 200+ nodes stay apart; click-through", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Graph project",
       title: "Graph main",

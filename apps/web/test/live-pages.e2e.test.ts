@@ -5,7 +5,6 @@ import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { newThread } from "./support/threads.ts";
 
 /** The tRPC procedures a page called, in order, from its network requests. */
@@ -27,14 +26,10 @@ function recordProcedures(page: Page): string[] {
 describe.runIf(chromiumAvailable)(
   "Live graph and approvals pages (Chromium, real API, Codex)",
   () => {
-    let stack: Stack;
-    let page: Page;
-
-    useE2eStack({}, (started) => {
-      ({ stack, page } = started);
-    });
+    const e2e = useE2eStack();
 
     it("P3 S2: the graph page draws a run that starts after it opened, from its watch", async () => {
+      const { stack, page } = e2e;
       const { client, threadId } = await newThread(stack, {
         project: "Live project",
         title: "Live graph",
@@ -64,6 +59,7 @@ describe.runIf(chromiumAvailable)(
     });
 
     it("P5 S2: the approvals page lists a request that opens after it loaded and drops it once answered elsewhere", async () => {
+      const { stack, page } = e2e;
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const calls = recordProcedures(page);
       await page.goto(`${stack.web.url}/approvals`);
@@ -95,6 +91,7 @@ describe.runIf(chromiumAvailable)(
     });
 
     it('E12: "Fork from here" under a message of a finished run opens a fork whose inherited items end at that message', async () => {
+      const { stack, page } = e2e;
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const { projects } = await client.project.list.query();
       const { threadId } = await client.thread.create.mutate({

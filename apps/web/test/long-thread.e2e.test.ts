@@ -1,6 +1,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import {
@@ -14,7 +14,6 @@ import { useE2eStack } from "./support/e2e-stack.ts";
 import { percentile } from "./support/frame-trace.ts";
 import { ARTIFACTS_DIR } from "./support/paths.ts";
 import { type SeededHistory, seedHistory } from "./support/seed-history.ts";
-import type { Stack } from "./support/stack.ts";
 
 const RUNS = 10_000;
 /** The server's default detail window (apps/api read-models/detail-window.ts). */
@@ -32,25 +31,19 @@ const domItems = (page: Page) => page.locator(".conversation-scroll [data-item-i
  * repeats or jumps, and keeps the DOM bounded as older runs pile up.
  */
 describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", () => {
-  let stack: Stack;
-  let page: Page;
-  let browser: Browser;
   let seeded: SeededHistory;
-  useE2eStack(
-    {
-      viewport: { width: 1280, height: 860 },
-      // A build plus the seed on a busy shared machine can pass vitest's five minutes.
-      startTimeoutMs: 600_000,
-      seed: async (dataDir) => {
-        seeded = await seedHistory(dataDir, { runs: RUNS });
-      },
+
+  const e2e = useE2eStack({
+    viewport: { width: 1280, height: 860 },
+    // A build plus the seed on a busy shared machine can pass vitest's five minutes.
+    startTimeoutMs: 600_000,
+    seed: async (dataDir) => {
+      seeded = await seedHistory(dataDir, { runs: RUNS });
     },
-    (started) => {
-      ({ stack, page, browser } = started);
-    },
-  );
+  });
 
   it("opens at once on the latest window, not the whole history", async () => {
+    const { stack, page } = e2e;
     const opened = Date.now();
     await page.goto(`${stack.web.url}/threads/${seeded.longThreadId}`);
     // The first page load is the stack's first (a cold API and page); under CI load that has
@@ -69,6 +62,7 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
   });
 
   it("pages back on scroll, window after window, and what is in view stays put", async () => {
+    const { page } = e2e;
     const pages = [];
     for (let i = 0; i < 4; i += 1) {
       const step = await pageBack(page);
@@ -92,6 +86,7 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
   it("scrolls back continuously: frame times recorded, older windows keep coming", {
     timeout: 180_000,
   }, async () => {
+    const { page } = e2e;
     const before = await loadedRuns(page);
     // Three more windows, however slowly a busy machine draws them.
     const { frames, longFrames, from } = await scrollUpFrames(
@@ -124,6 +119,7 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
   });
 
   it("holds every run loaded exactly once, in order, top to bottom", async () => {
+    const { page } = e2e;
     const { from, to } = await loadedRuns(page);
     const stops = await sweepRunNumbers(page);
     // Within one screen: consecutive runs, none repeated.
@@ -138,6 +134,7 @@ describe.runIf(chromiumAvailable)("a 10,000-run thread (Chromium, real API)", ()
   });
 
   it("opens on the latest reply on a slow CPU (a busy machine's timings)", async () => {
+    const { stack, browser } = e2e;
     const context = await browser.newContext({
       viewport: { width: 1280, height: 860 },
       serviceWorkers: "block",

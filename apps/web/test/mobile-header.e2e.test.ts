@@ -1,9 +1,7 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
 const PHONE = { width: 390, height: 844 };
@@ -13,14 +11,10 @@ const PHONE = { width: 390, height: 844 };
  * actions fold into a menu, and the conversation gets at least 65% of the screen's height.
  */
 describe.runIf(chromiumAvailable)("mobile thread header (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: PHONE }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: PHONE });
 
   it("the header's actions are in a menu and the conversation keeps ≥ 65% of an 844 px screen", async () => {
+    const { stack, page } = e2e;
     const { threadId } = await newThread(stack, {
       project: "Phone",
       title: "On the go",

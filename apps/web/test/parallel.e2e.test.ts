@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicBashReply,
@@ -10,7 +9,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { sendThroughReview } from "./support/compose.ts";
 import { text } from "./support/ui.ts";
 import { newThread, runsCompleted } from "./support/threads.ts";
@@ -22,14 +20,10 @@ import { newThread, runsCompleted } from "./support/threads.ts";
  * workspace left as it was.
  */
 describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex and Claude)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("B9: fan out → compare with an overlap warning → bring one back → the clashing one is refused untouched", async () => {
+    const { stack, page } = e2e;
     const workspace = stack.providers.workspace;
     const { client, threadId } = await newThread(stack, {
       project: "Parallel",

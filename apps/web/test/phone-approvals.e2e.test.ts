@@ -14,7 +14,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, launchPersistentBrowser } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -58,14 +57,10 @@ async function installable(phone: Page, webUrl: string): Promise<void> {
  * Claude) in one hand; each answer reaches its agent, whose run then completes.
  */
 describe.runIf(chromiumAvailable)("Approvals on a phone (Chromium 390×844, real API)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: PHONE }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: PHONE });
 
   it("B20: Chromium finds the app installable: a manifest with icons and a service worker controlling the page", async () => {
+    const { stack } = e2e;
     // The shared page's context is off the record, where Chromium offers no install at all;
     // this check uses a profile on disk, as a person's browser has.
     const profile = mkdtempSync(path.join(tmpdir(), "skein-pwa-"));
@@ -81,6 +76,7 @@ describe.runIf(chromiumAvailable)("Approvals on a phone (Chromium 390×844, real
   });
 
   it("B20: approve a command and answer a question from the phone; both runs complete", async () => {
+    const { stack, page } = e2e;
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const { projectId } = await client.project.create.mutate({
       name: "Phone",

@@ -1,4 +1,3 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
@@ -9,7 +8,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
 import { newThread, openThread } from "./support/threads.ts";
 
@@ -20,14 +18,10 @@ const PLAN = "# Farewell\n\n1. Write bye.txt\n2. Check it";
  * Codex (fake model), its proposed plan shows as a card, and "Implement" runs it on Claude.
  */
 describe.runIf(chromiumAvailable)("plan mode (Chromium, real API, real Codex and Claude)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ timeoutMs: 60_000 }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ timeoutMs: 60_000 });
 
   it("B5: plan toggle + effort → proposed plan card → Implement on Claude, which gets the plan", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Plans",
       title: "Plan thread",

@@ -4,7 +4,6 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type FakeGitHub, startFakeGitHub } from "../../../tooling/fake-github/src/index.ts";
 import {
@@ -14,7 +13,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, text } from "./support/ui.ts";
 
 const TOKEN = "ghp_fake_token_for_e2e";
@@ -54,8 +52,6 @@ const git = (cwd: string, ...args: string[]) =>
 describe.runIf(chromiumAvailable)(
   "From a diff line to the pull request (Chromium, real API, real Codex)",
   () => {
-    let stack: Stack;
-    let page: Page;
     let fake: FakeGitHub;
     let root: string;
     let ws: string;
@@ -84,19 +80,15 @@ describe.runIf(chromiumAvailable)(
       if (root) rmSync(root, { recursive: true, force: true });
     });
 
-    useE2eStack(
-      {
-        viewport: { width: 1400, height: 900 },
-        apiEnv: () => ({ GITHUB_TOKEN: TOKEN, SKEIN_GITHUB_API_URL: fake.url }),
-      },
-      (started) => {
-        ({ stack, page } = started);
-      },
-    );
+    const e2e = useE2eStack({
+      viewport: { width: 1400, height: 900 },
+      apiEnv: () => ({ GITHUB_TOKEN: TOKEN, SKEIN_GITHUB_API_URL: fake.url }),
+    });
 
-    const status = () => text(page.locator(".pr-notice"));
+    const status = () => text(e2e.page.locator(".pr-notice"));
 
     it("B17: Commit, Push, Open PR; a comment on a diff line reaches the agent, which answers; Push; the PR card updates", async () => {
+      const { stack, page } = e2e;
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const { projectId } = await client.project.create.mutate({
         name: "Widgets",

@@ -1,11 +1,9 @@
 import path from "node:path";
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 
 /**
  * B4 in the browser: the new-project form explains a mistyped workspace path before any call
@@ -13,14 +11,11 @@ import type { Stack } from "./support/stack.ts";
  * not exist; neither creates a project.
  */
 describe.runIf(chromiumAvailable)("new-project form validation (Chromium, real API)", () => {
-  let stack: Stack;
-  let page: Page;
   const calls: string[] = [];
 
-  useE2eStack({}, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack();
   beforeAll(async () => {
+    const { stack, page } = e2e;
     page.on("request", (request) => {
       if (request.url().includes("/trpc/project.create")) calls.push(request.url());
     });
@@ -29,6 +24,7 @@ describe.runIf(chromiumAvailable)("new-project form validation (Chromium, real A
 
   /** Submits the form and returns the alert once it says `expected` (or times out). */
   async function submit(root: string, expected: string): Promise<string> {
+    const { page } = e2e;
     await page.getByLabel("Name", { exact: true }).fill("Typo");
     await page.getByLabel("Workspace root (absolute path)").fill(root);
     await page.getByRole("button", { name: "Create project" }).click();
@@ -42,6 +38,7 @@ describe.runIf(chromiumAvailable)("new-project form validation (Chromium, real A
   }
 
   async function projectCount(): Promise<number> {
+    const { stack } = e2e;
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     return (await client.project.list.query()).projects.length;
   }
@@ -54,6 +51,7 @@ describe.runIf(chromiumAvailable)("new-project form validation (Chromium, real A
   });
 
   it("a folder that does not exist is refused by the API, and the page says so", async () => {
+    const { stack } = e2e;
     const before = await projectCount();
     const missing = path.join(stack.providers.workspace, "missing");
     const shown = await submit(missing, `The folder ${missing} does not exist.`);

@@ -1,10 +1,8 @@
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 
 /**
@@ -14,14 +12,10 @@ import { text } from "./support/ui.ts";
 describe.runIf(chromiumAvailable)(
   "project settings: who writes handoffs (Chromium, real API)",
   () => {
-    let stack: Stack;
-    let page: Page;
-
-    useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-      ({ stack, page } = started);
-    });
+    const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
     it("Skein by default; choosing the source agent is saved and shown again", async () => {
+      const { stack, page } = e2e;
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const { projectId } = await client.project.create.mutate({
         name: "Handoffs",

@@ -8,7 +8,6 @@ import { execCommandReply, responsesTextReply } from "../../../tooling/fake-mode
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import { startPostRecorder } from "../../../tooling/fake-models/src/index.ts";
-import type { Stack } from "./support/stack.ts";
 
 /**
  * Push keys made by Chromium's WebCrypto (a P-256 key pair and a 16-byte auth secret, what a
@@ -40,14 +39,10 @@ async function browserKeys(page: Page) {
  * service worker in Chromium shows it as a notification that opens the exact request.
  */
 describe.runIf(chromiumAvailable)("Web Push to Chromium (real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({}, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack();
 
   it("B20: an approval becomes one encrypted Web Push message; Skein's service worker shows it, pointing at the request", async () => {
+    const { stack, page } = e2e;
     const pushService = await startPostRecorder();
     try {
       await page.context().grantPermissions(["notifications"], { origin: stack.web.url });

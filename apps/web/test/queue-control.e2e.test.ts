@@ -6,7 +6,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { sendMessage } from "./support/ui.ts";
 import { newThread, openThread } from "./support/threads.ts";
 
@@ -23,14 +22,10 @@ function queuedTexts(page: Page): Promise<string[]> {
  * exactly what the list showed when each started.
  */
 describe.runIf(chromiumAvailable)("A queue you control (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({}, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack();
 
   it("B20: queued messages are edited, moved up and withdrawn in the thread; the model gets the result in order", async () => {
+    const { stack, page } = e2e;
     const { threadId } = await newThread(stack, {
       project: "Queue",
       title: "Queue control",

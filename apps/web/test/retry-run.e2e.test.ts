@@ -7,7 +7,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage } from "./support/ui.ts";
 import { newThread, openThread } from "./support/threads.ts";
 
@@ -34,14 +33,10 @@ function conversationOrder(page: Page): Promise<string[]> {
  * P6: a message queued while a run is under way draws as its own run after it, once, in order.
  */
 describe.runIf(chromiumAvailable)("Retry and queue runs (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({}, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack();
 
   it("E4: a failed run shows Retry; the retried run completes with its answer, one run header", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Retry",
       title: "Retry thread",
@@ -73,6 +68,7 @@ describe.runIf(chromiumAvailable)("Retry and queue runs (Chromium, real API, rea
   });
 
   it("P6: a message queued while the first run answers shows as one run header per run, items in order, also after reload", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Queue",
       title: "Queue thread",

@@ -1,11 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { applyPatchReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
@@ -42,19 +40,15 @@ const SECOND_PATCH = [
  * "since I last looked"; the first checkpoint does not list files that were there before.
  */
 describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   const reviewedPaths = () =>
-    page
+    e2e.page
       .locator(".review-file")
       .evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-path") ?? ""));
 
   it("per run and per thread, unified and split, highlighted, and since I last looked", async () => {
+    const { stack, page } = e2e;
     // The user's own uncommitted file, there before the thread's first run.
     writeFileSync(path.join(stack.providers.workspace, "notes.txt"), "my own notes\n");
     const { client, threadId } = await newThread(stack, {

@@ -1,11 +1,9 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 import { newThread } from "./support/threads.ts";
 
@@ -16,14 +14,10 @@ import { newThread } from "./support/threads.ts";
  * version back. Real Codex edits the files (fake model), real git holds the checkpoints.
  */
 describe.runIf(chromiumAvailable)("rollback preview (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("B14: the preview lists each agent file and the conflict; forced, a safety checkpoint restores the person's version", async () => {
+    const { stack, page } = e2e;
     const workspace = stack.providers.workspace;
     const file = (name: string) => path.join(workspace, name);
     const { client, threadId } = await newThread(stack, {

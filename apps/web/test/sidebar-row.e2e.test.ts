@@ -1,7 +1,6 @@
 import { join } from "node:path";
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
@@ -10,7 +9,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 
 /**
@@ -20,17 +18,13 @@ import { text } from "./support/ui.ts";
  * until they open it.
  */
 describe.runIf(chromiumAvailable)("sidebar rows (Chromium, real Codex and Claude)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   const row = (threadId: string) =>
-    page.locator(`.sidebar .thread-row[data-thread-id="${threadId}"]`);
+    e2e.page.locator(`.sidebar .thread-row[data-thread-id="${threadId}"]`);
 
   it("shows provider, branch and relative time; needs you on a pending approval; unread until opened", async () => {
+    const { stack, page } = e2e;
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const workspace = stack.providers.workspace;
     const { projectId } = await client.project.create.mutate({

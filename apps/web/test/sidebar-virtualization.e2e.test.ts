@@ -1,10 +1,9 @@
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumAvailable, saveScreenshot, waitFor } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import { percentile } from "./support/frame-trace.ts";
 import { type SeededHistory, seedHistory } from "./support/seed-history.ts";
-import type { Stack } from "./support/stack.ts";
 
 const THREADS = 100_000;
 /** Rows in the DOM for a 860 px sidebar of 42 px rows: what is in view plus overscan. */
@@ -42,25 +41,19 @@ const rowsInList = async (page: Page) =>
  * any thread by title through the server's search.
  */
 describe.runIf(chromiumAvailable)("sidebar with 100,000 threads (Chromium, real API)", () => {
-  let stack: Stack;
-  let browser: Browser;
-  let page: Page;
   let seeded: SeededHistory;
-  useE2eStack(
-    {
-      viewport: { width: 1280, height: 860 },
-      // A build plus the seed on a busy shared machine can pass vitest's five minutes.
-      startTimeoutMs: 600_000,
-      seed: async (dataDir) => {
-        seeded = await seedHistory(dataDir, { threads: THREADS });
-      },
+
+  const e2e = useE2eStack({
+    viewport: { width: 1280, height: 860 },
+    // A build plus the seed on a busy shared machine can pass vitest's five minutes.
+    startTimeoutMs: 600_000,
+    seed: async (dataDir) => {
+      seeded = await seedHistory(dataDir, { threads: THREADS });
     },
-    (started) => {
-      ({ stack, browser, page } = started);
-    },
-  );
+  });
 
   it("shows the newest threads at once and finds any of 100,000 by title", async () => {
+    const { stack, page } = e2e;
     expect(seeded.threads).toBe(THREADS);
     const loadStarted = Date.now();
     await page.goto(stack.web.url);
@@ -85,6 +78,7 @@ describe.runIf(chromiumAvailable)("sidebar with 100,000 threads (Chromium, real 
   });
 
   it("scrolls the windowed list and pages older threads in down to the oldest", async () => {
+    const { page } = e2e;
     const viewport = page.locator(".virtual-viewport");
     const before = await rowsInList(page);
     const frames = await scrollFrames(page, 2_500);
@@ -115,6 +109,7 @@ describe.runIf(chromiumAvailable)("sidebar with 100,000 threads (Chromium, real 
   });
 
   it("works at a narrow width: the sidebar folds behind a toggle", async () => {
+    const { stack, browser } = e2e;
     const narrow = await browser.newPage({ viewport: { width: 390, height: 760 } });
     await narrow.goto(stack.web.url);
     const toggle = narrow.getByRole("button", { name: "Threads" });

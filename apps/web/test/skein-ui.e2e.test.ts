@@ -1,4 +1,4 @@
-import type { Browser, Page, Request } from "playwright-core";
+import type { Request } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicTextReply,
@@ -17,7 +17,6 @@ import {
 } from "./support/browser.ts";
 import { sendThroughReview } from "./support/compose.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import {
   assistantTexts,
   itemIds,
@@ -35,9 +34,8 @@ import {
 describe
   .runIf(chromiumAvailable)
   .sequential("Skein web UI (Chromium, real API, fake models)", () => {
-    let stack: Stack;
-    let browser: Browser;
-    let page: Page;
+    const e2e = useE2eStack({ viewport: { width: 1280, height: 860 } });
+
     let mainThreadId = "";
     let forkThreadId = "";
     const a11y: Record<string, { interactive: number; unnamed: unknown[] }> = {};
@@ -58,15 +56,13 @@ describe
 
     /** Every main view is checked: interactive elements must have an accessible name. */
     async function checkView(name: string) {
+      const { page } = e2e;
       await saveScreenshot(page, name);
       a11y[name] = await unnamedInteractiveElements(page, name);
     }
 
-    useE2eStack({ viewport: { width: 1280, height: 860 } }, (started) => {
-      ({ stack, browser, page } = started);
-    });
-
     it("creates a project and a thread; a reply streams in and its run shows Codex", async () => {
+      const { stack, page } = e2e;
       await page.goto(stack.web.url);
       await expect.poll(() => text(page.locator("tr[data-provider=codex]"))).toContain("Ready");
       await checkView("home");
@@ -125,6 +121,7 @@ describe
     });
 
     it("forks the first run: inherited items, a marker that says where, the source's provider kept", async () => {
+      const { page } = e2e;
       await page.getByRole("button", { name: "Fork from Run 1" }).click();
       await page.waitForURL((url) => !url.pathname.endsWith(mainThreadId));
       forkThreadId = threadIdOf(page);
@@ -166,6 +163,7 @@ describe
     });
 
     it("the fork's first message on Claude shows a handoff; the inspector shows what Claude got", async () => {
+      const { stack, page } = e2e;
       stack.providers.anthropic.enqueue(anthropicTextReply("Claude continues the fork."));
       await page.getByLabel("Provider").selectOption("claude");
       await sendThroughReview(page, "continue on Claude");
@@ -207,6 +205,7 @@ describe
     });
 
     it("brings the fork back into the source: a merge-back handoff item appears there", async () => {
+      const { stack, page } = e2e;
       await openThreadByTitle(page, "Main thread");
       stack.providers.openai.enqueue(responsesTextReply("Merged the fork's work."));
       const select = page.getByLabel("Bring back from fork");
@@ -228,6 +227,7 @@ describe
     });
 
     it("a command approval appears in the panel, is accepted there, and its output renders", async () => {
+      const { stack, page } = e2e;
       await page.getByRole("link", { name: "Conversation" }).click();
       stack.providers.openai.enqueue(
         execCommandReply("echo APPROVED-OUTPUT"),
@@ -260,6 +260,7 @@ describe
     });
 
     it("renders agent markdown: snake_case intact, a GFM table, a task list, highlighted code", async () => {
+      const { stack, page } = e2e;
       stack.providers.openai.enqueue(responsesTextReply(MARKDOWN_REPLY));
       await sendMessage(page, "show me some markdown");
       const message = page.locator(".item-assistant_message .assistant-message").last();
@@ -287,6 +288,7 @@ describe
     });
 
     it("steers while a run is active and Esc interrupts it", async () => {
+      const { stack, page } = e2e;
       stack.providers.openai.enqueue(
         responsesSlowTextReply(
           ["This ", "reply ", "takes ", "a ", "long ", "time ", "to ", "finish ", "…"],
@@ -308,6 +310,7 @@ describe
     });
 
     it("two tabs on the same thread update live; an offline tab catches up without duplicates", async () => {
+      const { stack, browser, page } = e2e;
       const other = await browser.newContext({ viewport: { width: 1024, height: 800 } });
       try {
         const tab = await other.newPage();
@@ -362,6 +365,7 @@ describe
     });
 
     it("shows checkpoints with a guarded rollback, and the execution graph", async () => {
+      const { page } = e2e;
       await page.getByRole("link", { name: /^Checkpoints/ }).click();
       const cards = page.locator(".checkpoint-card");
       await expect.poll(() => cards.count()).toBeGreaterThan(1);
@@ -401,6 +405,7 @@ describe
     });
 
     it("archives a thread from the sidebar: it leaves the list", async () => {
+      const { page } = e2e;
       const row = page.locator(`.thread-row[data-thread-id="${forkThreadId}"]`);
       await expect.poll(() => row.count()).toBe(1);
       await row.hover();
@@ -421,6 +426,7 @@ describe
     });
 
     it("previews a fork's handoff, edits it, and Claude gets exactly that manual_context text", async () => {
+      const { stack, page } = e2e;
       await openThreadByTitle(page, "Main thread");
       await page.getByRole("button", { name: "Fork latest" }).click();
       await page.waitForURL((url) => !url.pathname.endsWith(mainThreadId));
@@ -484,6 +490,7 @@ describe
     });
 
     it("Claude asks a question: a person picks an option in Approvals, and Claude's reply to it renders", async () => {
+      const { stack, page } = e2e;
       const question = "Which color should the button be?";
       stack.providers.anthropic.enqueue(
         anthropicToolUseReply(
@@ -542,6 +549,7 @@ describe
     });
 
     it("at 390 px the tabs scroll inside their strip and nothing widens the page", async () => {
+      const { stack, page } = e2e;
       await page.setViewportSize({ width: 390, height: 844 });
       try {
         await page.goto(`${stack.web.url}/threads/${mainThreadId}`);

@@ -1,6 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   execCommandReply,
@@ -11,7 +10,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
 import { newThread, openThread } from "./support/threads.ts";
 
@@ -24,14 +22,10 @@ const child = forAgent("helper");
  * approval is answered there, and "Promote to thread" makes it a thread of its own.
  */
 describe.runIf(chromiumAvailable)("sub-agents (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ timeoutMs: 60_000, codexFeatures: { multi_agent_v2: true } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ timeoutMs: 60_000, codexFeatures: { multi_agent_v2: true } });
 
   it("T9: a Codex sub-agent is a child thread in the sidebar with its own live items; its approval is answered there; it can be promoted", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Helpers",
       title: "Parent thread",

@@ -3,25 +3,20 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 
 /** Issue 17 item 4 in the browser: rename a thread, archive it, undo, and the archived list. */
 describe
   .runIf(chromiumAvailable)
   .sequential("thread rename and archive with undo (Chromium, real API)", () => {
-    let stack: Stack;
-    let page: Page;
     let workspace: string;
     let threadId = "";
 
-    useE2eStack({}, (started) => {
-      ({ stack, page } = started);
-    });
+    const e2e = useE2eStack();
     beforeAll(async () => {
+      const { stack, page } = e2e;
       workspace = mkdtempSync(path.join(tmpdir(), "skein-settings-ws-"));
       const client = createSkeinClient<AppRouter>({ url: stack.api.url });
       const { projectId } = await client.project.create.mutate({
@@ -35,10 +30,11 @@ describe
       if (workspace) rmSync(workspace, { recursive: true, force: true });
     });
 
-    const row = () => page.locator(`.thread-row[data-thread-id="${threadId}"]`);
-    const title = () => page.locator("h1.thread-title").textContent();
+    const row = () => e2e.page.locator(`.thread-row[data-thread-id="${threadId}"]`);
+    const title = () => e2e.page.locator("h1.thread-title").textContent();
 
     it("renames the thread from its header; the sidebar follows", async () => {
+      const { page } = e2e;
       await expect.poll(title).toBe("Main thread");
       await page.getByRole("button", { name: "Rename Main thread" }).click();
       await page.getByLabel("Thread title").fill("Parser fixes");
@@ -49,6 +45,7 @@ describe
     });
 
     it("archives, then Undo in the toast brings the thread back", async () => {
+      const { page } = e2e;
       page.once("dialog", (dialog) => void dialog.accept());
       await page.getByRole("button", { name: "Archive thread" }).click();
       await expect.poll(() => row().count()).toBe(0);
@@ -61,6 +58,7 @@ describe
     });
 
     it("lists archived threads in the sidebar and unarchives from there", async () => {
+      const { page } = e2e;
       page.once("dialog", (dialog) => void dialog.accept());
       await page.getByRole("button", { name: "Archive thread" }).click();
       await expect.poll(() => row().count()).toBe(0);

@@ -6,7 +6,6 @@ import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 
 const threadIdOf = (page: Page) => /\/threads\/(thr_[^/?#]+)/.exec(page.url())?.[1] ?? "";
@@ -17,14 +16,10 @@ const threadIdOf = (page: Page) => /\/threads\/(thr_[^/?#]+)/.exec(page.url())?.
  * PORT and how its setup went (the copied .env, the setup script's output).
  */
 describe.runIf(chromiumAvailable)("new thread: worktree or local (Chromium, real API)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("B14: a worktree by default, with its setup shown on the thread; `local` works in the project's folder", async () => {
+    const { stack, page } = e2e;
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const workspace = stack.providers.workspace;
     writeFileSync(path.join(workspace, ".env"), "API_URL=http://127.0.0.1:9\n");

@@ -1,9 +1,7 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { formatElapsed } from "../src/lib/elapsed.ts";
 import { assistantTexts, text } from "./support/ui.ts";
 import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
@@ -16,14 +14,10 @@ import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
  * again, and with debug details on its answer opens to its raw frames.
  */
 describe.runIf(chromiumAvailable)("time travel (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("B8: the scrubber shows the thread as it was before its second message, Live returns; a fork scrubs back to its making and forward; raw frames open", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Travel",
       title: "Travel thread",

@@ -1,6 +1,5 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicBashReply,
@@ -11,7 +10,6 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { text } from "./support/ui.ts";
 import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
 
@@ -21,14 +19,10 @@ import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
  * the `/bin/bash -lc '…'` wrapper is unwrapped, the exact command still in the card.
  */
 describe.runIf(chromiumAvailable)("tool cards (Chromium, real Claude and Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ viewport: { width: 1400, height: 900 } }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
 
   it("B16: Claude's Read is a read, its failing Bash shows exit 3; Codex's shell wrapper is unwrapped", async () => {
+    const { stack, page } = e2e;
     const workspace = stack.providers.workspace;
     writeFileSync(join(workspace, "notes.md"), "# notes\n");
     const claude = await newThread(stack, {

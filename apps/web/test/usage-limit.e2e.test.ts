@@ -1,11 +1,9 @@
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { httpErrorReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage } from "./support/ui.ts";
 
 /**
@@ -15,14 +13,10 @@ import { assistantTexts, sendMessage } from "./support/ui.ts";
  * Real API, real Codex on the fake Responses server.
  */
 describe.runIf(chromiumAvailable)("Usage limit (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({ apiEnv: () => ({ SKEIN_RUN_RETRIES: "0" }) }, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack({ apiEnv: () => ({ SKEIN_RUN_RETRIES: "0" }) });
 
   it("B20: the limit shows its resume time with Cancel; the held message waits; Retry now runs both", async () => {
+    const { stack, page } = e2e;
     const client = createSkeinClient<AppRouter>({ url: stack.api.url });
     const { projectId } = await client.project.create.mutate({
       name: "Limits",

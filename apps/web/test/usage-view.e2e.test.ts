@@ -1,21 +1,15 @@
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import type { Stack } from "./support/stack.ts";
 import { newThread } from "./support/threads.ts";
 
 /** B20 usage view in the browser: the tokens real Codex reported, per provider, thread and day. */
 describe.runIf(chromiumAvailable)("Usage view (Chromium, real API, real Codex)", () => {
-  let stack: Stack;
-  let page: Page;
-
-  useE2eStack({}, (started) => {
-    ({ stack, page } = started);
-  });
+  const e2e = useE2eStack();
 
   it("B20: the usage page lists each thread's recorded tokens for the day and the provider's total", async () => {
+    const { stack, page } = e2e;
     const { client, threadId } = await newThread(stack, {
       project: "Usage",
       title: "Counted thread",

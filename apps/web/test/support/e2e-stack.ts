@@ -26,10 +26,11 @@ export type E2eStackOptions = {
 
 /**
  * One production build, one real stack (API, web, fake model servers) and one Chromium page per
- * browser test file, closed after it. `ready` receives them once started, so a file keeps its
- * own names for them; hooks the file registers after this call run after it.
+ * browser test file, closed after it. Returns them as a handle whose fields can be read once the
+ * file's tests run (`const { stack, page } = e2e;` inside a test); reading one before the stack
+ * started throws. Hooks the file registers after this call run after the start.
  */
-export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack) => void): void {
+export function useE2eStack(options: E2eStackOptions = {}): E2eStack {
   let started: Partial<E2eStack> = {};
   let watched: ReturnType<typeof watchPage> | null = null;
   beforeAll(async () => {
@@ -52,7 +53,8 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     const page = await context.newPage();
     page.setDefaultTimeout(options.timeoutMs ?? 30_000);
     watched = watchPage(page);
-    ready({ stack, browser, context, page });
+    started.context = context;
+    started.page = page;
   }, options.startTimeoutMs);
   afterEach(async (context) => {
     if (context.task.result?.state !== "fail" || !watched) return;
@@ -62,4 +64,23 @@ export function useE2eStack(options: E2eStackOptions, ready: (started: E2eStack)
     await started.browser?.close();
     await started.stack?.close();
   });
+  const get = <K extends keyof E2eStack>(key: K): E2eStack[K] => {
+    const value = started[key];
+    if (!value) throw new Error(`the e2e stack's ${key} is read before the stack started`);
+    return value as E2eStack[K];
+  };
+  return {
+    get stack() {
+      return get("stack");
+    },
+    get browser() {
+      return get("browser");
+    },
+    get context() {
+      return get("context");
+    },
+    get page() {
+      return get("page");
+    },
+  };
 }
