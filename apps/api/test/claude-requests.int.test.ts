@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type RunId, type RuntimeRequest, type ThreadId, threadStreamId } from "@skein/domain";
+import { type RuntimeRequest, type ThreadId, threadStreamId } from "@skein/domain";
 import {
   anthropicBashReply,
   anthropicLatestUserText,
@@ -13,6 +13,7 @@ import {
   useClaudeSkeinHarness,
   eventually,
 } from "./support/claude-skein-harness.ts";
+import { attemptsOf } from "./support/attempts-shown.ts";
 
 const harness = useClaudeSkeinHarness();
 
@@ -24,14 +25,6 @@ async function pendingOf(x: ClaudeSkeinHarness, threadId: ThreadId): Promise<Run
     if (!pending) throw new Error("no pending request yet");
     return pending;
   }, 30_000);
-}
-
-async function attemptsOf(x: ClaudeSkeinHarness, threadId: ThreadId, runId: RunId) {
-  const state = await x.thread(threadId);
-  return (state.attemptIdsByRun.get(runId) ?? []).map((id) => {
-    const a = state.attempts.get(id);
-    return [a?.attemptOrdinal, a?.reason, a?.status];
-  });
 }
 
 describe("Claude runtime requests are never stranded (real SDK)", () => {

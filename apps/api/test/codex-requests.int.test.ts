@@ -8,7 +8,6 @@ import {
   responsesTextReply,
   spawnAgentReply,
 } from "@skein/fake-models";
-import type { RunId, ThreadId } from "@skein/domain";
 import { afterEach, describe, expect, it } from "vitest";
 import { createReadModels } from "../src/read-models/index.ts";
 import {
@@ -16,6 +15,7 @@ import {
   createCodexSkeinHarness,
   eventually,
 } from "./support/codex-skein-harness.ts";
+import { attemptsOf } from "./support/attempts-shown.ts";
 import { firstChild, pendingRequestOf } from "./support/subagent-children.ts";
 
 const SLOW = 90_000;
@@ -25,14 +25,6 @@ afterEach(async () => {
   await h?.close();
   h = null;
 });
-
-async function attemptsOf(x: CodexSkeinHarness, threadId: ThreadId, runId: RunId) {
-  const state = await x.thread(threadId);
-  return (state.attemptIdsByRun.get(runId) ?? []).map((id) => {
-    const a = state.attempts.get(id);
-    return [a?.attemptOrdinal, a?.reason, a?.status];
-  });
-}
 
 describe("Codex runtime requests are never stranded (real app-server)", () => {
   it(

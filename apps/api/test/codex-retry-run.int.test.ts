@@ -1,4 +1,3 @@
-import type { RunId, ThreadId } from "@skein/domain";
 import {
   httpErrorReply,
   messageTexts,
@@ -6,23 +5,12 @@ import {
   responsesTextReply,
 } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
-import {
-  type CodexSkeinHarness,
-  eventually,
-  useCodexSkeinHarness,
-} from "./support/codex-skein-harness.ts";
+import { eventually, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import { attemptsOf } from "./support/attempts-shown.ts";
 
 const SLOW = 90_000;
 
 const harness = useCodexSkeinHarness();
-
-async function attemptsOf(x: CodexSkeinHarness, threadId: ThreadId, runId: RunId) {
-  const state = await x.thread(threadId);
-  return (state.attemptIdsByRun.get(runId) ?? []).map((id) => {
-    const a = state.attempts.get(id);
-    return [a?.attemptOrdinal, a?.reason, a?.status];
-  });
-}
 
 const count = (texts: string[], text: string) => texts.filter((t) => t === text).length;
 

@@ -1,5 +1,5 @@
 import type { EventStore } from "@skein/db";
-import type { RunId, ThreadId } from "@skein/domain";
+import type { RunId, ThreadId, ThreadState } from "@skein/domain";
 import { createReadModels } from "../../src/read-models/index.ts";
 
 export type ShownAttempt = { reason: string; status: string; error: string | null };
@@ -25,4 +25,20 @@ export async function attemptsShown(
     error: a.providerTurn?.error ?? null,
   }));
   return { detail, graph };
+}
+
+/**
+ * A run's attempts as the event log holds them, `[ordinal, reason, status]` in the order they
+ * were made; `harness` is either provider's Skein harness.
+ */
+export async function attemptsOf(
+  harness: { thread(threadId: ThreadId): Promise<ThreadState> },
+  threadId: ThreadId,
+  runId: RunId,
+) {
+  const state = await harness.thread(threadId);
+  return (state.attemptIdsByRun.get(runId) ?? []).map((id) => {
+    const a = state.attempts.get(id);
+    return [a?.attemptOrdinal, a?.reason, a?.status];
+  });
 }
