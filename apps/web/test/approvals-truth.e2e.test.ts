@@ -1,7 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { createSkeinClient } from "@skein/client";
-import type { AppRouter } from "@skein/contract";
 import { describe, expect, it } from "vitest";
 import {
   anthropicBashReply,
@@ -13,7 +11,7 @@ import {
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
-import { openThread } from "./support/threads.ts";
+import { newThread, openThread } from "./support/threads.ts";
 
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
 
@@ -31,15 +29,10 @@ describe.runIf(chromiumAvailable)(
     it("B16: a Claude Write approval shows its diff, waiting for you, in the thread and on the Approvals page; a command shows once", async () => {
       const { stack, page } = e2e;
       const workspace = stack.providers.workspace;
-      const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-      const { projectId } = await client.project.create.mutate({
-        name: "Approvals",
-        workspaceRoot: workspace,
+      const { threadId } = await newThread(stack, {
+        project: "Approvals",
         // The fake model names files in the project's own folder: its threads work there.
-        settings: { threadWorkspace: "local" },
-      });
-      const { threadId } = await client.thread.create.mutate({
-        projectId,
+        projectSettings: { threadWorkspace: "local" },
         title: "Careful thread",
         provider: "claude",
         runtimeMode: "approval-required",
@@ -102,14 +95,9 @@ describe.runIf(chromiumAvailable)(
     it("B16: a Codex file-change approval shows the diff of the file it writes, in the thread and on the Approvals page", async () => {
       const { stack, page } = e2e;
       const workspace = stack.providers.workspace;
-      const client = createSkeinClient<AppRouter>({ url: stack.api.url });
-      const { projectId } = await client.project.create.mutate({
-        name: "Codex approvals",
-        workspaceRoot: workspace,
-        settings: { threadWorkspace: "local" },
-      });
-      const { threadId } = await client.thread.create.mutate({
-        projectId,
+      const { threadId } = await newThread(stack, {
+        project: "Codex approvals",
+        projectSettings: { threadWorkspace: "local" },
         title: "Careful Codex thread",
         provider: "codex",
         runtimeMode: "approval-required",
@@ -121,8 +109,7 @@ describe.runIf(chromiumAvailable)(
         applyPatchReply(patch, "call_notes"),
         responsesTextReply("WROTE-CODEX-NOTES"),
       );
-      await page.goto(`${stack.web.url}/threads/${threadId}`);
-      await page.locator(".conversation").waitFor();
+      await openThread(page, stack, threadId);
       await sendMessage(page, "write the codex notes");
 
       const card = page.locator(".conversation .approval").last();

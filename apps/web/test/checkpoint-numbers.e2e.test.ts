@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import { newThread } from "./support/threads.ts";
+import { newThread, runsCompleted } from "./support/threads.ts";
 
 /**
  * Issue 33 (E3) in the browser: a compaction run is a run but not a turn, so the Checkpoints
@@ -22,33 +22,21 @@ describe.runIf(chromiumAvailable)(
         provider: "codex",
         runtimeMode: "full-access",
       });
-      const settled = (runs: number) =>
-        expect
-          .poll(
-            async () => {
-              const detail = await client.thread.detail.query({ threadId });
-              return (
-                detail.runs.length === runs && detail.runs.every((r) => r.status === "completed")
-              );
-            },
-            { timeout: 90_000 },
-          )
-          .toBe(true);
       stack.providers.openai.enqueue(
         execCommandReply("printf 'one\\n' > first.txt"),
         responsesTextReply("RUN-ONE"),
       );
       await client.thread.sendMessage.mutate({ threadId, text: "write first.txt" });
-      await settled(1);
+      await runsCompleted(client, threadId, 1);
       stack.providers.openai.enqueue(responsesTextReply("SUMMARY"));
       await client.thread.compact.mutate({ threadId });
-      await settled(2);
+      await runsCompleted(client, threadId, 2);
       stack.providers.openai.enqueue(
         execCommandReply("printf 'two\\n' > second.txt"),
         responsesTextReply("RUN-TWO"),
       );
       await client.thread.sendMessage.mutate({ threadId, text: "write second.txt" });
-      await settled(3);
+      await runsCompleted(client, threadId, 3);
       // The run's checkpoint is captured after it ends: wait for it.
       await expect
         .poll(

@@ -58,13 +58,21 @@ export async function sendAndSeeReplies(
   await expect.poll(() => assistantTexts(page), { timeout: timeoutMs }).toEqual(expected);
 }
 
-/** Waits until the thread has runs and every one of them completed (runs sent through the API). */
-export async function runsCompleted(client: SkeinClient, threadId: string): Promise<void> {
+/**
+ * Waits until the thread has runs (exactly `count` of them, when given) and every one of them
+ * completed (runs sent through the API).
+ */
+export async function runsCompleted(
+  client: SkeinClient,
+  threadId: string,
+  count?: number,
+): Promise<void> {
   await expect
     .poll(
       async () => {
-        const detail = await client.thread.detail.query({ threadId: threadId as never });
-        return detail.runs.length > 0 && detail.runs.every((r) => r.status === "completed");
+        const { runs } = await client.thread.detail.query({ threadId: threadId as never });
+        const counted = count === undefined ? runs.length > 0 : runs.length === count;
+        return counted && runs.every((r) => r.status === "completed");
       },
       { timeout: 90_000 },
     )
