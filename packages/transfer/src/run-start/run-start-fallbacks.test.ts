@@ -11,11 +11,8 @@ import {
   runtime,
   secondRun,
 } from "./run-start-fixtures.ts";
-import { applies, given } from "./run-start-spec.ts";
+import { applies, commandTypes, given } from "./run-start-spec.ts";
 import type { AppendStart, RunStartInput } from "./types.ts";
-
-const types = (output: { data: unknown }) =>
-  (output as AppendStart).data.commands.map((c) => c.type);
 
 async function resuming(canAskPeers: boolean) {
   const { s, first, runId } = secondRun("codex", "codex");
@@ -150,7 +147,7 @@ describe("run start: a native fork that fails (T3)", () => {
     const out = given(...facts, ...again)
       .when(fact.started("portable-1"))
       .then({ type: "AppendStart" });
-    expect(types(out)).toEqual([
+    expect(commandTypes(out)).toEqual([
       "RecordProviderThread",
       "RecordHandoff",
       "FallbackToPortable",
@@ -174,7 +171,7 @@ describe("run start: previews (issue 8)", () => {
         type: "AppendStart",
         data: { started: { handoff: { handoffId, text: "my own words" } } },
       });
-    expect(types(out)).toContain("BindHandoff");
+    expect(commandTypes(out)).toContain("BindHandoff");
     applies(fork.state, (out as AppendStart).data.commands);
   });
 
@@ -190,7 +187,7 @@ describe("run start: previews (issue 8)", () => {
         data: expect.objectContaining({ handoffId }),
       }),
     );
-    expect(types(out)).toContain("RecordHandoff");
+    expect(commandTypes(out)).toContain("RecordHandoff");
     applies(fork.state, (out as AppendStart).data.commands);
   });
 
@@ -200,7 +197,7 @@ describe("run start: previews (issue 8)", () => {
     const out = given(requested(fork, runId), await loaded(fork.state, src.state), runtime())
       .when(fact.forked())
       .then({ type: "AppendStart" });
-    expect(types(out)).toEqual([
+    expect(commandTypes(out)).toEqual([
       "RecordProviderThread",
       "SupersedeHandoff",
       "ResolveContextTransfer",

@@ -9,11 +9,8 @@ import {
   SESSION,
   secondRun,
 } from "./run-start-fixtures.ts";
-import { applies, given } from "./run-start-spec.ts";
+import { applies, commandTypes, given } from "./run-start-spec.ts";
 import type { AppendStart } from "./types.ts";
-
-const commandTypes = (output: { data: unknown }) =>
-  (output as AppendStart).data.commands.map((c) => c.type);
 
 describe("run start: begins", () => {
   it("a provider that is not configured refuses the run before anything is read", () => {

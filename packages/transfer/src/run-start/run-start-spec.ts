@@ -8,7 +8,7 @@ import {
 import { expect } from "vitest";
 import { decide, type RunStartMeta } from "./decide.ts";
 import { evolve, initialRunStartState } from "./evolve.ts";
-import type { RunStartInput, RunStartOutput, RunStartState } from "./types.ts";
+import type { AppendStart, RunStartInput, RunStartOutput, RunStartState } from "./types.ts";
 
 /**
  * given(facts).when(fact).then(decision), as emmett's workflow specifications read: the given
@@ -52,5 +52,9 @@ export function applies(state: ThreadState, commands: readonly Command[]): Threa
   }
   return state;
 }
+
+/** The types of the commands a decision appends, in order (the decision must be an AppendStart). */
+export const commandTypes = (output: { data: unknown }) =>
+  (output as AppendStart).data.commands.map((c) => c.type);
 
 type DeepPartial<T> = T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
