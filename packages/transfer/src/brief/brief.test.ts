@@ -111,59 +111,36 @@ describe("B13: the structured brief", () => {
           diffStr: `-LIMIT = ${ordinal - 1}\n+LIMIT = ${ordinal}`,
         },
       ];
+      const todoList = (parser: "pending" | "completed"): TurnItem => ({
+        id: id("p"),
+        runId,
+        type: "plan",
+        kind: "todo_list",
+        status: "completed",
+        steps: [
+          { id: "a", text: "Port the parser", status: parser },
+          { id: "b", text: "Write the changelog", status: "pending" },
+        ],
+      });
+      const command = (k: string, input: string, exitCode: number, output: string): TurnItem => ({
+        id: id(k),
+        runId,
+        type: "command_execution",
+        status: exitCode === 0 ? "completed" : "failed",
+        input,
+        output,
+        exitCode,
+      });
+      // Run 1: the todo list starts, the build and the lint fail; run 2: the parser is
+      // ported and the build passes; run 3 only edits the file.
       if (ordinal === 1) {
-        out.push({
-          id: id("p"),
-          runId,
-          type: "plan",
-          kind: "todo_list",
-          status: "completed",
-          steps: [
-            { id: "a", text: "Port the parser", status: "pending" },
-            { id: "b", text: "Write the changelog", status: "pending" },
-          ],
-        });
-        out.push({
-          id: id("c"),
-          runId,
-          type: "command_execution",
-          status: "failed",
-          input: "pnpm build",
-          output: "TS2322 in parser.ts",
-          exitCode: 2,
-        });
-        out.push({
-          id: id("d"),
-          runId,
-          type: "command_execution",
-          status: "failed",
-          input: "pnpm lint",
-          output: "lint broke",
-          exitCode: 1,
-        });
+        out.push(
+          todoList("pending"),
+          command("c", "pnpm build", 2, "TS2322 in parser.ts"),
+          command("d", "pnpm lint", 1, "lint broke"),
+        );
       }
-      if (ordinal === 2) {
-        out.push({
-          id: id("p"),
-          runId,
-          type: "plan",
-          kind: "todo_list",
-          status: "completed",
-          steps: [
-            { id: "a", text: "Port the parser", status: "completed" },
-            { id: "b", text: "Write the changelog", status: "pending" },
-          ],
-        });
-        out.push({
-          id: id("c"),
-          runId,
-          type: "command_execution",
-          status: "completed",
-          input: "pnpm build",
-          output: "ok",
-          exitCode: 0,
-        });
-      }
+      if (ordinal === 2) out.push(todoList("completed"), command("c", "pnpm build", 0, "ok"));
       return out;
     };
     const { summaryText } = thread(["Start.", "Go on.", "And on."], items);
