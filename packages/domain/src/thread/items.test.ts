@@ -10,6 +10,22 @@ function running() {
   return { s, runId, ...s.start(runId) };
 }
 
+/** A running turn with one command started in it, as node `c`. */
+function runningCommand(input: string) {
+  const turn = running();
+  turn.s.exec({
+    type: "StartItem",
+    data: {
+      threadId: turn.s.threadId,
+      providerTurnId: turn.providerTurnId,
+      nodeId: id("node", "c"),
+      kind: "tool_call",
+      content: { type: "command_execution", input },
+    },
+  });
+  return turn;
+}
+
 describe("StartItem", () => {
   it("an assistant message starts a node, a streaming message and an assistant_message item", () => {
     const { s, runId, providerTurnId, rootNodeId } = running();
@@ -328,17 +344,7 @@ describe("AppendItemDelta", () => {
 
 describe("CompleteItem", () => {
   it("completes a node with its final payload; the message stops streaming", () => {
-    const { s, providerTurnId } = running();
-    s.exec({
-      type: "StartItem",
-      data: {
-        threadId: s.threadId,
-        providerTurnId,
-        nodeId: id("node", "c"),
-        kind: "tool_call",
-        content: { type: "command_execution", input: "ls" },
-      },
-    });
+    const { s } = runningCommand("ls");
     const { after } = given(s.events)
       .when({
         type: "CompleteItem",
@@ -393,17 +399,7 @@ describe("CompleteItem", () => {
   });
 
   it("a declined command ends its node cancelled and its item declined", () => {
-    const { s, providerTurnId } = running();
-    s.exec({
-      type: "StartItem",
-      data: {
-        threadId: s.threadId,
-        providerTurnId,
-        nodeId: id("node", "c"),
-        kind: "tool_call",
-        content: { type: "command_execution", input: "rm -rf /" },
-      },
-    });
+    const { s } = runningCommand("rm -rf /");
     const { after } = given(s.events)
       .when({
         type: "CompleteItem",
