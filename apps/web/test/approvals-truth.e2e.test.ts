@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
+import type { Locator, Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import {
   anthropicBashReply,
@@ -14,6 +15,38 @@ import { assistantTexts, sendMessage, text } from "./support/ui.ts";
 import { newThread, openThread } from "./support/threads.ts";
 
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+/**
+ * A file write's approval card shows its diff: the file named relative to the workspace (never
+ * the workspace's own path) and exactly `lines` added.
+ */
+async function expectAddedLines(card: Locator, workspace: string, name: string, lines: string[]) {
+  const shown = await text(card);
+  expect(shown).toContain(`@@ ./${name} @@`);
+  expect(shown).toMatch(new RegExp(lines.map((line) => `\\+${line}`).join("\\s+")));
+  expect(shown).not.toContain(workspace);
+  expect(await card.locator(".diff-line.diff-add").count()).toBe(lines.length);
+}
+
+/** The Approvals page shows the same diff for the waiting write; accepting it there writes it. */
+async function acceptOnApprovalsPage(
+  page: Page,
+  webUrl: string,
+  file: string,
+  lines: string[],
+  screenshot?: string,
+) {
+  await page.goto(`${webUrl}/approvals`);
+  const request = page.locator(".request-card").first();
+  await request.waitFor();
+  await expect.poll(() => text(request)).toContain(`@@ ./${basename(file)} @@`);
+  expect(await request.locator(".diff-line.diff-add").count()).toBe(lines.length);
+  if (screenshot) await saveScreenshot(page, screenshot);
+  await request.getByRole("button", { name: /^Accept: / }).click();
+  await expect
+    .poll(() => (existsSync(file) ? readFileSync(file, "utf8") : null), { timeout: 60_000 })
+    .toBe(lines.map((line) => `${line}\n`).join(""));
+}
 
 /**
  * B16 in the browser (issue 29 item 1), real Claude: a Write waiting for approval shows the
@@ -48,26 +81,19 @@ describe.runIf(chromiumAvailable)(
       const card = page.locator(".conversation .approval").last();
       await card.getByRole("button", { name: /^Accept: / }).waitFor({ timeout: 60_000 });
       expect(await card.getAttribute("data-waiting")).toBe("true");
-      const shown = await text(card);
       expect(await text(card.locator(".badge-waiting"))).toMatch(/waiting for you/i);
-      expect(shown).toContain("@@ ./notes.txt @@");
-      expect(shown).toMatch(/\+alpha\s+\+beta/);
-      expect(shown).not.toContain(workspace);
-      expect(await card.locator(".diff-line.diff-add").count()).toBe(2);
+      await expectAddedLines(card, workspace, "notes.txt", ["alpha", "beta"]);
       expect(existsSync(file)).toBe(false);
       await saveScreenshot(page, "approval-write-diff");
 
       // The Approvals page shows the same, and is where it is answered.
-      await page.goto(`${stack.web.url}/approvals`);
-      const request = page.locator(".request-card").first();
-      await request.waitFor();
-      await expect.poll(() => text(request)).toContain("@@ ./notes.txt @@");
-      expect(await request.locator(".diff-line.diff-add").count()).toBe(2);
-      await saveScreenshot(page, "approvals-page-diff");
-      await request.getByRole("button", { name: /^Accept: / }).click();
-      await expect
-        .poll(() => (existsSync(file) ? readFileSync(file, "utf8") : null), { timeout: 60_000 })
-        .toBe("alpha\nbeta\n");
+      await acceptOnApprovalsPage(
+        page,
+        stack.web.url,
+        file,
+        ["alpha", "beta"],
+        "approvals-page-diff",
+      );
 
       // A command: said once, and where it runs, relative to the workspace.
       await page.goto(`${stack.web.url}/threads/${threadId}`);
@@ -114,23 +140,11 @@ describe.runIf(chromiumAvailable)(
 
       const card = page.locator(".conversation .approval").last();
       await card.getByRole("button", { name: /^Accept: / }).waitFor({ timeout: 60_000 });
-      const shown = await text(card);
-      expect(shown).toContain("@@ ./codex-notes.txt @@");
-      expect(shown).toMatch(/\+gamma\s+\+delta/);
-      expect(shown).not.toContain(workspace);
-      expect(await card.locator(".diff-line.diff-add").count()).toBe(2);
+      await expectAddedLines(card, workspace, "codex-notes.txt", ["gamma", "delta"]);
       expect(existsSync(file)).toBe(false);
       await saveScreenshot(page, "approval-codex-diff");
 
-      await page.goto(`${stack.web.url}/approvals`);
-      const request = page.locator(".request-card").first();
-      await request.waitFor();
-      await expect.poll(() => text(request)).toContain("@@ ./codex-notes.txt @@");
-      expect(await request.locator(".diff-line.diff-add").count()).toBe(2);
-      await request.getByRole("button", { name: /^Accept: / }).click();
-      await expect
-        .poll(() => (existsSync(file) ? readFileSync(file, "utf8") : null), { timeout: 60_000 })
-        .toBe("gamma\ndelta\n");
+      await acceptOnApprovalsPage(page, stack.web.url, file, ["gamma", "delta"]);
 
       // The edit's own card shows the new file's lines as added ones too, not as context.
       await page.goto(`${stack.web.url}/threads/${threadId}`);
