@@ -6,10 +6,11 @@ import {
   anthropicToolUseReply,
 } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
-import { createReadModels } from "../src/read-models/index.ts";
 import { useClaudeSkeinHarness, eventually } from "./support/claude-skein-harness.ts";
 import {
   childShells,
+  expectInterruptSparesPromoted,
+  expectPromoted,
   firstChild,
   itemSummaries,
   pendingRequestOf,
@@ -73,19 +74,7 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       ]);
 
       // Promoted: its own row in the list, not under the parent; the same command id answers once.
-      const promoted = await h.orchestrator.promote({
-        threadId: childId,
-        commandId: "cmd_promote",
-      });
-      expect(await h.orchestrator.promote({ threadId: childId, commandId: "cmd_promote" })).toEqual(
-        promoted,
-      );
-      expect(await childShells(h, threadId)).toEqual([]);
-      const { threads } = await createReadModels(h.store).shells();
-      expect(threads.find((t) => t.id === childId)?.lineage).toMatchObject({
-        parentThreadId: null,
-        relationshipToParent: null,
-      });
+      await expectPromoted(h, threadId, childId);
 
       // A message continues it: the model request carries the sub-agent's earlier work.
       h.anthropic.enqueue(anthropicTextReply("PROMOTED-REPLY"));
@@ -123,20 +112,12 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
       expect(newChildId).not.toBe(childId);
       await pendingRequestOf(h, newChildId);
       expect(itemSummaries(await h.thread(newChildId))[0]).toContain("TASK-THREE");
-      await h.orchestrator.interrupt({ threadId });
-      await h.orchestrator.waitForRun(third);
-      await eventually(async () => {
-        const runs = [...(await h.thread(newChildId)).runs.values()];
-        expect(runs.map((r) => r.status)).toEqual(["interrupted"]);
-      }, 30_000);
-      const own = await h.thread(childId);
-      expect([...own.runs.values()].map((r) => r.status)).toEqual([
-        "completed",
-        "completed",
-        "completed",
-      ]);
+      const own = await expectInterruptSparesPromoted(
+        h,
+        { threadId, runId: third },
+        { newChildId, promotedId: childId, task: "TASK-THREE" },
+      );
       expect(own.activeRunId).toBeNull();
-      expect(itemSummaries(own).join("\n")).not.toContain("TASK-THREE");
     },
     SLOW,
   );

@@ -1,9 +1,10 @@
 import { execCommandReply, responsesTextReply, spawnAgentReply } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
-import { createReadModels } from "../src/read-models/index.ts";
-import { eventually, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import { useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
 import {
   childShells,
+  expectInterruptSparesPromoted,
+  expectPromoted,
   firstChild,
   helperAgent,
   itemSummaries,
@@ -52,19 +53,7 @@ describe("Codex sub-agents: the child thread outlives a restart and can be promo
       expect(itemSummaries(again)).toContain("assistant_message: CHILD-TWO");
 
       // Promoted: its own row in the list, not under the parent; the same command id answers once.
-      const promoted = await x.orchestrator.promote({
-        threadId: childId,
-        commandId: "cmd_promote",
-      });
-      expect(await x.orchestrator.promote({ threadId: childId, commandId: "cmd_promote" })).toEqual(
-        promoted,
-      );
-      expect(await childShells(x, threadId)).toEqual([]);
-      const { threads } = await createReadModels(x.store).shells();
-      expect(threads.find((t) => t.id === childId)?.lineage).toMatchObject({
-        parentThreadId: null,
-        relationshipToParent: null,
-      });
+      await expectPromoted(x, threadId, childId);
 
       // A message continues it: the model request carries the child's history.
       x.server.enqueue({ ...responsesTextReply("PROMOTED-REPLY"), when: () => true });
@@ -87,19 +76,11 @@ describe("Codex sub-agents: the child thread outlives a restart and can be promo
       const newChildId = await firstChild(x, threadId);
       expect(newChildId).not.toBe(childId);
       await pendingRequestOf(x, newChildId);
-      await x.orchestrator.interrupt({ threadId });
-      await x.orchestrator.waitForRun(third);
-      await eventually(async () => {
-        const runs = [...(await x.thread(newChildId)).runs.values()];
-        expect(runs.map((r) => r.status)).toEqual(["interrupted"]);
-      }, 30_000);
-      const own = await x.thread(childId);
-      expect([...own.runs.values()].map((r) => r.status)).toEqual([
-        "completed",
-        "completed",
-        "completed",
-      ]);
-      expect(itemSummaries(own).join("\n")).not.toContain("TASK-THREE");
+      await expectInterruptSparesPromoted(
+        x,
+        { threadId, runId: third },
+        { newChildId, promotedId: childId, task: "TASK-THREE" },
+      );
     },
     SLOW,
   );

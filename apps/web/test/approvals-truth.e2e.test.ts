@@ -11,10 +11,29 @@ import {
 } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
+import type { Stack } from "./support/stack.ts";
 import { assistantTexts, sendMessage, text } from "./support/ui.ts";
 import { newThread, openThread } from "./support/threads.ts";
 
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1;
+
+/**
+ * A thread that asks before every change, in a project whose threads work in its own folder
+ * (the fake models name files there).
+ */
+const carefulThread = (
+  stack: Stack,
+  provider: "claude" | "codex",
+  project: string,
+  title: string,
+) =>
+  newThread(stack, {
+    project,
+    projectSettings: { threadWorkspace: "local" },
+    title,
+    provider,
+    runtimeMode: "approval-required",
+  });
 
 /**
  * A file write's approval card shows its diff: the file named relative to the workspace (never
@@ -62,14 +81,7 @@ describe.runIf(chromiumAvailable)(
     it("B16: a Claude Write approval shows its diff, waiting for you, in the thread and on the Approvals page; a command shows once", async () => {
       const { stack, page } = e2e;
       const workspace = stack.providers.workspace;
-      const { threadId } = await newThread(stack, {
-        project: "Approvals",
-        // The fake model names files in the project's own folder: its threads work there.
-        projectSettings: { threadWorkspace: "local" },
-        title: "Careful thread",
-        provider: "claude",
-        runtimeMode: "approval-required",
-      });
+      const { threadId } = await carefulThread(stack, "claude", "Approvals", "Careful thread");
       const file = join(workspace, "notes.txt");
       stack.providers.anthropic.enqueue(
         anthropicWriteReply(file, "alpha\nbeta\n"),
@@ -121,13 +133,12 @@ describe.runIf(chromiumAvailable)(
     it("B16: a Codex file-change approval shows the diff of the file it writes, in the thread and on the Approvals page", async () => {
       const { stack, page } = e2e;
       const workspace = stack.providers.workspace;
-      const { threadId } = await newThread(stack, {
-        project: "Codex approvals",
-        projectSettings: { threadWorkspace: "local" },
-        title: "Careful Codex thread",
-        provider: "codex",
-        runtimeMode: "approval-required",
-      });
+      const { threadId } = await carefulThread(
+        stack,
+        "codex",
+        "Codex approvals",
+        "Careful Codex thread",
+      );
       const file = join(workspace, "codex-notes.txt");
       const patch =
         "*** Begin Patch\n*** Add File: codex-notes.txt\n+gamma\n+delta\n*** End Patch\n";

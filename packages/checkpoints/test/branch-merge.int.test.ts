@@ -1,25 +1,14 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCheckpointStore } from "../src/index.ts";
 import { CheckpointError } from "../src/errors.ts";
-import {
-  fileContent,
-  git,
-  initRepo,
-  tempDir,
-  writeFiles,
-  repoWithStore,
-} from "./support/test-workspace.ts";
+import { fileContent, git, writeFiles, repoWithStore } from "./support/test-workspace.ts";
 
 describe("bring-back merges onto the user's branch (issue 19, code: merge)", () => {
   it("a subfolder workspace: one work commit + a merge commit, nothing outside the subfolder, undone by run", async () => {
-    const repo = tempDir("bmerge");
-    initRepo(repo, { "app/a.txt": "a\n", "other/c.txt": "c\n" });
-    const workspace = path.join(repo, "app");
-    const store = await createCheckpointStore({
-      workspaceRoot: workspace,
-      shadowDir: tempDir("d"),
-    });
+    const { repo, store } = await repoWithStore(
+      "bmerge",
+      { "app/a.txt": "a\n", "other/c.txt": "c\n" },
+      "app",
+    );
     const head = await store.branchHead();
     expect(head).toMatchObject({ clean: true });
     expect(head.branch).toBe(git(repo, "symbolic-ref", "--short", "HEAD").trim());

@@ -1,28 +1,19 @@
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createCheckpointStore } from "../src/index.ts";
 import {
   fileContent,
   hashTree,
-  initRepo,
-  tempDir,
   userRepoState,
   writeFiles,
+  repoWithStore,
 } from "./support/test-workspace.ts";
 
 describe("tree snapshots and three-way merges (issue 19)", () => {
   it("merges in the object database only: conflicts listed workspace-relative, nothing touched until restoreTree", async () => {
-    const repo = tempDir("merge");
-    initRepo(repo, {
-      "app/a.txt": "1\n2\n3\n4\n5\n",
-      "app/b.txt": "b\n",
-      "other/c.txt": "c\n",
-    });
-    const workspace = path.join(repo, "app");
-    const store = await createCheckpointStore({
-      workspaceRoot: workspace,
-      shadowDir: tempDir("d"),
-    });
+    const { repo, workspace, store } = await repoWithStore(
+      "merge",
+      { "app/a.txt": "1\n2\n3\n4\n5\n", "app/b.txt": "b\n", "other/c.txt": "c\n" },
+      "app",
+    );
     const base = await store.snapshotTree(null);
     // Snapshots record nothing and are stable: the same workspace gives the same tree.
     expect(await store.snapshotTree(null)).toBe(base);

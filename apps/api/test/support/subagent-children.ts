@@ -1,4 +1,4 @@
-import type { RuntimeRequest, ThreadId, ThreadShell, ThreadState } from "@skein/domain";
+import type { RunId, RuntimeRequest, ThreadId, ThreadShell, ThreadState } from "@skein/domain";
 import {
   execCommandReply,
   forAgent,
@@ -6,6 +6,8 @@ import {
   responsesTextReply,
   spawnAgentReply,
 } from "@skein/fake-models";
+import { expect } from "vitest";
+import type { Orchestrator } from "../../src/orchestrator/index.ts";
 import { createReadModels } from "../../src/read-models/index.ts";
 import { eventually } from "./orchestrator-harness.ts";
 
@@ -18,6 +20,52 @@ type Reads = {
 export async function childShells(x: Reads, parentThreadId: ThreadId): Promise<ThreadShell[]> {
   const { threads } = await createReadModels(x.store).shells();
   return threads.filter((t) => t.lineage?.parentThreadId === parentThreadId);
+}
+
+/**
+ * E9: promotes the child thread (twice under one command id, which answers once) and checks that
+ * it left its parent's list and no longer names a parent.
+ */
+export async function expectPromoted(
+  x: Reads & { orchestrator: Pick<Orchestrator, "promote"> },
+  parentThreadId: ThreadId,
+  childId: ThreadId,
+): Promise<void> {
+  const promote = { threadId: childId, commandId: "cmd_promote" };
+  const promoted = await x.orchestrator.promote(promote);
+  expect(await x.orchestrator.promote(promote)).toEqual(promoted);
+  expect(await childShells(x, parentThreadId)).toEqual([]);
+  const { threads } = await createReadModels(x.store).shells();
+  expect(threads.find((t) => t.id === childId)?.lineage).toMatchObject({
+    parentThreadId: null,
+    relationshipToParent: null,
+  });
+}
+
+/**
+ * E9: the parent's interrupt stops the run its new child thread (`newChildId`) got for `task`
+ * and leaves the promoted thread alone: its three runs completed, nothing of `task` in it.
+ * Returns the promoted thread's state.
+ */
+export async function expectInterruptSparesPromoted(
+  x: Reads & { orchestrator: Pick<Orchestrator, "interrupt" | "waitForRun"> },
+  parent: { threadId: ThreadId; runId: RunId },
+  children: { newChildId: ThreadId; promotedId: ThreadId; task: string },
+): Promise<ThreadState> {
+  await x.orchestrator.interrupt({ threadId: parent.threadId });
+  await x.orchestrator.waitForRun(parent.runId);
+  await eventually(async () => {
+    const runs = [...(await x.thread(children.newChildId)).runs.values()];
+    expect(runs.map((r) => r.status)).toEqual(["interrupted"]);
+  }, 30_000);
+  const own = await x.thread(children.promotedId);
+  expect([...own.runs.values()].map((r) => r.status)).toEqual([
+    "completed",
+    "completed",
+    "completed",
+  ]);
+  expect(itemSummaries(own).join("\n")).not.toContain(children.task);
+  return own;
 }
 
 /** Waits for the parent's first sub-agent child thread to appear; returns its id. */

@@ -123,10 +123,21 @@ export function fileContent(root: string, rel: string): string {
   return readFileSync(path.join(root, rel), "utf8");
 }
 
-/** A committed repository holding `files` and a checkpoint store over it (shadow data in a temp dir). */
-export async function repoWithStore(label: string, files: Record<string, string | Buffer>) {
+/**
+ * A committed repository holding `files` and a checkpoint store over it (shadow data in a temp
+ * dir), or over its `subfolder` when given: a workspace inside a larger repository.
+ */
+export async function repoWithStore(
+  label: string,
+  files: Record<string, string | Buffer>,
+  subfolder?: string,
+) {
   const repo = tempDir(label);
   initRepo(repo, files);
-  const store = await createCheckpointStore({ workspaceRoot: repo, shadowDir: tempDir("data") });
-  return { repo, store };
+  const workspace = subfolder ? path.join(repo, subfolder) : repo;
+  const store = await createCheckpointStore({
+    workspaceRoot: workspace,
+    shadowDir: tempDir("data"),
+  });
+  return { repo, workspace, store };
 }
