@@ -18,22 +18,34 @@ afterEach(async () => {
 const eventsOf = async (type: string) =>
   (await h.store.readAll(0)).filter((event) => event.type === type);
 
+/**
+ * A local thread and an isolated fork that changed shared.txt; bringing the fork's code back
+ * under `commandId` crashes after the files were written, before the log recorded it.
+ */
+async function crashedBringBack(files: Record<string, string>, commandId: string) {
+  const ws = createGitWorkspace(files);
+  h = await createHarness({ workspaceRoot: ws });
+  const { threadId } = await h.orchestrator.createThread({
+    projectId: h.projectId,
+    workspace: "local",
+  });
+  await runMessage(h, threadId, "get ready");
+  const fork = await h.orchestrator.forkThread({ threadId, isolatedWorkspace: true });
+  h.codex.enqueue([writeFile("shared.txt", "fork\n")]);
+  await runMessage(h, fork.threadId, "change it");
+
+  failNextAppendOf(h, "CodeBroughtBack");
+  const input = { threadId, forkThreadId: fork.threadId, commandId };
+  await expect(h.orchestrator.bringBackCode(input)).rejects.toThrow(/simulated crash/);
+  return { ws, threadId, input };
+}
+
 describe("issue 26 / B3: a code-only bring-back interrupted by a crash", () => {
   it("B3: files written but never recorded are recorded once by the restart; a replay of the command id changes nothing", async () => {
-    const ws = createGitWorkspace({ "shared.txt": "one\n" });
-    h = await createHarness({ workspaceRoot: ws });
-    const { threadId } = await h.orchestrator.createThread({
-      projectId: h.projectId,
-      workspace: "local",
-    });
-    await runMessage(h, threadId, "get ready");
-    const fork = await h.orchestrator.forkThread({ threadId, isolatedWorkspace: true });
-    h.codex.enqueue([writeFile("shared.txt", "fork\n")]);
-    await runMessage(h, fork.threadId, "change it");
-
-    failNextAppendOf(h, "CodeBroughtBack");
-    const input = { threadId, forkThreadId: fork.threadId, commandId: "cmd_code_crash" };
-    await expect(h.orchestrator.bringBackCode(input)).rejects.toThrow(/simulated crash/);
+    const { ws, threadId, input } = await crashedBringBack(
+      { "shared.txt": "one\n" },
+      "cmd_code_crash",
+    );
     const file = path.join(ws, "shared.txt");
     // The files went first; the log holds neither the bring-back nor its safety checkpoint yet.
     expect(readFileSync(file, "utf8")).toBe("fork\n");
@@ -63,20 +75,10 @@ describe("issue 26 / B3: a code-only bring-back interrupted by a crash", () => {
   });
 
   it("B14: finishing it after a restart writes only the fork's files: what the person did meanwhile stays", async () => {
-    const ws = createGitWorkspace({ "shared.txt": "one\n", "README.md": "# app\n" });
-    h = await createHarness({ workspaceRoot: ws });
-    const { threadId } = await h.orchestrator.createThread({
-      projectId: h.projectId,
-      workspace: "local",
-    });
-    await runMessage(h, threadId, "get ready");
-    const fork = await h.orchestrator.forkThread({ threadId, isolatedWorkspace: true });
-    h.codex.enqueue([writeFile("shared.txt", "fork\n")]);
-    await runMessage(h, fork.threadId, "change it");
-
-    failNextAppendOf(h, "CodeBroughtBack");
-    const input = { threadId, forkThreadId: fork.threadId, commandId: "cmd_code_person" };
-    await expect(h.orchestrator.bringBackCode(input)).rejects.toThrow(/simulated crash/);
+    const { ws } = await crashedBringBack(
+      { "shared.txt": "one\n", "README.md": "# app\n" },
+      "cmd_code_person",
+    );
     // Before the restart, the person edits a file the fork never touched and adds one.
     writeFileSync(path.join(ws, "README.md"), "# app, edited by hand\n");
     writeFileSync(path.join(ws, "notes.txt"), "mine\n");
