@@ -2,20 +2,25 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { anthropicBashReply, anthropicTextReply, anthropicUserTexts } from "@skein/fake-models";
 import { describe, expect, it } from "vitest";
-import { useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
+import { type ClaudeSkeinHarness, useClaudeSkeinHarness } from "./support/claude-skein-harness.ts";
+import {
+  expectRollbackReplayTouchesNothing,
+  twoRunsRolledBack,
+} from "./support/rollback-replay.ts";
 
 const harness = useClaudeSkeinHarness();
 
-describe("Claude through Skein: rollback", () => {
+/** A new Claude thread whose next four runs answer "answer one" to "answer four". */
+async function fourAnswers(h: ClaudeSkeinHarness) {
+  const answers = ["answer one", "answer two", "answer three", "answer four"];
+  h.anthropic.enqueue(...answers.map((answer) => anthropicTextReply(answer)));
+  return h.createThread({ provider: "claude" });
+}
+
+describe("Claude through Skein: rollback, and its replay", () => {
   it("rollback to run 1 of 3 restores the files, marks runs 2–3 rolled_back and the next request lacks them", async () => {
     const h = await harness({ codex: "none" });
-    h.anthropic.enqueue(
-      anthropicTextReply("answer one"),
-      anthropicTextReply("answer two"),
-      anthropicTextReply("answer three"),
-      anthropicTextReply("answer four"),
-    );
-    const threadId = await h.createThread({ provider: "claude" });
+    const threadId = await fourAnswers(h);
     const file = join(h.workspaceRoot, "notes.txt");
     const write = (text: string) => writeFileSync(file, text);
     write("state after run 1\n");
@@ -92,4 +97,37 @@ describe("Claude through Skein: rollback", () => {
     expect(read("extra.txt")).toBe("x\n");
     expect(read("README.md")).toBe("# mine, edited by hand\n");
   });
+
+  it("B3: replaying a rollback's commandId after a later run leaves the files, the Claude session history and the log as they were", async () => {
+    const h = await harness({ codex: "none" });
+    const threadId = await fourAnswers(h);
+    const file = join(h.workspaceRoot, "f.txt");
+    const send = (text: string) => h.send(threadId, text);
+    const { first, rollback, applied } = await twoRunsRolledBack(h, threadId, send, {
+      file,
+      commandId: "cmd_rollback_claude",
+    });
+
+    writeFileSync(file, "three\n");
+    const third = await h.send(threadId, "message three");
+    expect(third.state.runs.get(third.runId)?.status).toBe("completed");
+    expect(readFileSync(file, "utf8")).toBe("three\n");
+    await expectRollbackReplayTouchesNothing(h, {
+      rollback,
+      applied,
+      file,
+      laterRunId: third.runId,
+    });
+
+    // The Claude session still holds run 3: a replay that rolled back again would cut it.
+    const before = h.claudeRequests().length;
+    const fourth = await h.send(threadId, "message four");
+    const run4 = fourth.state.runs.get(fourth.runId)!;
+    expect(run4.status).toBe("completed");
+    expect(run4.providerThreadId).toBe(fourth.state.runs.get(first.runId)?.providerThreadId);
+    expect(run4.contextHandoffId).toBeNull();
+    const texts = anthropicUserTexts(h.claudeRequests().slice(before).at(-1)!);
+    expect(texts).toEqual(expect.arrayContaining(["message one", "message three", "message four"]));
+    expect(texts).not.toContain("message two");
+  }, 240_000);
 });

@@ -1,25 +1,26 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execCommandReply, messageTexts, responsesTextReply } from "@skein/fake-models";
-import { afterEach, describe, expect, it } from "vitest";
-import { type CodexSkeinHarness, createCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import { describe, expect, it } from "vitest";
+import { type CodexSkeinHarness, useCodexSkeinHarness } from "./support/codex-skein-harness.ts";
+import {
+  expectRollbackReplayTouchesNothing,
+  twoRunsRolledBack,
+} from "./support/rollback-replay.ts";
 
-let h: CodexSkeinHarness | null = null;
-afterEach(async () => {
-  await h?.close();
-  h = null;
-});
+const harness = useCodexSkeinHarness();
 
-describe("Codex through Skein: rollback", () => {
+/** A new Codex thread whose next four runs answer "answer one" to "answer four". */
+async function fourAnswers(h: CodexSkeinHarness) {
+  const answers = ["answer one", "answer two", "answer three", "answer four"];
+  h.server.enqueue(...answers.map((answer) => responsesTextReply(answer)));
+  return h.createThread();
+}
+
+describe("Codex through Skein: rollback, and its replay", () => {
   it("C3: rollback to run 1 of 3 reverts the native thread; runs 2–3 are rolled_back and the next request lacks them", async () => {
-    h = await createCodexSkeinHarness();
-    h.server.enqueue(
-      responsesTextReply("answer one"),
-      responsesTextReply("answer two"),
-      responsesTextReply("answer three"),
-      responsesTextReply("answer four"),
-    );
-    const threadId = await h.createThread();
+    const h = await harness();
+    const threadId = await fourAnswers(h);
     const file = join(h.workspace, "notes.txt");
     writeFileSync(file, "after run 1\n");
     const first = await h.run(threadId, "message one");
@@ -48,10 +49,10 @@ describe("Codex through Skein: rollback", () => {
   }, 60_000);
 
   it("B14: the agent's shell edits are undone, the person's edit and new file elsewhere survive; a conflict is refused naming it", async () => {
-    h = await createCodexSkeinHarness();
+    const h = await harness();
     const noLogin = { extra: { login: false, yield_time_ms: 60_000 } };
-    const read = (file: string) => readFileSync(join(h!.workspace, file), "utf8");
-    const write = (file: string, text: string) => writeFileSync(join(h!.workspace, file), text);
+    const read = (file: string) => readFileSync(join(h.workspace, file), "utf8");
+    const write = (file: string, text: string) => writeFileSync(join(h.workspace, file), text);
     write("README.md", "# mine\n");
     h.server.enqueue(
       execCommandReply("printf 'one\\n' > agent.txt", noLogin),
@@ -91,4 +92,35 @@ describe("Codex through Skein: rollback", () => {
     expect(h.sent("thread/revert")).toHaveLength(1);
     expect((await h.thread(threadId)).runs.get(second.runId)?.status).toBe("rolled_back");
   }, 60_000);
+
+  it("B3: replaying a rollback's commandId after a later run leaves the files, the native thread and the log as they were", async () => {
+    const h = await harness();
+    const threadId = await fourAnswers(h);
+    const file = join(h.workspace, "f.txt");
+    const send = (text: string) => h.run(threadId, text);
+    const { first, rollback, applied } = await twoRunsRolledBack(h, threadId, send, {
+      file,
+      commandId: "cmd_rollback_x",
+    });
+    expect(h.sent("thread/revert")).toHaveLength(1);
+
+    writeFileSync(file, "three\n");
+    const third = await h.run(threadId, "message three");
+    expect(third.run.status).toBe("completed");
+    expect(readFileSync(file, "utf8")).toBe("three\n");
+    await expectRollbackReplayTouchesNothing(h, {
+      rollback,
+      applied,
+      file,
+      laterRunId: third.runId,
+    });
+    expect(h.sent("thread/revert")).toHaveLength(1);
+
+    const fourth = await h.run(threadId, "message four");
+    expect(fourth.run.status).toBe("completed");
+    expect(fourth.run.providerThreadId).toBe(first.run.providerThreadId);
+    const users = messageTexts(h.request(-1), "user");
+    expect(users).toEqual(expect.arrayContaining(["message one", "message three", "message four"]));
+    expect(users).not.toContain("message two");
+  }, 90_000);
 });

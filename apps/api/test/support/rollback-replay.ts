@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import type { RunId, ThreadId } from "@skein/domain";
 import { expect } from "vitest";
 import type { CodexSkeinHarness } from "./codex-skein-harness.ts";
@@ -49,4 +49,28 @@ export async function rollbackToRun(
     commandId: target.commandId,
   };
   return { rollback, applied: await h.orchestrator.rollback(rollback) };
+}
+
+/**
+ * B3's setup: `file` reads "one" after the thread's first run and "two" after its second; the
+ * thread is then rolled back to its first run under `commandId`, which puts "one" back. `send`
+ * runs one message on the thread to its end.
+ */
+export async function twoRunsRolledBack<Sent extends { runId: RunId }>(
+  h: Harness,
+  threadId: ThreadId,
+  send: (text: string) => Promise<Sent>,
+  target: { file: string; commandId: string },
+) {
+  writeFileSync(target.file, "one\n");
+  const first = await send("message one");
+  writeFileSync(target.file, "two\n");
+  await send("message two");
+  const { rollback, applied } = await rollbackToRun(h, {
+    threadId,
+    runId: first.runId,
+    commandId: target.commandId,
+  });
+  expect(readFileSync(target.file, "utf8")).toBe("one\n");
+  return { first, rollback, applied };
 }
