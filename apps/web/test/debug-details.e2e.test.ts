@@ -1,13 +1,9 @@
 import { describe, expect, it } from "vitest";
-import {
-  anthropicTextReply,
-  anthropicUserTexts,
-  responsesTextReply,
-} from "../../../tooling/fake-models/src/index.ts";
+import { anthropicTextReply, anthropicUserTexts } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import { text } from "./support/ui.ts";
-import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
+import { sendAndSeeReplies, answeredCodexThread } from "./support/threads.ts";
 
 /** Skein's internal ids (context transfers, threads, runs) as they are spelled. */
 const INTERNAL_ID = /\b(ctx|thr|run)_[A-Za-z0-9]/;
@@ -22,14 +18,11 @@ describe.runIf(chromiumAvailable)("debug details (Chromium, real API, Codex and 
 
   it("B16: plumbing is hidden until the debug toggle shows it; a handoff's text carries no internal ids", async () => {
     const { stack, page } = e2e;
-    const { client, threadId } = await newThread(stack, {
-      project: "Plumbing",
-      title: "Plain thread",
-      provider: "codex",
-    });
-    stack.providers.openai.enqueue(responsesTextReply("CODEX-ANSWER"));
-    await openThread(page, stack, threadId);
-    await sendAndSeeReplies(page, "first question", ["CODEX-ANSWER"]);
+    const { client, threadId } = await answeredCodexThread(
+      e2e,
+      { project: "Plumbing", title: "Plain thread" },
+      { message: "first question", answer: "CODEX-ANSWER" },
+    );
     // The run's checkpoint (no file changed) is recorded, and is plumbing.
     await expect
       .poll(

@@ -3,7 +3,7 @@ import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import { text, threadIdOf } from "./support/ui.ts";
-import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
+import { sendAndSeeReplies, answeredCodexThread } from "./support/threads.ts";
 
 /**
  * B16 in the browser (issue 29 item 3): forks made through the typed client and from the page
@@ -15,14 +15,11 @@ describe.runIf(chromiumAvailable)("fork titles (Chromium, real API, real Codex)"
 
   it("B16: API-made and page-made forks carry distinct titles saying where they came from; one run numbering", async () => {
     const { stack, page } = e2e;
-    const { client, threadId } = await newThread(stack, {
-      project: "Titles",
-      title: "Daily report",
-      provider: "codex",
-    });
-    stack.providers.openai.enqueue(responsesTextReply("FIRST-ANSWER"));
-    await openThread(page, stack, threadId);
-    await sendAndSeeReplies(page, "first question", ["FIRST-ANSWER"]);
+    const { client, threadId } = await answeredCodexThread(
+      e2e,
+      { project: "Titles", title: "Daily report" },
+      { message: "first question", answer: "FIRST-ANSWER" },
+    );
 
     // Two forks through the typed client, no titles given, then one from the page.
     const one = await client.thread.fork.mutate({ threadId });

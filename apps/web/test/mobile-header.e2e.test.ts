@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import { newThread, openThread, sendAndSeeReplies } from "./support/threads.ts";
+import { answeredCodexThread } from "./support/threads.ts";
 
 const PHONE = { width: 390, height: 844 };
 
@@ -14,15 +13,12 @@ describe.runIf(chromiumAvailable)("mobile thread header (Chromium, real API, rea
   const e2e = useE2eStack({ viewport: PHONE });
 
   it("the header's actions are in a menu and the conversation keeps ≥ 65% of an 844 px screen", async () => {
-    const { stack, page } = e2e;
-    const { threadId } = await newThread(stack, {
-      project: "Phone",
-      title: "On the go",
-      provider: "codex",
-    });
-    stack.providers.openai.enqueue(responsesTextReply("PHONE-ANSWER"));
-    await openThread(page, stack, threadId);
-    await sendAndSeeReplies(page, "hello from a phone", ["PHONE-ANSWER"]);
+    const { page } = e2e;
+    await answeredCodexThread(
+      e2e,
+      { project: "Phone", title: "On the go" },
+      { message: "hello from a phone", answer: "PHONE-ANSWER" },
+    );
 
     const fork = page.getByRole("button", { name: "Fork latest" });
     expect(await fork.isVisible()).toBe(false);

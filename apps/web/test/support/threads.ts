@@ -2,6 +2,7 @@ import { createSkeinClient } from "@skein/client";
 import type { AppRouter, SkeinClient } from "@skein/contract";
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
+import { responsesTextReply } from "../../../../tooling/fake-models/src/index.ts";
 import type { Stack } from "./stack.ts";
 import { assistantTexts, sendMessage } from "./ui.ts";
 
@@ -36,6 +37,22 @@ export async function newThread(stack: Stack, options: NewThreadOptions): Promis
   });
   const { threadId } = await client.thread.create.mutate({ projectId, ...thread });
   return { client, projectId, threadId };
+}
+
+/**
+ * A Codex thread (see newThread) open on the page, after its first exchange: `message` sent from
+ * the composer and real Codex's `answer` (the fake model's scripted reply) shown.
+ */
+export async function answeredCodexThread(
+  e2e: { stack: Stack; page: Page },
+  thread: { project: string; title: string },
+  exchange: { message: string; answer: string },
+): Promise<NewThread> {
+  const made = await newThread(e2e.stack, { ...thread, provider: "codex" });
+  e2e.stack.providers.openai.enqueue(responsesTextReply(exchange.answer));
+  await openThread(e2e.page, e2e.stack, made.threadId);
+  await sendAndSeeReplies(e2e.page, exchange.message, [exchange.answer]);
+  return made;
 }
 
 /** Opens a thread's conversation page and waits until the conversation is drawn. */
