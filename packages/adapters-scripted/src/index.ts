@@ -1,0 +1,7 @@
+/** The scripted agent as a Skein provider: issue 27's proof that a provider is one package. */
+export {
+  createScriptedAdapter,
+  SCRIPTED_CAPABILITIES,
+  type ScriptedAdapterOptions,
+  scriptedProviderId,
+} from "./scripted-adapter.ts";
