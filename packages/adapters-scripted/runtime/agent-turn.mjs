@@ -64,9 +64,25 @@ export async function runAgentTurn(work) {
     const calls = content.filter((b) => b.type === "tool_use");
     if (stopReason !== "tool_use" || calls.length === 0) return;
     const results = [];
-    for (const call of calls) results.push(await runTool(work, call));
+    for (const call of calls) {
+      // Every call gets its result, even once stopped: the model service refuses a conversation
+      // with a tool call left unanswered.
+      results.push(
+        work.signal.aborted
+          ? toolResult(call, "Stopped by the user.", true)
+          : await runTool(work, call),
+      );
+    }
     turn.messages.push({ role: "user", content: results });
+    work.signal.throwIfAborted();
   }
+}
+
+/**
+ * @param {Record<string, any>} call @param {string} content
+ */
+function toolResult(call, content, isError = false) {
+  return { type: "tool_result", tool_use_id: call.id, content, is_error: isError };
 }
 
 /**
@@ -92,27 +108,25 @@ async function runTool(work, call) {
   const notify = tell(work);
   const itemId = String(call.id);
   const command = String(call.input?.command ?? "");
-  const result = (/** @type {string} */ content, isError = false) => ({
-    type: "tool_result",
-    tool_use_id: call.id,
-    content,
-    is_error: isError,
-  });
-  if (call.name !== "Bash") return result(`no tool named ${call.name}`, true);
+  if (call.name !== "Bash") return toolResult(call, `no tool named ${call.name}`, true);
   const item = { itemId, kind: "command", command };
   notify("item/started", { ...item, cwd: thread.cwd });
   if (work.approvals) {
     const question = { threadId: thread.id, itemId, command, cwd: thread.cwd };
     const answer = await work.peer.ask("approval/request", question, work.signal);
+    if (work.signal.aborted) {
+      notify("item/completed", { ...item, status: "interrupted", output: "" });
+      return toolResult(call, "Stopped by the user.", true);
+    }
     if (answer?.approved !== true) {
       notify("item/completed", { ...item, status: "declined", output: "" });
-      return result("The user declined to run this command.", true);
+      return toolResult(call, "The user declined to run this command.", true);
     }
   }
   const { output, exitCode } = await shell(command, thread.cwd, work.signal);
   const status = work.signal.aborted ? "interrupted" : exitCode === 0 ? "completed" : "failed";
   notify("item/completed", { ...item, status, output, exitCode });
-  return result(output, exitCode !== 0);
+  return toolResult(call, output, exitCode !== 0);
 }
 
 /**

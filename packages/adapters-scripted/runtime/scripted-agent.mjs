@@ -43,12 +43,16 @@ const peer = {
     const id = `agent-${++askCount}`;
     send({ id, method, params });
     return new Promise((resolve) => {
-      asked.set(id, resolve);
       // A stopped turn asks nothing more: the question is withdrawn, unanswered.
-      signal.addEventListener("abort", () => {
-        asked.delete(id);
+      const withdraw = () => {
+        if (!asked.delete(id)) return;
         send({ method: "request/withdrawn", params: { ...params, id } });
         resolve(null);
+      };
+      signal.addEventListener("abort", withdraw, { once: true });
+      asked.set(id, (/** @type {unknown} */ answer) => {
+        signal.removeEventListener("abort", withdraw);
+        resolve(answer);
       });
     });
   },

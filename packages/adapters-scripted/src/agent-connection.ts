@@ -16,8 +16,8 @@ type Frame = {
 };
 
 export type AgentHandlers = {
-  /** A notification (`item/delta`, `turn/completed`…). */
-  notification(method: string, params: Record<string, unknown>): void;
+  /** A notification (`item/delta`, `turn/completed`…), with its raw log pointer (E18). */
+  notification(method: string, params: Record<string, unknown>, rawEventId?: string): void;
   /** The agent asks the client (`approval/request`); the answer goes back under `id`. */
   request(id: string | number, method: string, params: Record<string, unknown>): void;
   /** The process went away; every pending call has been rejected. */
@@ -82,17 +82,31 @@ export class AgentConnection {
 
   private receive(line: string): void {
     if (line.trim() === "") return;
-    const frame = JSON.parse(line) as Frame;
+    let frame: Frame;
+    try {
+      frame = JSON.parse(line) as Frame;
+    } catch {
+      // Not a frame (a stray print): kept for the diagnosis, never taken for protocol.
+      this.log({
+        direction: "incoming",
+        messageKind: "error",
+        method: null,
+        jsonRpcId: null,
+        payload: line,
+      });
+      return;
+    }
     const kind = frame.method ? (frame.id === undefined ? "notification" : "request") : "response";
-    this.log({
+    const rawEventId = this.log({
       direction: "incoming",
       messageKind: frame.error ? "error" : kind,
       method: frame.method ?? null,
       jsonRpcId: frame.id ?? null,
       payload: frame,
     });
-    if (kind === "notification") this.handlers.notification(frame.method!, frame.params ?? {});
-    else if (kind === "request")
+    if (kind === "notification") {
+      this.handlers.notification(frame.method!, frame.params ?? {}, rawEventId);
+    } else if (kind === "request")
       this.handlers.request(frame.id!, frame.method!, frame.params ?? {});
     else {
       const waiting = this.pending.get(Number(frame.id));

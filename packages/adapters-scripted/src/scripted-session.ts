@@ -57,7 +57,8 @@ export class ScriptedSession implements ProviderSessionHandle {
     let session: ScriptedSession | undefined;
     // The agent speaks only once `initialize` is answered, by when `session` is set.
     const handlers: AgentHandlers = {
-      notification: (method, params) => session?.onNotification(method, params),
+      notification: (method, params, rawEventId) =>
+        session?.onNotification(method, params, rawEventId),
       request: (id, method, params) => session?.onRequest(id, method, params),
       exited: (words) => session?.onExit(words),
     };
@@ -167,7 +168,9 @@ export class ScriptedSession implements ProviderSessionHandle {
         (result) => turn.begin((result as { turnId: string }).turnId),
         (error: unknown) => {
           this.turns.delete(nativeThreadRef);
-          turn.refuse(error, unexplainedFailure(error instanceof Error ? error.message : ""));
+          const words = error instanceof Error ? error.message : String(error);
+          const alive = this.connection.isAlive();
+          turn.refuse(error, alive ? unexplainedFailure(words) : scriptedRuntimeGone(words));
         },
       );
     return turn;
@@ -194,7 +197,11 @@ export class ScriptedSession implements ProviderSessionHandle {
     });
   }
 
-  private onNotification(method: string, params: Record<string, unknown>): void {
+  private onNotification(
+    method: string,
+    params: Record<string, unknown>,
+    rawEventId?: string,
+  ): void {
     const threadRef = String(params.threadId);
     const turn = this.turns.get(threadRef);
     if (!turn) return;
@@ -205,7 +212,7 @@ export class ScriptedSession implements ProviderSessionHandle {
       }
       return;
     }
-    turn.receive(method, params);
+    turn.receive(method, params, rawEventId);
     if (turn.isEnded) this.turns.delete(threadRef);
   }
 
