@@ -3,5 +3,4 @@ export {
   createScriptedAdapter,
   SCRIPTED_CAPABILITIES,
   type ScriptedAdapterOptions,
-  scriptedProviderId,
 } from "./scripted-adapter.ts";

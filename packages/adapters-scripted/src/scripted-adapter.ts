@@ -46,7 +46,7 @@ export type ScriptedAdapterOptions = {
   env?: Readonly<Record<string, string>>;
 };
 
-export function scriptedProviderId(id = "scripted"): ConfiguredProviderId {
+function scriptedProviderId(id = "scripted"): ConfiguredProviderId {
   if (!isConfiguredProviderId(id)) throw new Error(`not a usable provider id: ${id}`);
   return id;
 }

@@ -123,7 +123,7 @@ export class ScriptedTurn implements TurnHandle {
   }
 
   /** Ends the turn once: open items close with it, then its one `turn.completed`. */
-  end(status: RuntimeTurnStatus | "failed", failure?: ProviderFailure): void {
+  end(status: RuntimeTurnStatus, failure?: ProviderFailure): void {
     if (this.queue.isEnded) return;
     const itemStatus: ItemStatus = status === "completed" ? "completed" : "interrupted";
     for (const [itemRef, kind] of this.open) {
