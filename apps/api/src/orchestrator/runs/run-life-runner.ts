@@ -23,7 +23,7 @@ import type { ActiveTurn } from "../runtime/active-turns.ts";
 import type { LiveRequest } from "../runtime/live-requests.ts";
 import { untilIdle } from "./idle-watchdog.ts";
 import { ModelReachWatch } from "./model-reach.ts";
-import { message, pause, type ThreadScope } from "./runner-context.ts";
+import { message, type ThreadScope } from "./runner-context.ts";
 import { SubagentThreads } from "./subagent-threads.ts";
 import { TurnConsumer } from "./turn-consumer.ts";
 
@@ -36,38 +36,35 @@ export type BegunRun = {
   onAppToolCall: AppToolHandler | undefined;
 };
 
-/** The run-life workflow's state for one run, and the one way facts get into it. */
-class RunLife {
-  private state = initialRunLifeState();
+/** Feeds one fact to a run's run-life workflow and says what it decided. */
+type Feed = (fact: RunLifeInput) => RunLifeOutput;
 
-  constructor(private readonly meta: RunLifeMeta) {}
-
-  feed(fact: RunLifeInput): RunLifeOutput {
-    const output = decide(fact, this.state, this.meta);
-    this.state = evolve(evolve(this.state, fact), output);
+/** The run-life workflow for one run: its state, held here, and the one way facts get into it. */
+function runLife(meta: RunLifeMeta): Feed {
+  let state = initialRunLifeState();
+  return (fact) => {
+    const output = decide(fact, state, meta);
+    state = evolve(evolve(state, fact), output);
     return output;
-  }
+  };
 }
-
-type FailRun = Extract<RunLifeOutput, { type: "FailRun" }>["data"]["command"];
 
 /**
  * Lives a started run through the run-life workflow (packages/domain/src/run-life): carries out
- * each decision (a turn, a pause, a new runtime) and feeds what came of it back as a fact. The
- * decisions live in the workflow; this only talks to the runtime and store. Resolves with the
- * run's failure when the workflow decided one (the thread's runner records it), else null.
+ * each decision (a turn, a pause, a new runtime, the run's failure) and feeds what came of it
+ * back as a fact. The decisions live in the workflow; this only talks to the runtime and store.
  */
-export async function liveRun(scope: ThreadScope, begun: BegunRun): Promise<FailRun | null> {
+export async function liveRun(scope: ThreadScope, begun: BegunRun): Promise<void> {
   const { ctx, threadId } = scope;
   const { run, active } = begun;
-  const life = new RunLife({ ids: ctx.ids, policy: ctx.attempts });
+  const feed = runLife({ ids: ctx.ids, policy: ctx.attempts });
   let input = begun.input;
-  let next = life.feed({
+  let next = feed({
     type: "RunBegan",
     data: { threadId, runId: run.id, provider: run.provider },
   });
   for (;;) {
-    if (scope.lost()) next = life.feed({ type: "LeaseLost", data: {} });
+    if (scope.lost()) next = feed({ type: "LeaseLost", data: {} });
     switch (next.type) {
       case "StartTurn":
         if (next.data.text !== null) {
@@ -75,30 +72,32 @@ export async function liveRun(scope: ThreadScope, begun: BegunRun): Promise<Fail
           active.restartWith = null;
         }
         next =
-          (await runTurn(scope, life, begun, input, next.data)) ??
-          life.feed({
+          (await runTurn(scope, feed, begun, input, next.data)) ??
+          feed({
             type: "TurnEnded",
             data: { halted: ctx.stopping, restartWith: active.restartWith },
           });
         break;
       case "WaitForRetry":
-        await pause(ctx, next.data.delayMs);
-        next = life.feed({ type: "RetryDue", data: { halted: ctx.stopping } });
+        await scope.pause(next.data.delayMs);
+        next = feed({ type: "RetryDue", data: { halted: ctx.stopping } });
         break;
       case "Reattach":
         // B2: a runtime that is alive, resuming the provider thread from its persisted ref
         // when the old one died.
         try {
           await reattach(scope, active, run, begun.settings);
-          next = life.feed({ type: "Reattached", data: {} });
+          next = feed({ type: "Reattached", data: {} });
         } catch (error) {
-          next = life.feed({ type: "ReattachFailed", data: { reason: message(error) } });
+          next = feed({ type: "ReattachFailed", data: { reason: message(error) } });
         }
         break;
       case "FailRun":
-        return next.data.command;
+        await scope.fail(next.data.command);
+        if (scope.lost()) throw new LeaseLostError(threadId);
+        return;
       case "EndRun":
-        return null;
+        return;
       case "Abandon":
         throw new LeaseLostError(threadId);
       case "AbortLife":
@@ -117,7 +116,7 @@ export async function liveRun(scope: ThreadScope, begun: BegunRun): Promise<Fail
  */
 async function runTurn(
   scope: ThreadScope,
-  life: RunLife,
+  feed: Feed,
   begun: BegunRun,
   input: TurnInput,
   start: StartTurn["data"],
@@ -133,13 +132,13 @@ async function runTurn(
       ...(onAppToolCall ? { onAppToolCall } : {}),
     });
     if ("refused" in opened) {
-      return life.feed({ type: "TurnRefused", data: { failure: opened.refused } });
+      return feed({ type: "TurnRefused", data: { failure: opened.refused } });
     }
     // Steering may arrive as soon as the turn exists natively; its command queues behind this
     // one on the thread's stream, so the turn is recorded first either way.
     active.nativeTurnRef = opened.nativeTurnRef;
     active.started = true;
-    const recorded = life.feed({
+    const recorded = feed({
       type: "TurnStarted",
       data: { nativeTurnRef: opened.nativeTurnRef, interruptRequested: active.interruptRequested },
     });
@@ -147,7 +146,7 @@ async function runTurn(
     await appends.execute(recorded.data.command);
     if (recorded.data.interrupt) void ctx.turns.interruptNative(active);
     const stalled = (reason: "idle" | "model_unreachable") => {
-      const stop = life.feed({ type: "TurnStalled", data: { reason } });
+      const stop = feed({ type: "TurnStalled", data: { reason } });
       if (stop.type !== "InterruptTurn") throw unexpected(stop);
       return ctx.turns.interruptNative(active);
     };
@@ -185,7 +184,7 @@ async function runTurn(
     let words: string | null = null;
     let usageLimit: UsageLimitHit | undefined;
     const failed = async (failure: ProviderFailure) => {
-      const decided = life.feed({
+      const decided = feed({
         type: "TurnFailed",
         data: {
           failure,

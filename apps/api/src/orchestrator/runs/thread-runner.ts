@@ -1,7 +1,5 @@
 import { setImmediate as yieldToEventLoop } from "node:timers/promises";
 import {
-  type Command,
-  isDomainError,
   nextQueuedRun,
   type Run,
   type RunId,
@@ -10,23 +8,13 @@ import {
 } from "@skein/domain";
 import { isStoreFault } from "@skein/db";
 import { LeaseLostError } from "../recovery/lease-fence.ts";
-import { interruptOrphanedRun } from "../recovery/recovery.ts";
 import { compactsNatively } from "../transfers/skein-compaction.ts";
 import { liveRun } from "./run-life-runner.ts";
 import { prepareRun } from "./run-prepare.ts";
-import {
-  message,
-  pause,
-  type RunnerContext,
-  type ThreadScope,
-  threadScope,
-} from "./runner-context.ts";
+import { message, type RunnerContext, type ThreadScope, threadScope } from "./runner-context.ts";
 
 /** Sweeps that try again to end a run taken over from a dead instance, before giving up. */
 const TAKEOVER_TRIES = 5;
-
-/** How long a run's failure is retried while the store is unavailable (issue 35). */
-const STORE_RETRY_MS = 120_000;
 
 /** How a run's dispatch ended: its provider turn started, or it failed before (with why). */
 type Dispatch =
@@ -35,15 +23,13 @@ type Dispatch =
   /** B20: withdrawn or moved back while being dispatched; the queue moved on (run-prepare.ts). */
   | { started: false; overtaken: true };
 
-type FailRunCommand = Extract<Command, { type: "FailRun" }>;
-
 /**
  * One thread's runner: while it holds the thread's runtime lease it executes the thread's queued
  * runs in order, one at a time. Another live instance holding the lease executes them itself; an
  * expired lease is taken over and the run its dead holder left in flight ends `interrupted`
- * before the queue moves on (R2: the next run resumes from refs). Each run goes the one way
- * down: prepared and started (run-prepare.ts), lived through the run-life workflow
- * (run-life-runner.ts), its end or failure recorded here.
+ * before the queue moves on (R2: the next run resumes from refs). Each run goes one way down:
+ * prepared and started (run-prepare.ts), then lived through the run-life workflow
+ * (run-life-runner.ts); its failures are recorded through the thread's scope.
  */
 export async function drainThread(ctx: RunnerContext, threadId: ThreadId): Promise<void> {
   const lease = await ctx.leases.acquire(threadId);
@@ -61,8 +47,7 @@ export async function drainThread(ctx: RunnerContext, threadId: ThreadId): Promi
       previous && previous.owner !== ctx.leases.owner && previous.expired
         ? previous.owner
         : ctx.unfinishedTakeovers.get(threadId)?.deadOwner;
-    if (takenFrom !== undefined) await endOrphanedRun(ctx, threadId, takenFrom);
-    await drainHeld(threadScope(ctx, threadId));
+    await drainHeld(threadScope(ctx, threadId), takenFrom);
   } finally {
     await ctx.leases.release(threadId).catch((error: unknown) => {
       ctx.log.warn({ threadId, error: message(error) }, "runtime lease could not be released");
@@ -70,37 +55,10 @@ export async function drainThread(ctx: RunnerContext, threadId: ThreadId): Promi
   }
 }
 
-/** The run a dead instance left in flight ends `interrupted`, or the sweep tries again. */
-async function endOrphanedRun(
-  ctx: RunnerContext,
-  threadId: ThreadId,
-  deadOwner: string,
-): Promise<void> {
-  try {
-    const state = await ctx.repo.refreshThread(threadId);
-    if (state.activeRunId) {
-      const why = `Skein instance ${deadOwner} stopped renewing its lease`;
-      await interruptOrphanedRun(ctx.repo, threadId, state.activeRunId, why, ctx.log);
-    }
-    ctx.unfinishedTakeovers.delete(threadId);
-  } catch (error) {
-    const tries = (ctx.unfinishedTakeovers.get(threadId)?.tries ?? 0) + 1;
-    if (tries < TAKEOVER_TRIES) {
-      ctx.unfinishedTakeovers.set(threadId, { deadOwner, tries });
-      ctx.deferred.add(threadId);
-    } else {
-      ctx.unfinishedTakeovers.delete(threadId);
-      ctx.log.error(
-        { threadId, deadOwner, tries, error: message(error) },
-        "the run a dead instance left could not be ended; no more tries",
-      );
-    }
-    throw error;
-  }
-}
-
-async function drainHeld(scope: ThreadScope): Promise<void> {
+/** The queue, run after run, while the lease holds (after a dead holder's run is ended). */
+async function drainHeld(scope: ThreadScope, takenFrom: string | undefined): Promise<void> {
   const { ctx, threadId } = scope;
+  if (takenFrom !== undefined) await endOrphanedRun(scope, takenFrom);
   // Each run is dispatched at most once per drain: one picked again means nothing moved it,
   // and trying again would spin (B1).
   const dispatched = new Set<RunId>();
@@ -135,7 +93,7 @@ async function drainHeld(scope: ThreadScope): Promise<void> {
     try {
       const refusal = ctx.breaker.refusal(threadId, run);
       if (refusal) {
-        await failRun(scope, run.id, refusal);
+        await scope.fail({ type: "FailRun", data: { threadId, runId: run.id, error: refusal } });
         continue;
       }
       outcome = await dispatchRun(scope, run);
@@ -148,7 +106,7 @@ async function drainHeld(scope: ThreadScope): Promise<void> {
       outcome = { started: false, failure: message(error) };
       // Issue 35: the run's end is recorded once the store answers again (a database
       // restart), or the thread would stay "running" with nobody running it.
-      await failRunDurably(scope, run.id, runFailureInWords(error));
+      await scope.failDurably(run.id, runFailureInWords(error));
     } finally {
       ctx.turns.end(threadId);
       ctx.settle(run.id);
@@ -166,14 +124,48 @@ async function drainHeld(scope: ThreadScope): Promise<void> {
     ctx.breaker.failed(threadId, outcome.failure, latest.runOrder.length);
     // Backoff before the next run of this thread: a cause outside Skein (a folder, a binary,
     // a network) is given time, and a thread of failing runs cannot flood the log.
-    await pause(ctx, ctx.breaker.delayMs(threadId));
+    await scope.pause(ctx.breaker.delayMs(threadId));
+  }
+}
+
+/**
+ * The run a dead instance left in flight ends `interrupted`, or the sweep tries again. Appended
+ * through the lease just taken, like everything else of the thread's runs.
+ */
+async function endOrphanedRun(scope: ThreadScope, deadOwner: string): Promise<void> {
+  const { ctx, threadId } = scope;
+  try {
+    const state = await ctx.repo.refreshThread(threadId);
+    const runId = state.activeRunId;
+    if (runId) {
+      const why = `Skein instance ${deadOwner} stopped renewing its lease`;
+      await scope.appends.execute({
+        type: "RecoverInterruptedRun",
+        data: { threadId, runId, reason: `${why} while the run was in flight` },
+      });
+      ctx.log.info({ threadId, runId, why }, "in-flight run marked interrupted");
+    }
+    ctx.unfinishedTakeovers.delete(threadId);
+  } catch (error) {
+    const tries = (ctx.unfinishedTakeovers.get(threadId)?.tries ?? 0) + 1;
+    if (tries < TAKEOVER_TRIES) {
+      ctx.unfinishedTakeovers.set(threadId, { deadOwner, tries });
+      ctx.deferred.add(threadId);
+    } else {
+      ctx.unfinishedTakeovers.delete(threadId);
+      ctx.log.error(
+        { threadId, deadOwner, tries, error: message(error) },
+        "the run a dead instance left could not be ended; no more tries",
+      );
+    }
+    throw error;
   }
 }
 
 /**
  * Executes one queued run: prepares it (folder, baseline, its recorded start, the first turn's
- * input), lives it through the run-life workflow, records the failure it decided, and captures
- * what the run changed. A run that cannot start fails once, and the drain is told why.
+ * input), lives it through the run-life workflow, and captures what it changed. A run that
+ * cannot start fails once, and the drain is told why.
  */
 async function dispatchRun(scope: ThreadScope, run: Run): Promise<Dispatch> {
   const { ctx, threadId } = scope;
@@ -183,7 +175,7 @@ async function dispatchRun(scope: ThreadScope, run: Run): Promise<Dispatch> {
     const failure = await ctx.skeinCompaction(run, scope.appends);
     if (failure === null) return { started: true };
     ctx.log.warn({ threadId, runId: run.id, failure }, "compaction refused");
-    await failRun(scope, run.id, failure);
+    await scope.fail({ type: "FailRun", data: { threadId, runId: run.id, error: failure } });
     return { started: false, failure };
   }
   const begun = await prepareRun(scope, run);
@@ -191,38 +183,13 @@ async function dispatchRun(scope: ThreadScope, run: Run): Promise<Dispatch> {
   if ("refused" in begun) {
     const failure = begun.refused;
     ctx.log.warn({ threadId, runId: run.id, failure }, "run failed before it started");
-    await failRun(scope, run.id, failure);
+    await scope.fail({ type: "FailRun", data: { threadId, runId: run.id, error: failure } });
     return { started: false, failure };
   }
-  const failed = await liveRun(scope, begun);
-  if (failed) {
-    await appendFailure(scope, failed);
-    if (scope.lost()) throw new LeaseLostError(threadId);
-  }
+  await liveRun(scope, begun);
   const ended = (await ctx.repo.thread(threadId)).runs.get(run.id);
   if (ended) await ctx.checkpoints.captureRun(threadId, ended, begun.cwd);
   return { started: true };
-}
-
-/** Fails a run once; a refusal (the lease is gone, the run ended meanwhile) is only logged. */
-function failRun(scope: ThreadScope, runId: RunId, error: string): Promise<void> {
-  return appendFailure(scope, {
-    type: "FailRun",
-    data: { threadId: scope.threadId, runId, error },
-  });
-}
-
-/** Appends a run's failure once, as `failRun` does. */
-async function appendFailure(scope: ThreadScope, command: FailRunCommand): Promise<void> {
-  try {
-    await scope.appends.execute(command);
-  } catch (cause) {
-    const { threadId, runId } = command.data;
-    scope.ctx.log.warn(
-      { threadId, runId, error: message(cause) },
-      "run could not be marked failed",
-    );
-  }
 }
 
 /** Why a run stopped on an error of Skein's own, for the person reading the thread. */
@@ -237,43 +204,4 @@ function runFailureInWords(error: unknown): string {
     `The run stopped on an unexpected error in Skein: ${message(error)}. ` +
     "Send the message again; if it keeps failing, the server log has the details."
   );
-}
-
-/**
- * Fails a run, trying again while the store is unavailable (bounded by STORE_RETRY_MS): a
- * run whose end was never recorded would keep its thread's queue waiting for nobody.
- */
-async function failRunDurably(scope: ThreadScope, runId: RunId, error: string): Promise<void> {
-  const { threadId, appends } = scope;
-  const deadline = Date.now() + STORE_RETRY_MS;
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      const ended = await appends
-        .execute({ type: "FailRun", data: { threadId, runId, error } })
-        .then(
-          () => true,
-          (refused: unknown) => {
-            if (!isDomainError(refused)) throw refused;
-            return false;
-          },
-        );
-      // A turn still open (its end never recorded) is ended with the run, as a restart would.
-      if (!ended) {
-        await appends.execute({
-          type: "RecoverInterruptedRun",
-          data: { threadId, runId, reason: error },
-        });
-      }
-      return;
-    } catch (cause) {
-      if (!isStoreFault(cause) || scope.halted() || Date.now() > deadline) {
-        scope.ctx.log.warn(
-          { threadId, runId, error: message(cause) },
-          "run could not be marked failed",
-        );
-        return;
-      }
-      await pause(scope.ctx, Math.min(250 * 2 ** attempt, 5_000));
-    }
-  }
 }
