@@ -36,7 +36,7 @@ import { AggregateCache, SNAPSHOT_EVERY_EVENTS } from "./aggregate-cache.ts";
  */
 export type ExecuteOptions = {
   commandId?: string;
-  /** Appended only while this instance holds the runtime lease (see lease-fence.ts). */
+  /** Appended only while this instance holds the runtime lease (see runs/runner-context.ts). */
   fence?: AppendFence;
   receipt?: unknown | ((events: readonly DomainEvent[]) => unknown);
   binding?: ReceiptBinding;
