@@ -1,4 +1,4 @@
-import { inSpan } from "../../tracing/spans.ts";
+import { endSpan, tracer } from "../../tracing/spans.ts";
 import { createHash } from "node:crypto";
 import {
   type EventStore,
@@ -136,9 +136,18 @@ export class CommandGate {
     body: (context: CommandContext) => Promise<T>,
     options: { effects?: boolean } = {},
   ): Promise<T> {
-    return inSpan(`command ${procedure}`, { "skein.procedure": procedure }, () =>
-      this.runOnce(procedure, input, body, options),
-    );
+    // Active while the command runs, so the spans of its appends (decide+append) nest under it.
+    const attributes = { "skein.procedure": procedure };
+    return tracer.startActiveSpan(`command ${procedure}`, { attributes }, async (span) => {
+      try {
+        const result = await this.runOnce(procedure, input, body, options);
+        endSpan(span);
+        return result;
+      } catch (error) {
+        endSpan(span, error);
+        throw error;
+      }
+    });
   }
 
   private runOnce<T extends Result>(
