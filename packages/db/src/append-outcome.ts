@@ -1,5 +1,5 @@
 import { ConcurrencyError, LeaseFenceError, ReceiptConflictError } from "./errors.ts";
-import type { AppendResult, StoredEvent } from "./event-store.ts";
+import type { AppendResult, ReceiptBinding, StoredEvent } from "./event-store.ts";
 import type { PreparedAppend } from "./prepare-append.ts";
 
 export type AppendOutcome =
@@ -28,7 +28,7 @@ export type KnownReceipt = {
  * when both are bound (B3) and the procedure or payload differs, a ReceiptConflictError.
  */
 export function replayedOutcome(known: KnownReceipt, append: PreparedAppend): AppendOutcome {
-  const conflict = bindingConflict(known, append);
+  const conflict = receiptConflict(append.commandId ?? "", known, append);
   if (conflict !== null) return { ok: false, error: conflict };
   return {
     ok: true,
@@ -43,13 +43,21 @@ export function replayedOutcome(known: KnownReceipt, append: PreparedAppend): Ap
   };
 }
 
-function bindingConflict(known: KnownReceipt, append: PreparedAppend): Error | null {
-  if (known.procedure === "" || append.procedure === "") return null;
-  const commandId = append.commandId ?? "";
-  if (known.procedure !== append.procedure) {
+/**
+ * B3: a used command id answers only the procedure and payload it was first bound to. The refusal
+ * when `asked` differs from the `known` binding, or null; an unbound side (a receipt stored before
+ * receipts were bound, an append without a binding) answers anything.
+ */
+export function receiptConflict(
+  commandId: string,
+  known: ReceiptBinding,
+  asked: ReceiptBinding,
+): ReceiptConflictError | null {
+  if (known.procedure === "" || asked.procedure === "") return null;
+  if (known.procedure !== asked.procedure) {
     return new ReceiptConflictError(commandId, known.procedure, "procedure");
   }
-  if (known.payloadHash !== append.payloadHash) {
+  if (known.payloadHash !== asked.payloadHash) {
     return new ReceiptConflictError(commandId, known.procedure, "payload");
   }
   return null;

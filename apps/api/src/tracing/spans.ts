@@ -1,4 +1,4 @@
-import { type Attributes, type Span, SpanStatusCode, trace } from "@opentelemetry/api";
+import { type Span, SpanStatusCode, trace } from "@opentelemetry/api";
 
 /**
  * Skein's tracer. Until tracing is started (an OTLP endpoint configured) this is the API's no-op
@@ -17,22 +17,4 @@ export function endSpan(span: Span, error?: unknown): void {
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** Runs `body` as the active span `name`, so spans started inside it become its children. */
-export function inSpan<T>(
-  name: string,
-  attributes: Attributes,
-  body: () => Promise<T>,
-): Promise<T> {
-  return tracer.startActiveSpan(name, { attributes }, async (span) => {
-    try {
-      const result = await body();
-      endSpan(span);
-      return result;
-    } catch (error) {
-      endSpan(span, error);
-      throw error;
-    }
-  });
 }

@@ -183,16 +183,9 @@ async function rollbackProviderThread(
     if (!adapter?.capabilities.rollback)
       throw new Error(`${pt.provider} cannot roll back natively`);
     const env = runtimeEnvOf(state.thread!);
-    const session = await deps.sessions.ensure(pt.provider, cwd, null, env, pt.nativeThreadRef);
-    if (!session.loadedThreads.has(pt.nativeThreadRef)) {
-      // The thread's PORT goes with the resumed thread where the adapter keeps it per thread.
-      await session.handle.resumeThread(pt.nativeThreadRef, {
-        cwd,
-        runtimeMode: state.thread!.runtimeMode,
-        env,
-      });
-      session.loadedThreads.add(pt.nativeThreadRef);
-    }
+    // The thread's PORT goes with the resumed thread where the adapter keeps it per thread.
+    const settings = { cwd, runtimeMode: state.thread!.runtimeMode, env };
+    const session = await deps.sessions.ensureLoaded(pt.provider, settings, pt.nativeThreadRef);
     await session.handle.rollbackThread(pt.nativeThreadRef, boundary);
   } catch (error) {
     // The native conversation still holds the rolled-back runs: retire it so the next run on

@@ -6,7 +6,8 @@ import { type ProjectId, type RunId, serializeState, type ThreadId } from "@skei
 import { afterEach, describe, expect, it } from "vitest";
 import { createIdGenerator } from "../../runtime/id-generator.ts";
 import { HistorySeeder } from "../../../test/support/history-seed.ts";
-import { AggregateRepository, COMPACT_FROM_EVENTS } from "./aggregate-repository.ts";
+import { COMPACT_FROM_EVENTS } from "./aggregate-cache.ts";
+import { AggregateRepository } from "./aggregate-repository.ts";
 
 const cleanups: (() => unknown)[] = [];
 afterEach(async () => {

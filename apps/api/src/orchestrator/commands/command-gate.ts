@@ -1,6 +1,11 @@
-import { inSpan } from "../../tracing/spans.ts";
+import { endSpan, tracer } from "../../tracing/spans.ts";
 import { createHash } from "node:crypto";
-import type { EventStore, ReceiptBinding, StoredReceipt } from "@skein/db";
+import {
+  type EventStore,
+  type ReceiptBinding,
+  receiptConflict,
+  type StoredReceipt,
+} from "@skein/db";
 import { ConflictError, type DomainEvent, type IdSource, isDomainError } from "@skein/domain";
 import { KeyedQueue } from "@skein/concurrency";
 import type { Logger } from "../logger.ts";
@@ -90,22 +95,9 @@ export function canonicalJson(value: unknown): string {
 }
 
 /** B3: a used command id answers only the procedure and payload it first answered. */
-export function refuseOtherBinding(
-  commandId: string,
-  known: ReceiptBinding,
-  asked: ReceiptBinding,
-) {
-  if (known.procedure === "") return;
-  if (known.procedure !== asked.procedure) {
-    throw new ConflictError(
-      `command id ${commandId} was already used by ${known.procedure}; send a new command id`,
-    );
-  }
-  if (known.payloadHash !== asked.payloadHash) {
-    throw new ConflictError(
-      `command id ${commandId} was already used by ${known.procedure} with a different payload; send a new command id`,
-    );
-  }
+function refuseOtherBinding(commandId: string, known: ReceiptBinding, asked: ReceiptBinding) {
+  const conflict = receiptConflict(commandId, known, asked);
+  if (conflict) throw new ConflictError(conflict.message);
 }
 
 /**
@@ -144,9 +136,18 @@ export class CommandGate {
     body: (context: CommandContext) => Promise<T>,
     options: { effects?: boolean } = {},
   ): Promise<T> {
-    return inSpan(`command ${procedure}`, { "skein.procedure": procedure }, () =>
-      this.runOnce(procedure, input, body, options),
-    );
+    // Active while the command runs, so the spans of its appends (decide+append) nest under it.
+    const attributes = { "skein.procedure": procedure };
+    return tracer.startActiveSpan(`command ${procedure}`, { attributes }, async (span) => {
+      try {
+        const result = await this.runOnce(procedure, input, body, options);
+        endSpan(span);
+        return result;
+      } catch (error) {
+        endSpan(span, error);
+        throw error;
+      }
+    });
   }
 
   private runOnce<T extends Result>(

@@ -1,48 +1,20 @@
-import { type LeaseKeeper, LeaseFenceError } from "@skein/db";
 import type { ThreadId } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 
 /** What the executor's run path appends through. */
 export type RunAppender = Pick<AggregateRepository, "execute" | "executeBatch">;
 
-/** Refuses an append for a run whose thread lease this instance no longer holds. */
+/**
+ * Refuses an append for a run whose thread lease this instance no longer holds: the store's
+ * fence refused it, or an earlier refusal marked the lease lost (the thread's scope, in
+ * runner-context.ts, fences every append of its runs).
+ */
 export class LeaseLostError extends Error {
   override readonly name = "LeaseLostError";
 
   constructor(readonly threadId: ThreadId) {
     super(`runtime lease of thread ${threadId} was lost to another instance`);
   }
-}
-
-/**
- * The appends of one thread's runs go through this fence. Every append names the thread's lease
- * and this instance, and the store appends it only if the lease still names this instance, in the
- * append's own transaction: once another instance took the thread over, nothing of this run gets
- * in, however fast its turn streams, and the instance that took over is not raced by it. The first
- * refusal marks the lease lost here (`lost.add`), which stops the turn.
- */
-export function fenceAppends(
-  repo: AggregateRepository,
-  leases: LeaseKeeper,
-  threadId: ThreadId,
-  lost: { has(threadId: ThreadId): boolean; add(threadId: ThreadId): unknown },
-): RunAppender {
-  const fence = { lease: threadId, owner: leases.owner };
-  const refused = (error: unknown): never => {
-    if (!(error instanceof LeaseFenceError)) throw error;
-    lost.add(threadId);
-    throw new LeaseLostError(threadId);
-  };
-  return {
-    async execute(command, options) {
-      if (lost.has(threadId)) throw new LeaseLostError(threadId);
-      return repo.execute(command, { ...options, fence }).catch(refused);
-    },
-    async executeBatch(commands, options) {
-      if (lost.has(threadId)) throw new LeaseLostError(threadId);
-      return repo.executeBatch(commands, { ...options, fence }).catch(refused);
-    },
-  };
 }
 
 /**

@@ -26,17 +26,7 @@ export async function reattach(
   if (active.session.handle.isAlive()) return;
   const { repo, sessions } = deps.ctx;
   const threadId = deps.threadId;
-  const session = await sessions.ensure(
-    run.provider,
-    settings.cwd,
-    settings.model ?? null,
-    settings.env,
-    active.nativeThreadRef,
-  );
-  if (!session.loadedThreads.has(active.nativeThreadRef)) {
-    await session.handle.resumeThread(active.nativeThreadRef, settings);
-    session.loadedThreads.add(active.nativeThreadRef);
-  }
+  const session = await sessions.ensureLoaded(run.provider, settings, active.nativeThreadRef);
   active.session = session;
   const providerThreadId = (await repo.thread(threadId)).runs.get(run.id)?.providerThreadId;
   if (providerThreadId) {

@@ -8,12 +8,12 @@ import {
 } from "@skein/domain";
 import type { AppToolHandler, ThreadSettings } from "@skein/domain/provider";
 import type { AttemptPolicy } from "@skein/domain/run-life";
-import { isStoreFault, type LeaseKeeper } from "@skein/db";
+import { isStoreFault, type LeaseKeeper, LeaseFenceError } from "@skein/db";
 import type { AttachmentStore } from "../../attachments/attachment-store.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
-import { fenceAppends, type RunAppender } from "../recovery/lease-fence.ts";
+import { LeaseLostError, type RunAppender } from "../recovery/lease-fence.ts";
 import type { ActiveTurns } from "../runtime/active-turns.ts";
 import type { LiveRequests } from "../runtime/live-requests.ts";
 import type { SessionManager } from "../runtime/session-manager.ts";
@@ -90,7 +90,7 @@ export type FailRunCommand = Extract<Command, { type: "FailRun" }>;
 export type ThreadScope = {
   readonly ctx: RunnerContext;
   readonly threadId: ThreadId;
-  /** Appends for the thread's runs, fenced by its lease (see lease-fence.ts). */
+  /** Appends for the thread's runs, fenced by its lease (see `threadScope`). */
   readonly appends: RunAppender;
   readonly lost: () => boolean;
   readonly halted: () => boolean;
@@ -108,10 +108,26 @@ export type ThreadScope = {
 export function threadScope(ctx: RunnerContext, threadId: ThreadId): ThreadScope {
   const lost = () => ctx.lost.has(threadId);
   const halted = () => ctx.stopping || lost();
-  const appends = fenceAppends(ctx.repo, ctx.leases, threadId, {
-    has: (id) => ctx.lost.has(id),
-    add: (id) => ctx.leaseLost(id),
-  });
+  // Every append of the thread's runs names its lease and this instance, and the store appends
+  // it only while the lease still names this instance, in the append's own transaction: once
+  // another instance took the thread over, nothing of this run gets in, however fast its turn
+  // streams. The first refusal marks the lease lost here, which stops the turn.
+  const fence = { lease: threadId, owner: ctx.leases.owner };
+  const refused = (error: unknown): never => {
+    if (!(error instanceof LeaseFenceError)) throw error;
+    ctx.leaseLost(threadId);
+    throw new LeaseLostError(threadId);
+  };
+  const appends: RunAppender = {
+    async execute(command, options) {
+      if (lost()) throw new LeaseLostError(threadId);
+      return ctx.repo.execute(command, { ...options, fence }).catch(refused);
+    },
+    async executeBatch(commands, options) {
+      if (lost()) throw new LeaseLostError(threadId);
+      return ctx.repo.executeBatch(commands, { ...options, fence }).catch(refused);
+    },
+  };
   const pause = async (ms: number) => {
     if (ms <= 0) return;
     await sleep(ms, undefined, { signal: ctx.stopped.signal }).catch(() => undefined);

@@ -7,6 +7,7 @@ import {
   type ProviderSessionHandle,
   providerDisplayName,
   type RawEventSink,
+  type ThreadSettings,
 } from "@skein/domain/provider";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
@@ -152,11 +153,14 @@ export class SessionManager {
       );
     } else if (current) {
       this.live.delete(key);
-      await this.setStatus(current.providerSessionId, "error", "provider runtime exited");
     }
     const pending = this.opening.get(key);
     if (pending) return pending;
-    const opening = this.open(provider, cwd, model, extra).finally(() => this.opening.delete(key));
+    // A dead runtime is replaced: its session ends where the new one is recorded (`open`).
+    const dead = current && !current.handle.isAlive() ? current.providerSessionId : null;
+    const opening = this.open(provider, cwd, model, extra, dead).finally(() =>
+      this.opening.delete(key),
+    );
     this.opening.set(key, opening);
     const session = await opening;
     this.live.set(key, session);
@@ -178,12 +182,37 @@ export class SessionManager {
     return undefined;
   }
 
+  /**
+   * A live runtime with the native thread loaded (R2): the runtime holding it, or one that
+   * resumes it from its ref (its old runtime died, or this instance never loaded it).
+   */
+  async ensureLoaded(
+    provider: ProviderKind,
+    settings: ThreadSettings,
+    nativeThreadRef: string,
+  ): Promise<LiveSession> {
+    const { cwd, model, env } = settings;
+    const session = await this.ensure(provider, cwd, model ?? null, env, nativeThreadRef);
+    if (!session.loadedThreads.has(nativeThreadRef)) {
+      await session.handle.resumeThread(nativeThreadRef, settings);
+      session.loadedThreads.add(nativeThreadRef);
+    }
+    return session;
+  }
+
+  /**
+   * Opens and records a runtime, in this order: the dead runtime it replaces (if any) ends with
+   * `error`, the new session is recorded before its process starts (recovery finds it should
+   * this instance die meanwhile), then it is `ready`, or `error` with why it did not start.
+   */
   private async open(
     provider: ProviderKind,
     cwd: string,
     model: string | null,
     env: Readonly<Record<string, string>> | undefined,
+    replacing: ProviderSessionId | null,
   ): Promise<LiveSession> {
+    if (replacing) await this.setStatus(replacing, "error", "provider runtime exited");
     const adapter = this.adapters[provider];
     if (!adapter) throw new Error(`provider ${provider} is not configured on this server`);
     const providerSessionId = this.newSessionId();
