@@ -19,6 +19,7 @@ export type {
   StoredReceipt,
   SubscriptionFilter,
 } from "./event-store.ts";
+export { searchableInMessages } from "./message-search.ts";
 export { openEventStore } from "./open-event-store.ts";
 export { isStoreFault } from "./postgres/connection-faults.ts";
 export { type MemoryRows, memoryProjectionQuery } from "./memory-projection-query.ts";

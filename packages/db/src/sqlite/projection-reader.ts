@@ -1,5 +1,11 @@
 import type Database from "better-sqlite3";
-import type { ProjectionFilter, ProjectionRow, ThreadPageFilter } from "../event-store.ts";
+import type {
+  MessageThreadPageFilter,
+  MessageThreadRow,
+  ProjectionFilter,
+  ProjectionRow,
+  ThreadPageFilter,
+} from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
@@ -8,6 +14,7 @@ import {
   toProjectionRow,
 } from "../projection-row.ts";
 import type { SqliteDatabase } from "./connection.ts";
+import { messageThreadPage } from "./message-search.ts";
 
 type Params = Record<string, string | number | null>;
 
@@ -83,6 +90,10 @@ export class ProjectionReader {
     return this.toRows(this.rows(sql).all(params));
   }
 
+  messageThreadPage(filter: MessageThreadPageFilter): MessageThreadRow[] {
+    return messageThreadPage((sql) => this.arrays(sql), filter);
+  }
+
   /**
    * Whether the trigram index narrows a title search to few rows. A query it cannot index (under
    * three characters) or one matching many titles reads faster by walking the listing index in
@@ -117,6 +128,10 @@ export class ProjectionReader {
       this.rawStatements.set(sql, statement);
     }
     return statement;
+  }
+
+  private arrays(sql: string): Database.Statement<[Params], unknown[]> {
+    return this.rows(sql) as Database.Statement<[Params], unknown[]>;
   }
 
   private statement(sql: string): Database.Statement<[Params], unknown> {
