@@ -33,9 +33,17 @@ export type ShellsState = {
   hasMore: boolean;
   /** Loads the next page of older threads (no-op while one is loading). */
   loadMore(): void;
-  /** Adds the server's title matches for `query` (threads not on a loaded page yet). */
+  /**
+   * Adds the server's matches for `query` (threads not on a loaded page yet, and, issue 29,
+   * threads found by what was said in them rather than their title).
+   */
   search(query: string): void;
+  /** The latest search's answer: the threads it found by a message, with the text around it. */
+  found: SearchFound;
 };
+
+export type SearchFound = { query: string; excerpts: ReadonlyMap<string, string> };
+const NOTHING_FOUND: SearchFound = { query: "", excerpts: new Map() };
 
 const ShellsContext = createContext<ShellsState | null>(null);
 
@@ -101,12 +109,24 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   useEffect(() => {
     if (nextCursor !== null) loadMore();
   }, [nextCursor, loadMore]);
+  const [found, setFound] = useState<SearchFound>(NOTHING_FOUND);
+  const latestQuery = useRef("");
   const search = useCallback(
     (query: string) => {
-      if (query.trim() === "") return;
+      const trimmed = query.trim();
+      latestQuery.current = trimmed;
+      if (trimmed === "") {
+        setFound(NOTHING_FOUND);
+        return;
+      }
       client.thread.shells
-        .query({ query })
-        .then(addRows)
+        .query({ query: trimmed })
+        .then((page) => {
+          addRows(page);
+          // An answer to a query typed over since is dropped (the list shows the newer one's).
+          if (latestQuery.current !== trimmed) return;
+          setFound({ query: trimmed, excerpts: new Map(Object.entries(page.excerpts ?? {})) });
+        })
         .catch(() => undefined);
     },
     [addRows, client],
@@ -217,8 +237,9 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       hasMore: nextCursor !== null,
       loadMore,
       search,
+      found,
     }),
-    [shells, projects, loaded, watch, loadProjects, scheduler, nextCursor, loadMore, search],
+    [shells, projects, loaded, watch, loadProjects, scheduler, nextCursor, loadMore, search, found],
   );
   return <ShellsContext value={value}>{children}</ShellsContext>;
 }
