@@ -113,4 +113,22 @@ describe.runIf(chromiumAvailable)("sidebar rows (Chromium, real Codex and Claude
       .poll(() => claudeRow.getAttribute("data-attention"), { timeout: 60_000 })
       .toBeNull();
   });
+
+  it("search finds a thread by a word from a message, shown around the match", async () => {
+    // The Claude thread's reply said WROTE-ROW-NOTES; neither title holds "row-notes".
+    const search = page.getByLabel("Search threads");
+    await search.fill("row-notes");
+    const found = page.locator(".sidebar .thread-row");
+    await expect.poll(() => found.count(), { timeout: 30_000 }).toBe(1);
+    expect(await text(found.locator(".thread-link"))).toBe("Claude row");
+    const excerpt = found.locator(".thread-row-excerpt");
+    expect(await text(excerpt.locator("mark"))).toMatch(/^row-notes$/i);
+    expect(await text(excerpt)).toContain("WROTE-ROW-NOTES");
+    await saveScreenshot(page, "sidebar-message-search");
+    // A title match still reads as a title match: no excerpt.
+    await search.fill("codex row");
+    await expect.poll(() => text(found.locator(".thread-link"))).toBe("Codex row");
+    expect(await found.locator(".thread-row-excerpt").count()).toBe(0);
+    await search.fill("");
+  });
 });
