@@ -90,7 +90,7 @@ describe.runIf(chromiumAvailable)("axe on every page, both themes (Chromium, rea
       });
       for (const fork of fan.forks) await runsCompleted(client, fork.threadId);
 
-      await check("review", `/threads/${threadId}/review`, ".review-file");
+      await check("review", `/threads/${threadId}/review`, ".review-diff");
       await check("parallel", `/threads/${threadId}/parallel`, ".fork-table tbody tr");
       await check("handoffs", `/threads/${threadId}/handoffs`, "main h2, main h3");
       await check("graph", `/threads/${threadId}/graph`, '[data-graph-kind="run"]');

@@ -17,7 +17,7 @@ import { text } from "./support/ui.ts";
  * Issue 29 item 5 in the browser, real Codex and Claude: a sidebar row tells threads apart by
  * the provider of its latest run, its branch and how long ago it moved; a thread waiting on an
  * approval says "needs you"; a run that ends while the person is elsewhere leaves the row unread
- * until they open it.
+ * until they open it; the row counts the thread's net change; the search reads messages too.
  */
 describe.runIf(chromiumAvailable)("sidebar rows (Chromium, real Codex and Claude)", () => {
   let stack: Stack;
@@ -112,6 +112,15 @@ describe.runIf(chromiumAvailable)("sidebar rows (Chromium, real Codex and Claude
     await expect
       .poll(() => claudeRow.getAttribute("data-attention"), { timeout: 60_000 })
       .toBeNull();
+    // The write is the thread's net change: its row counts it once the run's checkpoint is in.
+    const stat = claudeRow.locator(".row-diffstat");
+    await expect
+      .poll(() => stat.getAttribute("aria-label"), { timeout: 60_000 })
+      .toBe("1 line added, 0 removed, in 1 file");
+    expect(await stat.textContent()).toBe("+1−0");
+    // The Codex thread changed no file: no stat.
+    expect(await codexRow.locator(".row-diffstat").count()).toBe(0);
+    await saveScreenshot(page, "sidebar-rows-diffstat");
   });
 
   it("search finds a thread by a word from a message, shown around the match", async () => {
