@@ -122,7 +122,13 @@ export function HandoffPanel({
               : "Text the target will receive"}
           </h4>
           <HandoffOverview payload={handoff.payload} />
-          <pre className="handoff-text" data-testid="handoff-text">
+          {/* A scrolling region: focusable so it scrolls from the keyboard (issue 29). */}
+          <pre
+            className="handoff-text"
+            data-testid="handoff-text"
+            // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus to scroll by keyboard (WCAG 2.1.1)
+            tabIndex={0}
+          >
             {handoff.summaryText}
           </pre>
           <div className="row">

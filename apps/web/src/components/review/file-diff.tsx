@@ -127,7 +127,7 @@ export function FileDiff({
                           className="review-revert-hunk"
                           disabled={disabled}
                           onClick={() => onRevertHunk(index)}
-                          aria-label={`Revert hunk ${index + 1} of ${file.path}`}
+                          aria-label={`Revert this hunk (${index + 1} of ${file.path})`}
                         >
                           Revert this hunk
                         </button>
