@@ -96,8 +96,8 @@ describe.runIf(chromiumAvailable)("axe on every page, both themes (Chromium, rea
       await check("graph", `/threads/${threadId}/graph`, '[data-graph-kind="run"]');
 
       // A command waiting for the person, on the thread page.
-      const asking = await client.thread.create.mutate({
-        projectId: main.projectId,
+      const asking = await newThread(stack, {
+        project: "A11y approvals",
         title: "A11y approval",
         provider: "codex",
         runtimeMode: "approval-required",
