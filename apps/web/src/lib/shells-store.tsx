@@ -68,15 +68,20 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   /** Rows read outside the watch (older pages, search hits); never replaces a newer row. */
   const addRows = useCallback((...lists: ThreadShellList[]) => {
     setShells((previous) => {
-      const next = new Map(previous);
+      // Copied only when a row is new or newer: a search's answer is mostly rows the list has
+      // (all of them once paged in), and an unchanged map spares the sidebar a rebuild.
+      let next: Map<string, ThreadShell> | null = null;
       for (const list of lists) {
         for (const row of list.threads) {
           if ((rowSequence.current.get(row.id) ?? -1) > list.snapshotSequence) continue;
           rowSequence.current.set(row.id, list.snapshotSequence);
+          const shown = previous.get(row.id);
+          if (shown !== undefined && JSON.stringify(shown) === JSON.stringify(row)) continue;
+          next ??= new Map(previous);
           next.set(row.id, row);
         }
       }
-      return next;
+      return next ?? previous;
     });
   }, []);
   const loadMore = useCallback(() => {
