@@ -54,7 +54,8 @@ const ownImportMetaUrl = {
   },
 };
 
-const OUTFILE = path.join(API_DIR, "dist/main.js");
+const OUTDIR = path.join(API_DIR, "dist");
+const OUTFILE = path.join(OUTDIR, "main.js");
 
 /** Everything the bundle is made of: the API, the workspace packages, the installed versions. */
 const INPUTS = [
@@ -85,8 +86,13 @@ if (process.argv.includes("--if-stale") && existsSync(OUTFILE)) {
 
 const started = Date.now();
 await build({
-  entryPoints: [path.join(API_DIR, "src/main.ts")],
-  outfile: OUTFILE,
+  entryPoints: { main: path.join(API_DIR, "src/main.ts") },
+  outdir: OUTDIR,
+  // Code imported dynamically becomes a chunk of its own, loaded when first imported: the
+  // Prisma client (packages/db/src/prisma) and its runtime load with the first cold read, not
+  // at startup.
+  splitting: true,
+  chunkNames: "chunks/[name]-[hash]",
   // Workspace packages that ship built JavaScript (@skein/client) are bundled from source.
   conditions: ["source"],
   bundle: true,

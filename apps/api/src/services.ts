@@ -47,8 +47,10 @@ export function createSkeinServices(
       timeline: (threadId) => readThreadTimeline(store, threadId),
       exportThread: (threadId) => exportThread(store, threadId),
       rawFrames: (range) => readRawFrames(store, rawLog, range),
+      // The usage panel (B20) is an admin view read on demand: through Prisma, as project.list.
       usage: async (days) =>
-        (await store.snapshot((q) => readUsageSummary(q, days, new Date()))).data,
+        (await store.snapshot((q) => readUsageSummary(q, days, new Date()), { through: "prisma" }))
+          .data,
     },
     pastReads: {
       shells: (atSequence, page) => pastReads.shells(store, atSequence, page),

@@ -87,8 +87,11 @@ describe("Claude sub-agents: the child thread outlives a restart and can be prom
         relationshipToParent: null,
       });
 
-      // A message continues it: the model request carries the sub-agent's earlier work.
-      h.anthropic.enqueue(anthropicTextReply("PROMOTED-REPLY"));
+      // A message continues it: the model request carries the sub-agent's earlier work. The reply
+      // is tied to the person's words, not to the queue: when the parent's turn ends before its
+      // background sub-agent reports (a loaded machine), Claude Code can wake the parent's session
+      // with a request of its own, which would otherwise take the next queued reply.
+      h.anthropic.answerPrompt("PERSON-TO-PROMOTED", anthropicTextReply("PROMOTED-REPLY"));
       const continued = await h.send(childId, "PERSON-TO-PROMOTED: go on");
       expect([...continued.state.runs.values()].map((r) => r.status)).toEqual([
         "completed",

@@ -73,7 +73,7 @@ describe("usage through Skein: thread.detail runs and the thread total", () => {
   );
 
   it(
-    "Claude: each run carries its tokens and its own cost; the thread sums them",
+    "Claude: each run carries its tokens, its own cost and the context it filled; the thread sums them",
     async () => {
       const claude = await openClaude();
       const x = claude;
@@ -94,6 +94,10 @@ describe("usage through Skein: thread.detail runs and the thread total", () => {
       expect(second?.costUsd).toBeCloseTo((first?.costUsd ?? 0) * 2, 10);
       expect(thread.usage).toMatchObject({ inputTokens: 3000, outputTokens: 300 });
       expect(thread.usage?.costUsd).toBeCloseTo((first?.costUsd ?? 0) * 3, 10);
+      // Issue 29's meter on Claude: the latest response's fill, in the model's window.
+      expect(second?.contextTokens).toBe(2200);
+      expect(second?.contextWindow).toBeGreaterThan(2200);
+      expect(thread.usage?.contextTokens).toBe(2200);
     },
     SLOW,
   );

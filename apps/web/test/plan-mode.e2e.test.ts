@@ -27,7 +27,7 @@ describe.runIf(chromiumAvailable)("plan mode (Chromium, real API, real Codex and
     ({ stack, page } = started);
   });
 
-  it("B5: plan toggle + effort → proposed plan card → Implement on Claude, which gets the plan", async () => {
+  it("B5: plan toggle + effort → proposed plan card → Implement on Claude, which gets the plan; plan mode is off after it", async () => {
     const { client, threadId } = await newThread(stack, {
       project: "Plans",
       title: "Plan thread",
@@ -66,11 +66,20 @@ describe.runIf(chromiumAvailable)("plan mode (Chromium, real API, real Codex and
     const texts = anthropicUserTexts(claudeRequest);
     expect(texts.at(-1)).toContain("<accepted_plan>\n# Farewell");
     expect(texts.some((sent) => sent.includes("plan a farewell file"))).toBe(true);
+    expect(messageTexts(planned, "user").at(-1)).toBe("plan a farewell file");
+
+    // Implementing ended the planning: the toggle is off and the next message acts.
+    await expect.poll(() => page.getByLabel("Plan mode").isChecked()).toBe(false);
+    stack.providers.anthropic.enqueue(anthropicTextReply("ACTED-AFTER-PLAN"));
+    await sendMessage(page, "now add a second line");
+    await expect
+      .poll(() => assistantTexts(page), { timeout: 90_000 })
+      .toContain("ACTED-AFTER-PLAN");
     const detail = await client.thread.detail.query({ threadId });
     expect(detail.runs.map((run) => [run.provider, run.interactionMode])).toEqual([
       ["codex", "plan"],
       ["claude", "default"],
+      ["claude", "default"],
     ]);
-    expect(messageTexts(planned, "user").at(-1)).toBe("plan a farewell file");
   });
 });

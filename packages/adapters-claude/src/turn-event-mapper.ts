@@ -1,5 +1,6 @@
 import type {
   SDKAssistantMessage,
+  SDKResultMessage,
   SDKMessage,
   SDKUserMessage,
 } from "@anthropic-ai/claude-agent-sdk";
@@ -100,6 +101,13 @@ export class TurnEventMapper {
   /** Streamed blocks whose `content_block_stop` came before their assistant message. */
   private readonly stopped = new Set<string>();
   private readonly usage = { inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, costUsd: 0 };
+  /** The main loop's latest model response: its model, and how full it left the context. */
+  private lastResponse: {
+    model: string;
+    messageId: string;
+    readTokens: number;
+    outputTokens: number;
+  } | null = null;
   private isStarted = false;
   /** B8: the latest result message's frame: the turn's end frame. */
   private endFrame: string | undefined;
@@ -146,7 +154,7 @@ export class TurnEventMapper {
       this.usage.outputTokens += usage.output_tokens;
       this.usage.cachedInputTokens += usage.cache_read_input_tokens ?? 0;
       this.usage.costUsd += resultCostUsd ?? 0;
-      this.out.emit({ type: "usage", ...this.usage, rawEventId });
+      this.out.emit({ type: "usage", ...this.usage, ...this.contextFill(message), rawEventId });
     }
   }
 
@@ -441,6 +449,12 @@ export class TurnEventMapper {
       this.streamMessageId = event.message.id;
       return;
     }
+    // The response's final output count comes last, after its assistant message.
+    if (event.type === "message_delta") {
+      const last = this.lastResponse;
+      if (last?.messageId === this.streamMessageId) last.outputTokens = event.usage.output_tokens;
+      return;
+    }
     const ref =
       this.streamMessageId && "index" in event ? `${this.streamMessageId}:${event.index}` : null;
     if (!ref) return;
@@ -477,11 +491,42 @@ export class TurnEventMapper {
     }
   }
 
+  /** Everything the model read and wrote in this response is in the context of the next one. */
+  private noteResponse(response: SDKAssistantMessage["message"]): void {
+    const u = response.usage;
+    if (!u) return;
+    const readTokens =
+      u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+    const known = this.lastResponse?.messageId === response.id ? this.lastResponse : null;
+    this.lastResponse = {
+      model: response.model,
+      messageId: response.id,
+      readTokens,
+      outputTokens: Math.max(known?.outputTokens ?? 0, u.output_tokens),
+    };
+  }
+
+  /**
+   * Issue 29's context meter: the fill after the latest main-loop response, against the window
+   * Claude Code gives that model in the result's per-model usage.
+   */
+  private contextFill(result: SDKResultMessage): {
+    contextTokens?: number;
+    contextWindow?: number;
+  } {
+    const last = this.lastResponse;
+    if (last === null) return {};
+    const contextTokens = last.readTokens + last.outputTokens;
+    const window = result.modelUsage?.[last.model]?.contextWindow;
+    return window && window > 0 ? { contextTokens, contextWindow: window } : { contextTokens };
+  }
+
   private onAssistant(message: SDKAssistantMessage, rawEventId: string | undefined): void {
     // A synthetic message carrying an API error: the turn's result reports it.
     if (message.error !== undefined) return;
     this.followResumed(message, rawEventId);
     const parentItemRef = message.parent_tool_use_id;
+    if (parentItemRef === null) this.noteResponse(message.message);
     const apiId = message.message.id;
     for (const block of message.message.content) {
       const index = this.blockCounts.get(apiId) ?? 0;

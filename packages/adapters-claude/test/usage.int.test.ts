@@ -35,4 +35,17 @@ describe("Claude adapter: usage", () => {
     expect(first?.costUsd).toBeGreaterThan(0);
     expect(second?.costUsd).toBeCloseTo((first?.costUsd ?? 0) / 100, 10);
   });
+
+  it("issue 29: reports how full the context is after the turn's last response, and the window Claude Code gives the model", async () => {
+    h = await createAdapterHarness({
+      script: [anthropicTextReply("a", { usage: { inputTokens: 1000, outputTokens: 100 } })],
+    });
+    const { nativeThreadRef } = await h.session.startThread(h.settings);
+    const usage = lastUsage(
+      await collect(h.session.startTurn(nativeThreadRef, { text: "hi" }, { settings: h.settings })),
+    );
+    // What the model read plus what it wrote: its final output count, not the stream's first.
+    expect(usage?.contextTokens).toBe(1100);
+    expect(usage?.contextWindow).toBeGreaterThan(1100);
+  });
 });

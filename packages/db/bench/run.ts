@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { benchAppendRatio } from "./append-ratio.ts";
 import { benchFanout } from "./fanout.ts";
 import { benchPgAppendRatio } from "./pg-append-ratio.ts";
+import { benchPrismaReads } from "./prisma-reads.ts";
 import { benchSnapshots } from "./snapshots.ts";
 
 const ROWS_DIR =
@@ -21,6 +22,7 @@ try {
     ...(await benchPgAppendRatio()),
     ...(await benchSnapshots()),
     ...(await benchFanout()),
+    ...(await benchPrismaReads()),
   ];
   fs.mkdirSync(path.dirname(ROWS_FILE), { recursive: true });
   fs.writeFileSync(ROWS_FILE, `${JSON.stringify(rows, null, 2)}\n`);

@@ -174,6 +174,15 @@ export type FoldCheckpointPosition = { version: number; sequence: number };
 
 export type Snapshot<T> = { snapshotSequence: number; data: T };
 
+export type SnapshotOptions = {
+  /**
+   * What answers the reads: the driver's prepared statements (the default, for hot reads), or
+   * the generated Prisma client (cold read models: projects, admin lists), which costs a few
+   * times more per query (packages/db bench: prisma_*_ratio rows).
+   */
+  through?: "driver" | "prisma";
+};
+
 /** The live feed's load: attached subscribers and the most events one of them has not taken. */
 export type BusStats = { subscribers: number; maxBacklog: number };
 
@@ -239,7 +248,10 @@ export interface EventStore {
   /** Forgets an intent once its command is finished or abandoned. */
   clearIntent(commandId: string): Promise<void>;
   /** Runs `read` against one consistent state and reports the sequence that state reflects. */
-  snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>>;
+  snapshot<T>(
+    read: (query: ProjectionQuery) => Promise<T> | T,
+    options?: SnapshotOptions,
+  ): Promise<Snapshot<T>>;
   subscribe(options: SubscribeOptions): EventSubscription;
   /** This process's live subscribers and their largest backlog (cheap; for metrics). */
   busStats(): BusStats;

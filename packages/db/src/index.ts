@@ -15,6 +15,7 @@ export type {
   ProjectionQuery,
   ProjectionRow,
   ReceiptBinding,
+  SnapshotOptions,
   StoredEvent,
   StoredReceipt,
   SubscriptionFilter,

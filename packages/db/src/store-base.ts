@@ -14,11 +14,13 @@ import type {
   ProjectionQuery,
   RawSequence,
   Snapshot,
+  SnapshotOptions,
   StoredEvent,
   StoredReceipt,
   SubscribeOptions,
 } from "./event-store.ts";
 import { type PreparedAppend, prepareAppend } from "./prepare-append.ts";
+import type { PrismaSnapshots } from "./prisma/prisma-snapshots.ts";
 
 type MaybePromise<T> = T | Promise<T>;
 
@@ -91,6 +93,8 @@ export abstract class StoreBase {
   protected abstract readonly intents: IntentTable;
   protected abstract readonly aggregates: AggregateSnapshotTable;
   protected abstract readonly foldCheckpoints: FoldCheckpointTable;
+  /** Snapshots through the generated Prisma client (`snapshot(read, { through: "prisma" })`). */
+  protected abstract readonly prismaReads: PrismaSnapshots;
 
   get subscriberCount(): number {
     return this.bus.subscriberCount;
@@ -209,8 +213,12 @@ export abstract class StoreBase {
     return this.foldCheckpoints.positions(streamId, format);
   }
 
-  async snapshot<T>(read: (query: ProjectionQuery) => Promise<T> | T): Promise<Snapshot<T>> {
+  async snapshot<T>(
+    read: (query: ProjectionQuery) => Promise<T> | T,
+    options: SnapshotOptions = {},
+  ): Promise<Snapshot<T>> {
     this.assertOpen();
+    if (options.through === "prisma") return this.prismaReads.snapshot(read);
     return this.snapshots.snapshot(read);
   }
 

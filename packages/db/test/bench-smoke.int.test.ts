@@ -35,6 +35,11 @@ it("the db benches run to the end and write measured rows", async () => {
     "detail_snapshot_ms",
     "shells_snapshot_ms",
     "fanout_p99_ms",
+    ...["", "pg_"].flatMap((prefix) =>
+      ["shells_page", "shells_search", "detail_window", "thread_get", "projects", "receipt"].map(
+        (read) => `${prefix}prisma_${read}_ratio`,
+      ),
+    ),
   ]);
   for (const row of rows) expect(Number.isFinite(row.value), row.name).toBe(true);
 }, 180_000);

@@ -151,6 +151,7 @@ export {
 } from "./projections/pending-requests.ts";
 export { projectEvent } from "./projections/project-event.ts";
 export {
+  lastWritePerRow,
   PROJECTION_TABLES,
   type ProjectionRow,
   type ProjectionTable,

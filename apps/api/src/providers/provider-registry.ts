@@ -8,6 +8,7 @@ import { CODEX_CAPABILITIES, createCodexAdapter } from "@skein/adapters-codex";
 import {
   type BuiltinProviderId,
   type ConfiguredProviderId,
+  isConfiguredProviderId,
   PROVIDER_IDS,
   PROVIDERS,
   type ProviderAdapter,
@@ -105,14 +106,52 @@ function configuredRegistration(
   };
 }
 
-/** The adapters the server runs: every built-in provider, then the configured agents. */
+/**
+ * Issue 27: a provider a host registers in code beside the built-in ones, from its own package,
+ * with no line in the domain's list: a test proving that a provider package plugs in (the
+ * scripted agent, `packages/adapters-scripted`), or an embedder's own. Its id is shaped like a
+ * configured agent's, so the domain, the contract and the web UI take it as they take those;
+ * `main.ts` adds none, so a person never meets one they did not register.
+ */
+export type ExtraRegistration = Omit<ProviderRegistration, "id"> & { id: string };
+
+/**
+ * Every provider the server runs, once: the built-in ones, the configured agents, then the
+ * extra registrations. An extra one whose id is malformed, a built-in's or already taken is
+ * refused in words (a ConfigError) and nothing is registered.
+ */
+export async function providerRegistry(input: {
+  env: Record<string, string | undefined>;
+  dataDir: string;
+  extra?: readonly ExtraRegistration[];
+}): Promise<ProviderRegistration[]> {
+  const registry: ProviderRegistration[] = [
+    ...PROVIDER_IDS.map((id) => PROVIDER_REGISTRY[id]),
+    ...(await registerConfiguredAgents(input)),
+  ];
+  const taken = new Set<string>(registry.map((registered) => registered.id));
+  const refused: string[] = [];
+  const extra: ProviderRegistration[] = [];
+  for (const registered of input.extra ?? []) {
+    const { id } = registered;
+    if (taken.has(id)) refused.push(`provider "${id}" is already registered`);
+    else if (!isConfiguredProviderId(id)) {
+      refused.push(`"${id}" is not a usable provider id (2–32 lowercase letters, digits, dashes)`);
+    } else extra.push({ ...registered, id });
+    taken.add(id);
+  }
+  if (refused.length > 0) throw new ConfigError(refused.join("; "));
+  return [...registry, ...extra];
+}
+
+/** The adapters the server runs: one for each provider of the registry, in its order. */
 export async function createServerAdapters(input: {
   env: Record<string, string | undefined>;
   dataDir: string;
+  extra?: readonly ExtraRegistration[];
 }): Promise<Partial<Record<ProviderId, ProviderAdapter>>> {
-  const adapters: Partial<Record<ProviderId, ProviderAdapter>> = createRegisteredAdapters();
-  for (const registered of await registerConfiguredAgents(input)) {
-    adapters[registered.id] = registered.createAdapter();
-  }
-  return adapters;
+  const registry = await providerRegistry(input);
+  return Object.fromEntries(
+    registry.map((registered) => [registered.id, registered.createAdapter()]),
+  ) as Partial<Record<ProviderId, ProviderAdapter>>;
 }

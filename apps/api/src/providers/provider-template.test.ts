@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { PROVIDER_IDS } from "@skein/domain/provider";
@@ -33,16 +33,52 @@ function sourceFiles(dir: string): string[] {
     .filter((path) => !path.includes("node_modules") && !NOT_WIRING.test(path));
 }
 
+/** The shared files that are wiring (not test helpers), with their text. */
+function sharedWiring(): Array<{ path: string; text: string }> {
+  return SHARED.flatMap((dir) => sourceFiles(join(ROOT, dir)))
+    .map((path) => ({ path, text: readFileSync(join(ROOT, path), "utf8") }))
+    .filter(({ text }) => !TEST_HELPER.test(text));
+}
+
+/** Every provider package (`packages/adapters-<name>`, docs/provider-template.md). */
+const PROVIDER_PACKAGES = readdirSync(join(ROOT, "packages")).filter((dir) =>
+  dir.startsWith("adapters-"),
+);
+
+/** The third provider, added from the template and registered from its own test. */
+const SCRIPTED = { id: "scripted", dir: "adapters-scripted" };
+
 describe("issue 27: a provider added from the template touches only its package and the registry", () => {
   it("no shared code names a provider id outside the registry", () => {
     const literal = new RegExp(`["'\`](${PROVIDER_IDS.join("|")})["'\`]`);
-    const files = SHARED.flatMap((dir) => sourceFiles(join(ROOT, dir)));
+    const files = sharedWiring();
     expect(files.length).toBeGreaterThan(100);
-    const naming = files.filter((path) => {
-      const text = readFileSync(join(ROOT, path), "utf8");
-      return !REGISTRY.has(path) && !TEST_HELPER.test(text) && literal.test(text);
-    });
-    expect(naming).toEqual([]);
+    const naming = files.filter(({ path, text }) => !REGISTRY.has(path) && literal.test(text));
+    expect(naming.map(({ path }) => path)).toEqual([]);
+  });
+
+  it("no shared code imports a provider package outside the registry", () => {
+    const imports = new RegExp(`["']@skein/(${PROVIDER_PACKAGES.join("|")})["'/]`);
+    const importing = sharedWiring().filter(
+      ({ path, text }) => !REGISTRY.has(path) && imports.test(text),
+    );
+    expect(importing.map(({ path }) => path)).toEqual([]);
+  });
+
+  it("the scripted provider package, registered from its own test, is named in no shared file, the registry included", () => {
+    expect(PROVIDER_PACKAGES).toContain(SCRIPTED.dir);
+    const naming = new RegExp(`["'\`]${SCRIPTED.id}["'\`]|@skein/${SCRIPTED.dir}`);
+    const files = sharedWiring().filter(({ text }) => naming.test(text));
+    expect(files.map(({ path }) => path)).toEqual([]);
+    // Nor does any workspace package but itself depend on it.
+    const manifests = ["apps", "packages", "tooling"]
+      .flatMap((root) => readdirSync(join(ROOT, root)).map((dir) => `${root}/${dir}/package.json`))
+      .filter((path) => existsSync(join(ROOT, path)) && !path.includes(`/${SCRIPTED.dir}/`));
+    expect(manifests.length).toBeGreaterThan(10);
+    const depending = manifests.filter((path) =>
+      readFileSync(join(ROOT, path), "utf8").includes(`@skein/${SCRIPTED.dir}`),
+    );
+    expect(depending).toEqual([]);
   });
 
   it("the registry does name each provider: the check above looks in the right places", () => {

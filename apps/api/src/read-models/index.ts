@@ -8,7 +8,7 @@ import type {
   ThreadShells,
   TransferView,
 } from "@skein/contract";
-import type { EventStore, ProjectionQuery } from "@skein/db";
+import type { EventStore, ProjectionQuery, SnapshotOptions } from "@skein/db";
 import type { ContextTransferId, ProjectId, ThreadId } from "@skein/domain";
 import {
   type DetailWindow,
@@ -65,20 +65,29 @@ export type ReadModels = {
 async function snapshotOf<T extends object>(
   store: EventStore,
   read: (query: ProjectionQuery) => Promise<T>,
+  options?: SnapshotOptions,
 ): Promise<Snapshotted<T>> {
-  const { snapshotSequence, data } = await store.snapshot(read);
+  const { snapshotSequence, data } = await store.snapshot(read, options);
   return { snapshotSequence, ...data };
 }
+
+// Issue 27: the cold read models go through the generated Prisma client. The hot ones (the
+// sidebar page and search, thread detail, existence checks on every command) stay on the
+// driver's prepared statements: Prisma costs them several times over (packages/db bench,
+// prisma_*_ratio rows).
+const PRISMA: SnapshotOptions = { through: "prisma" };
 
 async function exists(store: EventStore, table: "threads" | "projects", id: string) {
   return (await store.snapshot(async (q) => (await q.get(table, id)) !== undefined)).data;
 }
 
 export function createReadModels(store: EventStore): ReadModels {
-  const read = <T extends object>(fn: (query: ProjectionQuery) => Promise<T>) =>
-    snapshotOf(store, fn);
+  const read = <T extends object>(
+    fn: (query: ProjectionQuery) => Promise<T>,
+    options?: SnapshotOptions,
+  ) => snapshotOf(store, fn, options);
   return {
-    projects: () => read(async (q) => ({ projects: await readProjects(q) })),
+    projects: () => read(async (q) => ({ projects: await readProjects(q) }), PRISMA),
     shells: (page = {}) => read((q) => readShells(q, page)),
     detail: (threadId, window) => read((q) => readThreadDetail(q, threadId, window)),
     graph: (threadId) => read((q) => readThreadGraph(q, threadId)),

@@ -1,5 +1,7 @@
 import type { AcquireResult, RuntimeLease, RuntimeLeases } from "../runtime-leases.ts";
 import type { PgPool } from "./connection.ts";
+import { listLeases } from "../prisma/lease-list.ts";
+import type { PrismaLike } from "../prisma/prisma-snapshots.ts";
 
 type LeaseRow = {
   thread_id: string;
@@ -27,7 +29,11 @@ function toLease(row: LeaseRow): RuntimeLease {
  * expired lease cannot both succeed.
  */
 export class PgRuntimeLeases implements RuntimeLeases {
-  constructor(private readonly pool: PgPool) {}
+  constructor(
+    private readonly pool: PgPool,
+    /** The store's Prisma client: the list (admin, metrics, live instances) is read through it. */
+    private readonly prisma: () => Promise<PrismaLike>,
+  ) {}
 
   async acquire(
     threadId: string,
@@ -98,10 +104,8 @@ export class PgRuntimeLeases implements RuntimeLeases {
     return rows[0] ? toLease(rows[0]) : null;
   }
 
+  /** Through Prisma: a cold read. `get` stays on the driver, on every forwarded command's path. */
   async list(): Promise<RuntimeLease[]> {
-    const { rows } = await this.pool.query<LeaseRow>(
-      `SELECT ${SELECT} FROM runtime_leases ORDER BY thread_id`,
-    );
-    return rows.map(toLease);
+    return listLeases(await this.prisma());
   }
 }

@@ -23,6 +23,8 @@ import { PgIntentTable } from "./pg-intent-table.ts";
 import { PgSnapshots } from "./pg-snapshots.ts";
 import { PgRuntimeLeases } from "./pg-runtime-leases.ts";
 import { PgWriter } from "./pg-writer.ts";
+import { connectPgPrisma, type PrismaQueryLog } from "../prisma/clients.ts";
+import { PrismaSnapshots } from "../prisma/prisma-snapshots.ts";
 
 export type PostgresEventStoreOptions = {
   /** `postgres://` or `postgresql://` URL; a `?schema=` parameter names the schema. */
@@ -46,6 +48,8 @@ export type PostgresEventStoreOptions = {
   pollIntervalMs?: number;
   /** Store clock for `recordedAt`. */
   now?: () => Date;
+  /** Tests: the SQL of every query sent through the Prisma client. */
+  prismaQueryLog?: PrismaQueryLog;
 };
 
 export type PostgresEventStore = EventStore & {
@@ -101,6 +105,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
   protected readonly intents: PgIntentTable;
   protected readonly aggregates: PgAggregateSnapshots;
   protected readonly foldCheckpoints: PgFoldCheckpoints;
+  protected readonly prismaReads: PrismaSnapshots;
   private readonly listener: LogListener;
   private feed: LogFeed | null = null;
   private poll: NodeJS.Timeout | null = null;
@@ -122,7 +127,14 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
       idle_in_transaction_session_timeout: 10_000,
     });
     this.events = new PgEventReader(this.readPool);
-    this.runtimeLeases = new PgRuntimeLeases(this.readPool);
+    // Prisma's reads share the snapshot pool: the same connections, so the same schema and
+    // session settings, and no more connections than before.
+    this.prismaReads = new PrismaSnapshots({
+      connect: () => connectPgPrisma(this.snapshotPool, target.schema, options.prismaQueryLog),
+      provider: "postgres",
+      isolationLevel: "RepeatableRead",
+    });
+    this.runtimeLeases = new PgRuntimeLeases(this.readPool, () => this.prismaReads.prisma());
     this.intents = new PgIntentTable(this.readPool);
     this.aggregates = new PgAggregateSnapshots(this.readPool);
     this.foldCheckpoints = new PgFoldCheckpoints(this.readPool);
@@ -177,6 +189,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
     await this.listener.stop();
     await this.feed?.stop();
     this.bus.closeAll();
+    await this.prismaReads.close();
     await Promise.all([this.readPool.end(), this.snapshotPool.end(), this.writerPool.end()]);
   }
 }

@@ -22,6 +22,8 @@ import { SnapshotPool } from "./snapshot-pool.ts";
 import { MemoryRuntimeLeases, type RuntimeLeases } from "../runtime-leases.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
 import { DataFileGuard } from "./data-file-guard.ts";
+import { connectSqlitePrisma, type PrismaQueryLog } from "../prisma/clients.ts";
+import { PrismaSnapshots } from "../prisma/prisma-snapshots.ts";
 
 export type SqliteEventStoreOptions = {
   /** Directory holding the database; default `$SKEIN_DATA_DIR`, else `~/.skein`. */
@@ -39,6 +41,8 @@ export type SqliteEventStoreOptions = {
   subscriberBufferSize?: number;
   /** Store clock for `recordedAt`. */
   now?: () => Date;
+  /** Tests: the SQL of every query sent through the Prisma client. */
+  prismaQueryLog?: PrismaQueryLog;
 };
 
 export type SqliteEventStore = EventStore & {
@@ -79,6 +83,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   private readonly guard: DataFileGuard;
   protected readonly aggregates: SqliteAggregateSnapshots;
   protected readonly foldCheckpoints: SqliteFoldCheckpoints;
+  protected readonly prismaReads: PrismaSnapshots;
 
   constructor(
     private readonly db: SqliteDatabase,
@@ -118,6 +123,12 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
       () => openReader(file, busyTimeoutMs),
       options.snapshotConnections ?? 4,
     );
+    // A read-only connection of Prisma's own (its adapter opens the file itself), in WAL like
+    // the snapshot pool's, so its transactions never wait for the writer.
+    this.prismaReads = new PrismaSnapshots({
+      connect: () => connectSqlitePrisma(file, busyTimeoutMs, options.prismaQueryLog),
+      provider: "sqlite",
+    });
   }
 
   fault(): string | null {
@@ -130,6 +141,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
     await this.commits.drain();
     this.bus.closeAll();
     this.snapshots.close();
+    await this.prismaReads.close();
     this.db.close();
     if (this.temporaryDir !== null) {
       fs.rmSync(this.temporaryDir, { recursive: true, force: true });

@@ -19,7 +19,7 @@ export type StoreKind = (typeof STORE_KINDS)[number];
 /** Options that both stores understand, plus PostgreSQL's poll interval. */
 export type TestStoreOptions = Pick<
   SqliteEventStoreOptions,
-  "now" | "subscriberBufferSize" | "snapshotConnections" | "maxBatchSize"
+  "now" | "subscriberBufferSize" | "snapshotConnections" | "maxBatchSize" | "prismaQueryLog"
 > &
   Pick<PostgresEventStoreOptions, "pollIntervalMs">;
 

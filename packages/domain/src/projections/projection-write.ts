@@ -58,3 +58,20 @@ export type ProjectionRow<T = unknown> = {
   status: string | null;
   data: T;
 };
+
+/**
+ * The writes of one append, each row once: a row's last write holds everything the earlier ones
+ * did (a put is the whole row), so an append of several events writes and serializes every row
+ * it touches once, not once per event.
+ */
+export function lastWritePerRow(writes: readonly ProjectionWrite[]): ProjectionWrite[] {
+  if (writes.length < 2) return [...writes];
+  const last = new Map<string, ProjectionWrite>();
+  for (const write of writes) {
+    const key = `${write.table}\u0000${write.id}`;
+    // Delete first: a row written again goes to the end, in the order of its last write.
+    last.delete(key);
+    last.set(key, write);
+  }
+  return [...last.values()];
+}

@@ -22,9 +22,11 @@ export type BuiltinProviderId = keyof typeof PROVIDERS;
 
 declare const configured: unique symbol;
 /**
- * B18: an ACP agent's id from the server's configuration (`SKEIN_ACP_AGENTS`, `agents.json`).
- * Known only at start-up, so the type says only that the id is well formed; whether this server
- * runs it is the registry's answer, and events of an agent since removed still read back.
+ * A provider registered at start-up beside the built-in ones: an ACP agent from the server's
+ * configuration (B18: `SKEIN_ACP_AGENTS`, `agents.json`), or a provider package a host registers
+ * in code (issue 27: `extra` in `apps/api/src/providers/provider-registry.ts`). Known only at
+ * start-up, so the type says only that the id is well formed; whether this server runs it is the
+ * registry's answer, and events of a provider since removed still read back.
  */
 export type ConfiguredProviderId = string & { readonly [configured]: true };
 

@@ -142,7 +142,7 @@ export type RuntimeEvent = Correlated &
         reasoningTokens?: number;
         /** US dollars, where the provider reports a cost (Claude's `total_cost_usd`). */
         costUsd?: number;
-        /** The context window filled at the latest model response, and its size (Codex). */
+        /** The context window filled at the latest model response, and its size (Codex, Claude). */
         contextTokens?: number;
         contextWindow?: number;
       }

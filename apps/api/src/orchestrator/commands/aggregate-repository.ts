@@ -16,6 +16,7 @@ import {
   evolve,
   HistoryNeeded,
   type IdSource,
+  lastWritePerRow,
   type ProjectionWrite,
   projectEvent,
   type ProjectState,
@@ -284,7 +285,7 @@ export class AggregateRepository {
     try {
       const appended = await this.store.append(streamId, entry.version, events, {
         commandId: options.commandId,
-        projections,
+        projections: lastWritePerRow(projections),
         receipt: receipt ?? null,
         ...(options.commandId && options.binding ? { binding: options.binding } : {}),
         ...(options.fence ? { fence: options.fence } : {}),

@@ -12,7 +12,7 @@ import type { SessionManager } from "../runtime/session-manager.ts";
 import { SubagentRegistry } from "../runtime/subagent-registry.ts";
 import { message, type RunnerContext, threadScope, type ToolFactory } from "./runner-context.ts";
 import { DEFAULT_START_BREAKER, StartBreaker, type StartBreakerOptions } from "./start-breaker.ts";
-import { ThreadRunner } from "./thread-runner.ts";
+import { drainThread } from "./thread-runner.ts";
 import type { WorktreeSetups } from "../workspaces/worktree-setup.ts";
 import type { HandoffsBeforeStart } from "../transfers/default-writer.ts";
 import type { SkeinCompaction } from "../transfers/skein-compaction.ts";
@@ -120,14 +120,11 @@ export class RunExecutor {
       this.rekick.add(threadId);
       return;
     }
-    const scope = threadScope(this.ctx, threadId);
     const runner = (async () => {
       for (;;) {
-        await new ThreadRunner(scope)
-          .drain()
-          .catch((error) =>
-            this.ctx.log.error({ threadId, error: message(error) }, "run loop failed"),
-          );
+        await drainThread(this.ctx, threadId).catch((error) =>
+          this.ctx.log.error({ threadId, error: message(error) }, "run loop failed"),
+        );
         // Kicked while it ran: one more drain, with the lease taken again. The check and the
         // runner's removal happen in one step, so no kick falls between them.
         if (this.ctx.stopping || !this.rekick.delete(threadId)) break;

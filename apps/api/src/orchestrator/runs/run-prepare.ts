@@ -1,11 +1,20 @@
-import { isDomainError, type Run } from "@skein/domain";
-import type { ThreadSettings } from "@skein/domain/provider";
+import {
+  type Attachment,
+  isDomainError,
+  nextQueuedRun,
+  type Run,
+  type RunId,
+  type ThreadId,
+  type ThreadState,
+} from "@skein/domain";
+import type { ThreadSettings, TurnAttachment, TurnInput } from "@skein/domain/provider";
+import type { runStart } from "@skein/transfer";
+import type { AttachmentStore } from "../../attachments/attachment-store.ts";
+import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { LeaseLostError } from "../recovery/lease-fence.ts";
-import type { BegunRun } from "./run-life.ts";
+import type { BegunRun } from "./run-life-runner.ts";
 import { message, type ThreadScope } from "./runner-context.ts";
 import { startRun } from "./run-start-runner.ts";
-import { leftQueueHead } from "./queue-head.ts";
-import { firstTurnInput } from "./turn-input.ts";
 import { describeStartFailure, workspaceProblem } from "./workspace-check.ts";
 import { runtimeEnvOf } from "../workspaces/worktree-setup.ts";
 import { netDiffReader } from "../transfers/net-diffs.ts";
@@ -82,4 +91,79 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   const sealed = await ctx.repo.thread(threadId);
   const input = await firstTurnInput(ctx.attachments, sealed, run, prepared.handoff);
   return { run, active, input, settings, onAppToolCall: appTools?.handler, cwd };
+}
+
+/**
+ * B20: a run whose start was refused because the person withdrew it or moved another message
+ * ahead of it (on any instance) while it was being dispatched. It is not a failure: the queue
+ * simply moved on, and the drain picks what is first now.
+ */
+async function leftQueueHead(
+  repo: AggregateRepository,
+  threadId: ThreadId,
+  runId: RunId,
+): Promise<boolean> {
+  const state = await repo.refreshThread(threadId);
+  const run = state.runs.get(runId);
+  if (!run) return false;
+  if (run.status === "cancelled") return true;
+  return run.status === "queued" && nextQueuedRun(state)?.id !== runId;
+}
+
+/**
+ * What a run's first turn sends: the person's words (after an accepted plan, B5), the context
+ * its start settled (a handoff, T3-T8), and the message's stored files (E16).
+ */
+async function firstTurnInput(
+  store: AttachmentStore | null,
+  state: ThreadState,
+  run: Run,
+  handoff: runStart.SentHandoff | null,
+): Promise<TurnInput> {
+  const message = state.messages.get(run.userMessageId);
+  const files = await attachmentsOf(store, message?.attachments);
+  return {
+    text: turnTextOf(state, run, message?.text ?? ""),
+    interactionMode: run.interactionMode ?? "default",
+    effort: run.effort ?? null,
+    context: handoff ? { handoffId: handoff.handoffId, text: handoff.text } : null,
+    ...(run.compact ? { compact: true } : {}),
+    ...(files ? { attachments: files } : {}),
+  };
+}
+
+/** E16: the message's stored files as the adapter reads them (local paths, sniffed types). */
+async function attachmentsOf(
+  store: AttachmentStore | null,
+  attachments: readonly Attachment[] | undefined,
+): Promise<TurnAttachment[] | null> {
+  if (!attachments?.length || !store) return null;
+  return Promise.all(
+    attachments.map(async (a) => {
+      const stored = await store.get(a.ref);
+      return { name: a.name, mimeType: stored.mimeType, path: stored.path };
+    }),
+  );
+}
+
+/**
+ * B5 "implement this plan": what the provider is sent for a run with a `sourcePlanRef`. The plan
+ * goes in full ahead of the person's words, so the implementing provider has it whatever it saw
+ * before (its own native history, a handoff that caps plans, or nothing); the user message
+ * recorded in the thread stays as typed.
+ */
+function turnTextOf(state: ThreadState, run: Run, text: string): string {
+  const ref = run.sourcePlanRef;
+  if (!ref) return text;
+  const markdown = state.plans.get(ref.planId)?.markdown?.trim();
+  if (!markdown) return text;
+  return [
+    "Implement this plan, which you (or another agent) proposed and the user accepted:",
+    "",
+    "<accepted_plan>",
+    markdown,
+    "</accepted_plan>",
+    "",
+    text,
+  ].join("\n");
 }

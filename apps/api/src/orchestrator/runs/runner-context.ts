@@ -1,8 +1,14 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { IdSource, RunId, ThreadId } from "@skein/domain";
+import {
+  type Command,
+  type IdSource,
+  isDomainError,
+  type RunId,
+  type ThreadId,
+} from "@skein/domain";
 import type { AppToolHandler, ThreadSettings } from "@skein/domain/provider";
 import type { AttemptPolicy } from "@skein/domain/run-life";
-import type { LeaseKeeper } from "@skein/db";
+import { isStoreFault, type LeaseKeeper } from "@skein/db";
 import type { AttachmentStore } from "../../attachments/attachment-store.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
@@ -71,9 +77,15 @@ export type RunnerContext = {
   readonly settle: (runId: RunId) => void;
 };
 
+/** How long a run's failure is retried while the store is unavailable (issue 35). */
+const STORE_RETRY_MS = 120_000;
+
+export type FailRunCommand = Extract<Command, { type: "FailRun" }>;
+
 /**
- * One thread's part of the context, made once per runner: its lease-fenced appends and whether
- * its work must stop (the server stops, or the lease went to another instance).
+ * One thread's part of the context, made once per drain: its lease-fenced appends, whether its
+ * work must stop (the server stops, or the lease went to another instance), its pauses and the
+ * one way its runs' failures are recorded, wherever on the run's way they are decided.
  */
 export type ThreadScope = {
   readonly ctx: RunnerContext;
@@ -82,26 +94,71 @@ export type ThreadScope = {
   readonly appends: RunAppender;
   readonly lost: () => boolean;
   readonly halted: () => boolean;
+  /** Waits `ms`, or less when the server stops (a backoff, a retry's delay). */
+  readonly pause: (ms: number) => Promise<void>;
+  /** Fails a run once; a refusal (the lease is gone, the run ended meanwhile) is only logged. */
+  readonly fail: (command: FailRunCommand) => Promise<void>;
+  /**
+   * Fails a run, trying again while the store is unavailable (bounded by STORE_RETRY_MS): a
+   * run whose end was never recorded would keep its thread's queue waiting for nobody.
+   */
+  readonly failDurably: (runId: RunId, error: string) => Promise<void>;
 };
 
 export function threadScope(ctx: RunnerContext, threadId: ThreadId): ThreadScope {
   const lost = () => ctx.lost.has(threadId);
+  const halted = () => ctx.stopping || lost();
+  const appends = fenceAppends(ctx.repo, ctx.leases, threadId, {
+    has: (id) => ctx.lost.has(id),
+    add: (id) => ctx.leaseLost(id),
+  });
+  const pause = async (ms: number) => {
+    if (ms <= 0) return;
+    await sleep(ms, undefined, { signal: ctx.stopped.signal }).catch(() => undefined);
+  };
+  const unrecorded = (runId: RunId, cause: unknown) =>
+    ctx.log.warn({ threadId, runId, error: message(cause) }, "run could not be marked failed");
   return {
     ctx,
     threadId,
-    appends: fenceAppends(ctx.repo, ctx.leases, threadId, {
-      has: (id) => ctx.lost.has(id),
-      add: (id) => ctx.leaseLost(id),
-    }),
+    appends,
     lost,
-    halted: () => ctx.stopping || lost(),
+    halted,
+    pause,
+    fail: async (command) => {
+      await appends.execute(command).catch((cause) => unrecorded(command.data.runId, cause));
+    },
+    failDurably: async (runId, error) => {
+      const deadline = Date.now() + STORE_RETRY_MS;
+      for (let attempt = 0; ; attempt += 1) {
+        try {
+          const ended = await appends
+            .execute({ type: "FailRun", data: { threadId, runId, error } })
+            .then(
+              () => true,
+              (refused: unknown) => {
+                if (!isDomainError(refused)) throw refused;
+                return false;
+              },
+            );
+          // A turn still open (its end never recorded) is ended with the run, as a restart would.
+          if (!ended) {
+            await appends.execute({
+              type: "RecoverInterruptedRun",
+              data: { threadId, runId, reason: error },
+            });
+          }
+          return;
+        } catch (cause) {
+          if (!isStoreFault(cause) || halted() || Date.now() > deadline) {
+            unrecorded(runId, cause);
+            return;
+          }
+          await pause(Math.min(250 * 2 ** attempt, 5_000));
+        }
+      }
+    },
   };
-}
-
-/** Waits `ms`, or less when the server stops. */
-export async function pause(ctx: RunnerContext, ms: number): Promise<void> {
-  if (ms <= 0) return;
-  await sleep(ms, undefined, { signal: ctx.stopped.signal }).catch(() => undefined);
 }
 
 export const message = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -78,6 +78,11 @@ function ComposerView({ detail, onSent }: ComposerProps) {
   // Plan mode starts as the thread's setting; it and the effort apply per message (B5, issue 16).
   const [planMode, setPlanMode] = useState(thread.interactionMode === "plan");
   useEffect(() => setPlanMode(thread.interactionMode === "plan"), [thread.interactionMode]);
+  // Implementing a plan (from its card, any client) ends the planning: the next message acts.
+  const implementing = detail.runs.at(-1)?.sourcePlanRef ? detail.runs.at(-1)?.id : undefined;
+  useEffect(() => {
+    if (implementing) setPlanMode(false);
+  }, [implementing]);
   // An effort level belongs to the provider it was picked for; on another one it is "default".
   const [effortPick, setEffortPick] = useState({ provider: "", value: "" });
   const action = useAction();

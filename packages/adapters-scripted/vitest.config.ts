@@ -1,0 +1,3 @@
+import { skeinVitestConfig } from "@skein/test-config";
+
+export default skeinVitestConfig();
