@@ -145,7 +145,8 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
         const text = String((message.data as { text?: unknown }).text ?? "");
         const at = text.toLowerCase().indexOf(needle);
         if (at < 0) continue;
-        if ((scanned += 1) > MESSAGE_SEARCH_SCAN) break;
+        scanned += 1;
+        if (scanned > MESSAGE_SEARCH_SCAN) break;
         const thread = message.threadId === null ? undefined : threads.get(message.threadId);
         if (thread === undefined || hits.has(thread.id)) continue;
         const from = Math.max(0, at - EXCERPT_BEFORE);

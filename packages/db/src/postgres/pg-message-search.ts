@@ -1,6 +1,6 @@
 import type { MessageThreadPageFilter, MessageThreadRow } from "../event-store.ts";
 import { EXCERPT_BEFORE, EXCERPT_LENGTH, MESSAGE_SEARCH_SCAN } from "../message-search.ts";
-import { type RawProjectionRow, toProjectionRow } from "../projection-row.ts";
+import { toMessageThreadRows } from "../sqlite/message-search.ts";
 import { escapeLike } from "../sqlite/projection-reader.ts";
 
 type Rows = (text: string, values: unknown[]) => Promise<unknown[][]>;
@@ -41,8 +41,5 @@ export async function pgMessageThreadPage(
     FROM hits h JOIN "threads" t ON t.id = h.thread_id
     WHERE ${clauses.join(" AND ")}
     ORDER BY t.active_at DESC, t.id DESC LIMIT ${param(filter.limit)}`;
-  return (await rows(sql, values)).map((raw) => ({
-    row: toProjectionRow(raw.slice(0, 7) as RawProjectionRow),
-    excerpt: String(raw[7] ?? ""),
-  }));
+  return toMessageThreadRows(await rows(sql, values));
 }

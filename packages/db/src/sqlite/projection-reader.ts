@@ -14,7 +14,7 @@ import {
   toProjectionRow,
 } from "../projection-row.ts";
 import type { SqliteDatabase } from "./connection.ts";
-import { messageThreadPage } from "./message-search.ts";
+import { messageSearchSql, toMessageThreadRows } from "./message-search.ts";
 
 type Params = Record<string, string | number | null>;
 
@@ -91,7 +91,8 @@ export class ProjectionReader {
   }
 
   messageThreadPage(filter: MessageThreadPageFilter): MessageThreadRow[] {
-    return messageThreadPage((sql) => this.arrays(sql), filter);
+    const { sql, values } = messageSearchSql(filter);
+    return toMessageThreadRows(this.arrays(sql).all(...values));
   }
 
   /**
@@ -130,8 +131,9 @@ export class ProjectionReader {
     return statement;
   }
 
-  private arrays(sql: string): Database.Statement<[Params], unknown[]> {
-    return this.rows(sql) as Database.Statement<[Params], unknown[]>;
+  /** Positional parameters, rows as arrays (statements cached like the others). */
+  private arrays(sql: string): Database.Statement<unknown[], unknown[]> {
+    return this.rows(sql) as unknown as Database.Statement<unknown[], unknown[]>;
   }
 
   private statement(sql: string): Database.Statement<[Params], unknown> {
