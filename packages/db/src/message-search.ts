@@ -13,3 +13,20 @@ export const EXCERPT_LENGTH = 400;
 export function searchableInMessages(query: string): boolean {
   return [...query].length >= 3;
 }
+
+/**
+ * The thread-list conditions of a message search (visibility, project, the cursor) on the
+ * threads aliased `t`, with `param` naming each value in the dialect's placeholder syntax.
+ */
+export function pageClauses(
+  filter: { visibility: string; projectId?: string; after?: { activeAt: string; id: string } },
+  param: (value: string) => string,
+): string[] {
+  const clauses = [`t.visibility = ${param(filter.visibility)}`];
+  if (filter.projectId !== undefined) clauses.push(`t.project_id = ${param(filter.projectId)}`);
+  if (filter.after !== undefined) {
+    const { activeAt, id } = filter.after;
+    clauses.push(`(t.active_at, t.id) < (${param(activeAt)}, ${param(id)})`);
+  }
+  return clauses;
+}

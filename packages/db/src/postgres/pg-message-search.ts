@@ -1,5 +1,10 @@
 import type { MessageThreadPageFilter, MessageThreadRow } from "../event-store.ts";
-import { EXCERPT_BEFORE, EXCERPT_LENGTH, MESSAGE_SEARCH_SCAN } from "../message-search.ts";
+import {
+  EXCERPT_BEFORE,
+  EXCERPT_LENGTH,
+  MESSAGE_SEARCH_SCAN,
+  pageClauses,
+} from "../message-search.ts";
 import { toMessageThreadRows } from "../sqlite/message-search.ts";
 import { escapeLike } from "../sqlite/projection-reader.ts";
 
@@ -21,13 +26,8 @@ export async function pgMessageThreadPage(
   };
   const pattern = param(`%${escapeLike(filter.query)}%`);
   const query = param(filter.query);
-  const clauses = [`t.visibility = ${param(filter.visibility)}`];
-  if (filter.projectId !== undefined) clauses.push(`t.project_id = ${param(filter.projectId)}`);
-  if (filter.after !== undefined) {
-    clauses.push(
-      `(t.active_at, t.id) < (${param(filter.after.activeAt)}::text, ${param(filter.after.id)}::text)`,
-    );
-  }
+  // Text parameters: the row comparison needs their type spelled out.
+  const clauses = pageClauses(filter, (value) => `${param(value)}::text`);
   const sql = `WITH matched AS MATERIALIZED (
       SELECT thread_id, updated_sequence, id, ("data"::jsonb) ->> 'text' AS text FROM "messages"
       WHERE status = 'complete' AND (("data"::jsonb) ->> 'text') ILIKE ${pattern}

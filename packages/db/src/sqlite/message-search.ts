@@ -1,5 +1,10 @@
 import type { MessageThreadPageFilter, MessageThreadRow } from "../event-store.ts";
-import { EXCERPT_BEFORE, EXCERPT_LENGTH, MESSAGE_SEARCH_SCAN } from "../message-search.ts";
+import {
+  EXCERPT_BEFORE,
+  EXCERPT_LENGTH,
+  MESSAGE_SEARCH_SCAN,
+  pageClauses,
+} from "../message-search.ts";
 import { type RawProjectionRow, toProjectionRow } from "../projection-row.ts";
 import { escapeLike } from "./projection-reader.ts";
 
@@ -22,13 +27,7 @@ export function messageSearchSql(filter: MessageThreadPageFilter): {
   const match = param(`"${filter.query.replaceAll('"', '""')}"`);
   const pattern = param(`%${escapeLike(filter.query)}%`);
   const query = param(filter.query);
-  const clauses = [`t.visibility = ${param(filter.visibility)}`];
-  if (filter.projectId !== undefined) clauses.push(`t.project_id = ${param(filter.projectId)}`);
-  if (filter.after !== undefined) {
-    clauses.push(
-      `(t.active_at, t.id) < (${param(filter.after.activeAt)}, ${param(filter.after.id)})`,
-    );
-  }
+  const clauses = pageClauses(filter, param);
   const sql = `WITH hits AS MATERIALIZED (
       SELECT m.thread_id AS thread_id, max(m.rowid) AS message FROM "messages" m
       WHERE m.rowid IN (SELECT rowid FROM "messages_text_search"
