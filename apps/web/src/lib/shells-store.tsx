@@ -16,7 +16,8 @@ import type { Project, StoredEvent, ThreadShell, ThreadShellList } from "./types
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
 /** Thread-stream events that can change a sidebar row (status, counts, title, archive, new). */
-const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest)/;
+// A conversation checkpoint carries the row's diff stat (issue 29). Kept equal to watches.ts's.
+const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest|Checkpoint(Recorded|MarkedMissing))/;
 const SHELL_REFRESH_MS = 250;
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
