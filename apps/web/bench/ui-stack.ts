@@ -27,8 +27,13 @@ export function seedReply(i: number): ScriptStep[] {
   ];
 }
 
-export async function startUiBenchApi(options: { webOrigin: string }) {
+export async function startUiBenchApi(options: {
+  webOrigin: string;
+  /** Writes a history into the data dir before the store opens it (seed-history.ts). */
+  seed?: (dataDir: string) => Promise<void>;
+}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), "skein-ui-bench-"));
+  await options.seed?.(dataDir);
   const workspace = mkdtempSync(path.join(tmpdir(), "skein-ui-bench-ws-"));
   writeFileSync(path.join(workspace, "README.md"), "bench\n");
   const store = openSqliteEventStore({ dataDir });

@@ -6,6 +6,8 @@
  *   from a Chromium performance trace (test/support/frame-trace.ts).
  * - ui_scroll_frame_ms (issue 20): the same p95 while the reader scrolls that thread back
  *   continuously, older windows of runs loading on the way (test/support/conversation-scroll.ts).
+ * - ui_sidebar_search_ms (issue 29): p95 from typing a search to the row found painted, in a
+ *   sidebar of 100,000 threads, by title and by a word of a message (bench/sidebar-search.ts).
  * Writes bench/.rows/web-ui.json at the repo root for `pnpm bench`.
  */
 import { createSkeinClient } from "@skein/client";
@@ -18,10 +20,13 @@ import { ensureProductionBuild } from "../test/support/build.ts";
 import { scrollUpFrames } from "../test/support/conversation-scroll.ts";
 import { frameTimes, percentile, type TraceEvent } from "../test/support/frame-trace.ts";
 import { freePort, startWeb } from "../test/support/processes.ts";
+import { measureSidebarSearch } from "./sidebar-search.ts";
 import { startUiBenchApi } from "./ui-stack.ts";
 
 const RUNS = Number(process.env.SKEIN_BENCH_UI_RUNS ?? benchSize(1_000, 100));
 const OPENS = benchSize(5, 1);
+const SEARCH_THREADS = benchSize(100_000, 300);
+const SEARCHES = benchSize(30, 4);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const log = (line: string) => console.error(`[ui bench] ${line}`);
 
@@ -168,6 +173,13 @@ async function main() {
       `scrolling back to run ${runsFrom}: ${scrollFrames.length} frames, p50 ${percentile(scrollFrames, 50).toFixed(1)} ms, p95 ${scrollP95.toFixed(1)} ms, max ${Math.max(...scrollFrames).toFixed(1)} ms`,
     );
 
+    const search = await measureSidebarSearch(browser, {
+      threads: SEARCH_THREADS,
+      queries: SEARCHES,
+      webPort: await freePort(),
+      log,
+    });
+
     const paint = median(opens);
     writeBenchRows("web-ui.json", [
       {
@@ -190,6 +202,13 @@ async function main() {
         unit: "ms",
         target: 16,
         pass: scrollP95 <= 16,
+      },
+      {
+        name: "ui_sidebar_search_ms",
+        value: +search.p95.toFixed(1),
+        unit: "ms",
+        target: 100,
+        pass: search.p95 <= 100,
       },
     ]);
   } finally {

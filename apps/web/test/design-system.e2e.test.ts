@@ -4,7 +4,7 @@ import {
   responsesSlowTextReply,
   responsesTextReply,
 } from "../../../tooling/fake-models/src/index.ts";
-import { type AxeFinding, seriousA11yViolations } from "./support/axe.ts";
+import { type AxeFinding, forEachTheme, seriousA11yViolations } from "./support/axe.ts";
 import { chromiumAvailable, saveScreenshot, waitFor } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
 import { sendMessage, text, threadIdOf } from "./support/ui.ts";
@@ -31,12 +31,7 @@ describe
     /** axe in both themes, screenshots in both themes at both sizes. */
     async function checkView(name: string) {
       const { page } = e2e;
-      for (const theme of ["light", "dark"] as const) {
-        await page.evaluate((mode) => localStorage.setItem("theme", mode), theme);
-        await page.reload();
-        await page.locator(`html.${theme}`).waitFor({ state: "attached" });
-        await page.locator("main").waitFor();
-        await page.waitForLoadState("networkidle").catch(() => undefined);
+      await forEachTheme(page, async (theme) => {
         for (const [size, viewport] of [
           ["1400x900", WIDE],
           ["390x844", NARROW],
@@ -51,8 +46,7 @@ describe
         }
         await page.setViewportSize(WIDE);
         findings[`${name}-${theme}`] = await seriousA11yViolations(page, `ds-${name}-${theme}`);
-      }
-      await page.evaluate(() => localStorage.removeItem("theme"));
+      });
     }
 
     it("follows the system theme by default; the toggle switches and the choice persists", async () => {

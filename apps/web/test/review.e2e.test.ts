@@ -141,7 +141,7 @@ describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)
     const readme = () => readFileSync(path.join(stack.providers.workspace, "README.md"), "utf8");
     const agentReadme = readme();
     expect(agentReadme).toContain("Reviewed by the agent.");
-    await page.getByRole("button", { name: "Revert README.md" }).click();
+    await page.getByRole("button", { name: "Revert file README.md" }).click();
     await page.locator(".review-reverted").waitFor();
     await expect.poll(readme).not.toContain("Reviewed by the agent.");
     expect(readFileSync(path.join(stack.providers.workspace, "notes.txt"), "utf8")).toBe(

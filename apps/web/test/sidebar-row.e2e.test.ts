@@ -15,7 +15,7 @@ import { text } from "./support/ui.ts";
  * Issue 29 item 5 in the browser, real Codex and Claude: a sidebar row tells threads apart by
  * the provider of its latest run, its branch and how long ago it moved; a thread waiting on an
  * approval says "needs you"; a run that ends while the person is elsewhere leaves the row unread
- * until they open it.
+ * until they open it; the row counts the thread's net change; the search reads messages too.
  */
 describe.runIf(chromiumAvailable)("sidebar rows (Chromium, real Codex and Claude)", () => {
   const e2e = useE2eStack({ viewport: { width: 1400, height: 900 } });
@@ -106,5 +106,33 @@ describe.runIf(chromiumAvailable)("sidebar rows (Chromium, real Codex and Claude
     await expect
       .poll(() => claudeRow.getAttribute("data-attention"), { timeout: 60_000 })
       .toBeNull();
+    // The write is the thread's net change: its row counts it once the run's checkpoint is in.
+    const stat = claudeRow.locator(".row-diffstat");
+    await expect
+      .poll(() => stat.getAttribute("aria-label"), { timeout: 60_000 })
+      .toBe("1 line added, 0 removed, in 1 file");
+    expect(await stat.textContent()).toBe("+1−0");
+    // The Codex thread changed no file: no stat.
+    expect(await codexRow.locator(".row-diffstat").count()).toBe(0);
+    await saveScreenshot(page, "sidebar-rows-diffstat");
+  });
+
+  it("search finds a thread by a word from a message, shown around the match", async () => {
+    const { page } = e2e;
+    // The Claude thread's reply said WROTE-ROW-NOTES; neither title holds "row-notes".
+    const search = page.getByLabel("Search threads");
+    await search.fill("row-notes");
+    const found = page.locator(".sidebar .thread-row");
+    await expect.poll(() => found.count(), { timeout: 30_000 }).toBe(1);
+    expect(await text(found.locator(".thread-link"))).toBe("Claude row");
+    const excerpt = found.locator(".thread-row-excerpt");
+    expect(await text(excerpt.locator("mark"))).toMatch(/^row-notes$/i);
+    expect(await text(excerpt)).toContain("WROTE-ROW-NOTES");
+    await saveScreenshot(page, "sidebar-message-search");
+    // A title match still reads as a title match: no excerpt.
+    await search.fill("codex row");
+    await expect.poll(() => text(found.locator(".thread-link"))).toBe("Codex row");
+    expect(await found.locator(".thread-row-excerpt").count()).toBe(0);
+    await search.fill("");
   });
 });

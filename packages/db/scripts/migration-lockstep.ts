@@ -67,14 +67,15 @@ export function checkMigrationLockstep(): LockstepReport {
 
 /**
  * table name → a canonical text of its columns and indexes (bookkeeping tables left out, and the
- * FTS5 title search of migration 0006, which Prisma cannot declare).
+ * FTS5 searches of migrations 0006 and 0009, which Prisma cannot declare).
  */
 export function describeSchema(db: Database.Database): Record<string, string> {
   const tables = db
     .prepare<[], string>(
       `SELECT name FROM sqlite_master WHERE type = 'table'
        AND name NOT LIKE 'sqlite_%' AND name <> '_skein_migrations'
-       AND name NOT LIKE 'threads_title_search%' ORDER BY name`,
+       AND name NOT LIKE 'threads_title_search%'
+       AND name NOT LIKE 'messages_text_search%' ORDER BY name`,
     )
     .pluck()
     .all();

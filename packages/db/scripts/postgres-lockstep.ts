@@ -14,7 +14,7 @@ const DESCRIBE_COLUMNS = `
   ORDER BY table_name, ordinal_position`;
 
 // Index shape without names of schemas: columns in key order, unique, primary. The title
-// search's trigram index (migration 0006) has no Prisma form and is left out.
+// and message searches' trigram indexes (migrations 0006, 0009) have no Prisma form and are left out.
 const DESCRIBE_INDEXES = `
   SELECT t.relname AS table_name, i.relname AS index_name, ix.indisunique AS is_unique,
     ix.indisprimary AS is_primary,
@@ -26,7 +26,7 @@ const DESCRIBE_INDEXES = `
   JOIN pg_class t ON t.oid = ix.indrelid
   JOIN pg_namespace ns ON ns.oid = t.relnamespace
   WHERE ns.nspname = $1 AND t.relname <> '_skein_migrations'
-    AND i.relname <> 'threads_title_trgm_idx'
+    AND i.relname NOT IN ('threads_title_trgm_idx', 'messages_text_trgm_idx')
   ORDER BY t.relname, i.relname`;
 
 /** table name → a canonical text of its columns and indexes (bookkeeping table left out). */

@@ -117,6 +117,16 @@ export type ThreadPageFilter = {
   limit: number;
 };
 
+/**
+ * Issue 29: a thread-list page (same order, visibility, project and cursor as `ThreadPageFilter`)
+ * of the threads with a finished message whose text holds `query` (case-insensitive substring,
+ * three characters or more: the trigram index cannot narrow shorter ones).
+ */
+export type MessageThreadPageFilter = Omit<ThreadPageFilter, "query"> & { query: string };
+
+/** A `threads` row found by one of its messages, with that message's text around the match. */
+export type MessageThreadRow = { row: ProjectionRow; excerpt: string };
+
 /** Read helpers available inside `snapshot()`; every call sees the same committed state. */
 export interface ProjectionQuery {
   get(table: ProjectionTable, id: string): Promise<ProjectionRow | undefined>;
@@ -128,6 +138,12 @@ export interface ProjectionQuery {
    * visibility and title, read through the listing index so a page costs what it holds.
    */
   threadPage(filter: ThreadPageFilter): Promise<ProjectionRow[]>;
+  /**
+   * Issue 29: threads whose messages match, in page order. Bounded: only the newest
+   * `MESSAGE_SEARCH_SCAN` matching messages are looked at, so a word said everywhere costs the
+   * same as a rare one (the oldest of its threads are then not found by their messages).
+   */
+  messageThreadPage(filter: MessageThreadPageFilter): Promise<MessageThreadRow[]>;
 }
 
 /** An aggregate's serialized state after stream version `version` (whose event had `sequence`). */

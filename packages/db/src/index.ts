@@ -21,6 +21,7 @@ export type {
   SubscriptionFilter,
 } from "./event-store.ts";
 export { receiptConflict } from "./append-outcome.ts";
+export { searchableInMessages } from "./message-search.ts";
 export { openEventStore } from "./open-event-store.ts";
 export { isStoreFault } from "./postgres/connection-faults.ts";
 export { type MemoryRows, memoryProjectionQuery } from "./memory-projection-query.ts";

@@ -4,6 +4,7 @@ import type {
   ProjectionRow,
   ThreadPageFilter,
 } from "./event-store.ts";
+import { EXCERPT_BEFORE, EXCERPT_LENGTH, MESSAGE_SEARCH_SCAN } from "./message-search.ts";
 import type { ProjectionTable } from "./projection-types.ts";
 
 /** Projection rows held in memory, keyed `table/id` (e.g. rebuilt from the log up to a sequence). */
@@ -78,6 +79,14 @@ function withoutTable(row: ProjectionRow): ProjectionRow {
   return { ...rest, data: row.data };
 }
 
+/** The thread list's `ORDER BY active_at DESC, id DESC`. */
+function byActivity(a: ProjectionRow, b: ProjectionRow): number {
+  const x = listing(a).activeAt;
+  const y = listing(b).activeAt;
+  if (x !== y) return x < y ? 1 : -1;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
 /** The store's `ORDER BY sort_key, id` (binary comparison of ids). */
 function byKey(a: ProjectionRow, b: ProjectionRow): number {
   if (a.sortKey !== b.sortKey) return a.sortKey - b.sortKey;
@@ -120,13 +129,34 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
     },
     async threadPage(filter) {
       const page = ofTable("threads", {}).filter((row) => inPage(row, filter));
-      page.sort((a, b) => {
-        const x = listing(a).activeAt;
-        const y = listing(b).activeAt;
-        if (x !== y) return x < y ? 1 : -1;
-        return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-      });
+      page.sort(byActivity);
       return page.slice(0, filter.limit).map(withoutTable);
+    },
+    async messageThreadPage(filter) {
+      const threads = new Map(ofTable("threads", {}).map((row) => [row.id, row]));
+      const hits = new Map<string, { row: ProjectionRow; excerpt: string }>();
+      const needle = filter.query.toLowerCase();
+      // Newest first, as the SQL readers scan them (the bound applies to matching messages).
+      const messages = ofTable("messages", { status: "complete" }).sort(
+        (a, b) => b.updatedSequence - a.updatedSequence || (a.id < b.id ? 1 : -1),
+      );
+      let scanned = 0;
+      for (const message of messages) {
+        const text = String((message.data as { text?: unknown }).text ?? "");
+        const at = text.toLowerCase().indexOf(needle);
+        if (at < 0) continue;
+        scanned += 1;
+        if (scanned > MESSAGE_SEARCH_SCAN) break;
+        const thread = message.threadId === null ? undefined : threads.get(message.threadId);
+        if (thread === undefined || hits.has(thread.id)) continue;
+        const from = Math.max(0, at - EXCERPT_BEFORE);
+        hits.set(thread.id, { row: thread, excerpt: text.slice(from, from + EXCERPT_LENGTH) });
+      }
+      const page = [...hits.values()].filter(({ row }) => inPage(row, { ...filter, query: "" }));
+      page.sort((a, b) => byActivity(a.row, b.row));
+      return page
+        .slice(0, filter.limit)
+        .map(({ row, excerpt }) => ({ row: withoutTable(row), excerpt }));
     },
     async count(table, filter = {}) {
       return ofTable(table, filter).length;

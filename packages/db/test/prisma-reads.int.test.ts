@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ProjectionFilter, ProjectionQuery, ThreadPageFilter } from "../src/event-store.ts";
+import type {
+  MessageThreadPageFilter,
+  ProjectionFilter,
+  ProjectionQuery,
+  ThreadPageFilter,
+} from "../src/event-store.ts";
 import { StoreClosedError } from "../src/index.ts";
 import type { ProjectionTable, ProjectionWrite } from "../src/projection-types.ts";
 import { describePostgres, describeStores, type TestStore } from "./support/store-factory.ts";
@@ -41,6 +46,31 @@ function threadRows(): ProjectionWrite[] {
   }));
 }
 
+/** Issue 29: messages of the threads above; a streaming one is not searched yet. */
+function messageRows(): ProjectionWrite[] {
+  return Array.from({ length: 12 }, (_, n) => ({
+    op: "put" as const,
+    table: "messages" as const,
+    id: `m${n}`,
+    threadId: `t${String(n).padStart(2, "0")}`,
+    sortKey: 1,
+    runOrdinal: 1,
+    status: n === 11 ? "streaming" : "complete",
+    data: { text: n % 2 === 0 || n === 11 ? `teach the Quokka ${n}% more` : "nothing here" },
+  }));
+}
+
+const SEARCHES: MessageThreadPageFilter[] = [
+  { visibility: "active", query: "quokka", limit: 100 },
+  {
+    visibility: "active",
+    query: "quokka",
+    limit: 2,
+    after: { activeAt: "2026-01-01T00:00:05.000Z", id: "t10" },
+  },
+  { visibility: "active", query: "Quokka 4%", limit: 100, projectId: "p-even" },
+];
+
 const FILTERS: ProjectionFilter[] = [
   {},
   { threadId: null },
@@ -77,13 +107,14 @@ async function readAll(q: ProjectionQuery) {
       FILTERS.map(({ limit: _l, ...filter }) => q.count("turn_items", filter)),
     ),
     pages: await Promise.all(PAGES.map((filter) => q.threadPage(filter))),
+    searches: await Promise.all(SEARCHES.map((filter) => q.messageThreadPage(filter))),
     projects: await q.list("projects"),
   };
 }
 
 async function seed(store: TestStore): Promise<void> {
   await store.append("seed", 0, [{ type: "Seeded", data: {} }], {
-    projections: [...itemRows(), ...threadRows()],
+    projections: [...itemRows(), ...threadRows(), ...messageRows()],
   });
   await store.append("project", 0, [{ type: "ProjectCreated", data: {} }], {
     projections: [
@@ -115,6 +146,11 @@ describeStores("reads through Prisma", (stores) => {
     // The fixtures reach every branch: no read came back empty by accident.
     expect(driver.data.lists.filter((rows) => rows.length === 0)).toHaveLength(1);
     expect(driver.data.pages.every((rows) => rows.length > 0)).toBe(true);
+    expect(driver.data.searches.map((rows) => rows.map((hit) => hit.row.id))).toEqual([
+      ["t10", "t08", "t06", "t04", "t02", "t00"],
+      ["t08", "t06"],
+      ["t04"],
+    ]);
   });
 
   it("sends the read through the generated client, on the store's own database", async () => {

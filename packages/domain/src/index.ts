@@ -63,7 +63,7 @@ export {
   usageLimitPlan,
   usageLimitStands,
 } from "./entities/usage-limit.ts";
-export { Checkpoint, RollbackScope } from "./entities/checkpoint.ts";
+export { Checkpoint, NetChange, RollbackScope } from "./entities/checkpoint.ts";
 export { PullRequestFact, ThreadPullRequest } from "./entities/pull-request.ts";
 export {
   Attachment,

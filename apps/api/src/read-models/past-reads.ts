@@ -127,6 +127,8 @@ function detached(query: ProjectionQuery): ProjectionQuery {
     },
     list: async (table, filter) => (await query.list(table, filter)).map(own),
     threadPage: async (filter) => (await query.threadPage(filter)).map(own),
+    messageThreadPage: async (filter) =>
+      (await query.messageThreadPage(filter)).map((hit) => ({ ...hit, row: own(hit.row) })),
     count: (table, filter) => query.count(table, filter),
   };
 }

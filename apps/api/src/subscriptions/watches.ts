@@ -30,7 +30,8 @@ export async function* mapped<T extends { snapshotSequence: number }>(
 }
 
 /** Thread-stream events that can change a sidebar row (status, counts, title, archive, new). */
-const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest)/;
+// A conversation checkpoint carries the row's diff stat (issue 29). Kept equal to shells-store.tsx's.
+const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest|Checkpoint(Recorded|MarkedMissing))/;
 
 export function watchShells(
   ctx: ApiContext,

@@ -23,12 +23,20 @@ const MAX_IN_FLIGHT = 2_000;
 export const threadTitle = (n: number) => `Thread ${String(n).padStart(5, "0")}`;
 
 /**
+ * Issue 29: with `messagesEvery`, thread N's one run asks this: "module 04242" is said in thread
+ * 04242 alone and in no title, so a search for it finds the thread by its message only.
+ */
+export const threadMessage = (n: number) =>
+  `Please look at module ${String(n).padStart(5, "0")} and tidy its tests.`;
+
+/**
  * `threads` empty threads titled `Thread 00000`… (the last one made is the most recent), then,
  * if `runs` > 0, one thread "Long thread" with that many runs, run N's message `Run N asks`.
+ * With `messagesEvery` k, every k-th of them (N % k = 0) has one run asking `threadMessage(N)`.
  */
 export async function seedUiHistory(
   dataDir: string,
-  options: { threads: number; runs: number },
+  options: { threads: number; runs: number; messagesEvery?: number },
 ): Promise<UiHistory> {
   const started = performance.now();
   const store = await openEventStore({ dataDir });
@@ -36,7 +44,11 @@ export async function seedUiHistory(
     const seeder = new HistorySeeder(store);
     const projectId = seeder.createProject("Big project", "/srv/work/big-project");
     for (let i = 0; i < options.threads; i += 1) {
-      seeder.forget(seeder.createThread(threadTitle(i), projectId));
+      const threadId = seeder.createThread(threadTitle(i), projectId);
+      if (options.messagesEvery && i % options.messagesEvery === 0) {
+        seeder.run(threadId, threadMessage(i), { reply: ["Done."] });
+      }
+      seeder.forget(threadId);
       if (seeder.appendsInFlight > MAX_IN_FLIGHT) await seeder.settle(MAX_IN_FLIGHT / 2);
     }
     let longThreadId: ThreadId | null = null;
@@ -65,6 +77,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       "data-dir": { type: "string" },
       threads: { type: "string", default: "0" },
       runs: { type: "string", default: "0" },
+      "messages-every": { type: "string", default: "0" },
     },
   });
   const dataDir = values["data-dir"];
@@ -72,6 +85,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await seedUiHistory(dataDir, {
     threads: Number(values.threads),
     runs: Number(values.runs),
+    messagesEvery: Number(values["messages-every"]),
   });
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }

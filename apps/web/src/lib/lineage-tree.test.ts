@@ -86,6 +86,25 @@ describe("sidebar lineage tree", () => {
     expect(root?.kind === "thread" && root.context).toBe(true);
   });
 
+  it("issue 29: a thread the server found by a message matches, with its excerpt; title matches carry none", () => {
+    const shells = [
+      shell("said", { title: "Refactor parser", activity: "2026-01-02T00:00:00.000Z" }),
+      shell("titled", { title: "Quokka notes" }),
+      shell("other", { title: "Docs" }),
+    ];
+    const rows = buildSidebarRows([project("prj_a")], shells, {
+      query: "quokka",
+      collapsed: new Set(),
+      excerpts: new Map([
+        ["said", "teach the quokka"],
+        ["titled", "the quokka too"],
+      ]),
+    });
+    expect(threadRows(rows)).toEqual(["said", "titled"]);
+    const excerpts = rows.flatMap((r) => (r.kind === "thread" ? [r.excerpt] : []));
+    expect(excerpts).toEqual([{ before: "teach the ", match: "quokka", after: "" }, null]);
+  });
+
   it("groups by project in project order and lists unknown projects last", () => {
     const rows = buildSidebarRows(
       [project("prj_b", "B"), project("prj_a", "A")],

@@ -1,3 +1,4 @@
+import { type ExcerptParts, excerptParts } from "./excerpt.ts";
 import type { Project, ThreadShell } from "./types.ts";
 
 /** One line of the sidebar: a project heading or a thread at some depth of its lineage tree. */
@@ -23,12 +24,19 @@ export type SidebarRow =
       collapsed: boolean;
       /** Shown only because a descendant matches the search. */
       context: boolean;
+      /** Issue 29: found by a message, not its title: that message's text around the match. */
+      excerpt: ExcerptParts | null;
     };
 
 export type SidebarOptions = {
   query: string;
   /** Collapsed project ids and thread ids (a collapsed thread hides its forks/subagents). */
   collapsed: ReadonlySet<string>;
+  /**
+   * Issue 29: threads the server's search found by one of their messages for this query, with
+   * the text around the match; they match though their titles do not.
+   */
+  excerpts?: ReadonlyMap<string, string>;
 };
 
 const byActivity = (a: ThreadShell, b: ThreadShell) =>
@@ -37,7 +45,7 @@ const byCreation = (a: ThreadShell, b: ThreadShell) =>
   a.createdAt < b.createdAt ? -1 : a.createdAt > b.createdAt ? 1 : cmp(a, b);
 const cmp = (a: ThreadShell, b: ThreadShell) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-function matches(shell: ThreadShell, query: string): boolean {
+function titleMatches(shell: ThreadShell, query: string): boolean {
   return shell.title.toLowerCase().includes(query) || shell.id.toLowerCase() === query;
 }
 
@@ -56,12 +64,18 @@ export function buildSidebarRows(
   for (const shell of shells) all.set(shell.id, shell);
   const query = options.query.trim().toLowerCase();
   const searching = query !== "";
+  const excerpts = options.excerpts ?? new Map<string, string>();
+  const matches = (shell: ThreadShell) => titleMatches(shell, query) || excerpts.has(shell.id);
+  const excerptOf = (shell: ThreadShell): ExcerptParts | null => {
+    const text = searching && !titleMatches(shell, query) ? excerpts.get(shell.id) : undefined;
+    return text === undefined ? null : excerptParts(text, query);
+  };
 
   let visible: Set<string> | null = null;
   if (searching) {
     visible = new Set();
     for (const shell of all.values()) {
-      if (!matches(shell, query)) continue;
+      if (!matches(shell)) continue;
       let current: ThreadShell | undefined = shell;
       while (current !== undefined && !visible.has(current.id)) {
         visible.add(current.id);
@@ -127,7 +141,8 @@ export function buildSidebarRows(
         orphan: parentId !== null && !all.has(parentId),
         childCount: kids.length,
         collapsed,
-        context: searching && !matches(shell, query),
+        context: searching && !matches(shell),
+        excerpt: excerptOf(shell),
       });
       if (collapsed) continue;
       for (let i = kids.length - 1; i >= 0; i -= 1)

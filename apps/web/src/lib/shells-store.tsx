@@ -16,7 +16,8 @@ import type { Project, StoredEvent, ThreadShell, ThreadShellList } from "./types
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
 /** Thread-stream events that can change a sidebar row (status, counts, title, archive, new). */
-const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest)/;
+// A conversation checkpoint carries the row's diff stat (issue 29). Kept equal to watches.ts's.
+const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest|Checkpoint(Recorded|MarkedMissing))/;
 const SHELL_REFRESH_MS = 250;
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
@@ -33,9 +34,17 @@ export type ShellsState = {
   hasMore: boolean;
   /** Loads the next page of older threads (no-op while one is loading). */
   loadMore(): void;
-  /** Adds the server's title matches for `query` (threads not on a loaded page yet). */
+  /**
+   * Adds the server's matches for `query` (threads not on a loaded page yet, and, issue 29,
+   * threads found by what was said in them rather than their title).
+   */
   search(query: string): void;
+  /** The latest search's answer: the threads it found by a message, with the text around it. */
+  found: SearchFound;
 };
+
+export type SearchFound = { query: string; excerpts: ReadonlyMap<string, string> };
+const NOTHING_FOUND: SearchFound = { query: "", excerpts: new Map() };
 
 const ShellsContext = createContext<ShellsState | null>(null);
 
@@ -60,15 +69,20 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   /** Rows read outside the watch (older pages, search hits); never replaces a newer row. */
   const addRows = useCallback((...lists: ThreadShellList[]) => {
     setShells((previous) => {
-      const next = new Map(previous);
+      // Copied only when a row is new or newer: a search's answer is mostly rows the list has
+      // (all of them once paged in), and an unchanged map spares the sidebar a rebuild.
+      let next: Map<string, ThreadShell> | null = null;
       for (const list of lists) {
         for (const row of list.threads) {
           if ((rowSequence.current.get(row.id) ?? -1) > list.snapshotSequence) continue;
           rowSequence.current.set(row.id, list.snapshotSequence);
+          const shown = previous.get(row.id);
+          if (shown !== undefined && JSON.stringify(shown) === JSON.stringify(row)) continue;
+          next ??= new Map(previous);
           next.set(row.id, row);
         }
       }
-      return next;
+      return next ?? previous;
     });
   }, []);
   const loadMore = useCallback(() => {
@@ -101,12 +115,24 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   useEffect(() => {
     if (nextCursor !== null) loadMore();
   }, [nextCursor, loadMore]);
+  const [found, setFound] = useState<SearchFound>(NOTHING_FOUND);
+  const latestQuery = useRef("");
   const search = useCallback(
     (query: string) => {
-      if (query.trim() === "") return;
+      const trimmed = query.trim();
+      latestQuery.current = trimmed;
+      if (trimmed === "") {
+        setFound(NOTHING_FOUND);
+        return;
+      }
       client.thread.shells
-        .query({ query })
-        .then(addRows)
+        .query({ query: trimmed })
+        .then((page) => {
+          addRows(page);
+          // An answer to a query typed over since is dropped (the list shows the newer one's).
+          if (latestQuery.current !== trimmed) return;
+          setFound({ query: trimmed, excerpts: new Map(Object.entries(page.excerpts ?? {})) });
+        })
         .catch(() => undefined);
     },
     [addRows, client],
@@ -217,8 +243,9 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       hasMore: nextCursor !== null,
       loadMore,
       search,
+      found,
     }),
-    [shells, projects, loaded, watch, loadProjects, scheduler, nextCursor, loadMore, search],
+    [shells, projects, loaded, watch, loadProjects, scheduler, nextCursor, loadMore, search, found],
   );
   return <ShellsContext value={value}>{children}</ShellsContext>;
 }

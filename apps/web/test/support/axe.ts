@@ -28,3 +28,21 @@ export async function seriousA11yViolations(page: Page, name: string): Promise<A
       targets: v.nodes.slice(0, 5).map((node) => node.target.join(" ")),
     }));
 }
+
+export type Theme = "light" | "dark";
+
+/**
+ * Reloads the page in the light theme, then the dark one (the stored choice the theme toggle
+ * writes), and runs `each` once the page has settled in it; the system theme is restored after.
+ */
+export async function forEachTheme(page: Page, each: (theme: Theme) => Promise<void>) {
+  for (const theme of ["light", "dark"] as const) {
+    await page.evaluate((mode) => localStorage.setItem("theme", mode), theme);
+    await page.reload();
+    await page.locator(`html.${theme}`).waitFor({ state: "attached" });
+    await page.locator("main").waitFor();
+    await page.waitForLoadState("networkidle").catch(() => undefined);
+    await each(theme);
+  }
+  await page.evaluate(() => localStorage.removeItem("theme"));
+}

@@ -15,12 +15,13 @@ export type SeededHistory = {
 /**
  * Writes a large history into an API data dir through the event store's append path (the API's
  * HistorySeeder), before the API opens it: `threads` empty threads titled "Thread 00000"… and,
- * with `runs`, one "Long thread" of that many runs. Reproducible: sequential ids, fixed titles.
+ * with `runs`, one "Long thread" of that many runs; with `messagesEvery` k, every k-th thread one
+ * run asking about its "module NNNNN" (issue 29's message search). Reproducible: sequential ids, fixed titles.
  * Runs in the API package's own process (its database driver), not in the test's.
  */
 export async function seedHistory(
   dataDir: string,
-  options: { threads?: number; runs?: number },
+  options: { threads?: number; runs?: number; messagesEvery?: number },
 ): Promise<SeededHistory> {
   const { stdout } = await promisify(execFile)(
     process.execPath,
@@ -34,6 +35,8 @@ export async function seedHistory(
       String(options.threads ?? 0),
       "--runs",
       String(options.runs ?? 0),
+      "--messages-every",
+      String(options.messagesEvery ?? 0),
     ],
     { cwd: API_DIR, maxBuffer: 1024 * 1024 },
   );

@@ -21,7 +21,10 @@ export type Snapshotted<T> = { snapshotSequence: number } & T;
 /** B7: which page of the sidebar to read. */
 export type ShellPageInput = {
   projectId?: string;
-  /** Case-insensitive substring of the title. */
+  /**
+   * Case-insensitive substring of the title or (three characters or more, issue 29) of a
+   * finished message of the thread.
+   */
   query?: string;
   /** `true` lists only the archived threads; the default leaves them out. */
   archived?: boolean;
@@ -34,6 +37,11 @@ export type ShellPage = {
   threads: ThreadShell[];
   /** Pass as `cursor` for the next page; null on the last one. */
   nextCursor: string | null;
+  /**
+   * Issue 29: with a `query`, the threads found by a message rather than their title, each with
+   * that message's text around the match (the newest such message). Absent without a query.
+   */
+  excerpts?: Record<string, string>;
 };
 
 /**

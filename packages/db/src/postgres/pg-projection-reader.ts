@@ -1,4 +1,10 @@
-import type { ProjectionFilter, ProjectionRow, ThreadPageFilter } from "../event-store.ts";
+import type {
+  MessageThreadPageFilter,
+  MessageThreadRow,
+  ProjectionFilter,
+  ProjectionRow,
+  ThreadPageFilter,
+} from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
@@ -8,6 +14,7 @@ import {
 } from "../projection-row.ts";
 import { escapeLike } from "../sqlite/projection-reader.ts";
 import { type PgClient, quoteIdent } from "./connection.ts";
+import { pgMessageThreadPage } from "./pg-message-search.ts";
 
 /**
  * Projection reads on one client (inside a snapshot's transaction). Statements are named per query
@@ -59,6 +66,10 @@ export class PgProjectionReader {
     const sql = `SELECT ${COLUMNS} FROM "threads" WHERE ${clauses.join(" AND ")}
       ORDER BY active_at DESC, id DESC LIMIT ${param(filter.limit)}`;
     return toRows(await this.rows(sql, values));
+  }
+
+  messageThreadPage(filter: MessageThreadPageFilter): Promise<MessageThreadRow[]> {
+    return pgMessageThreadPage((text, values) => this.rows(text, values), filter);
   }
 
   async count(

@@ -5,6 +5,8 @@ import type {
   ThreadPageFilter,
 } from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
+import { pgMessageThreadPage } from "../postgres/pg-message-search.ts";
+import { messageSearchSql, toMessageThreadRows } from "../sqlite/message-search.ts";
 import { escapeLike } from "../sqlite/projection-reader.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 
@@ -194,5 +196,19 @@ export function prismaProjectionQuery(
       }
       return rows.slice(0, filter.limit);
     },
+    // Issue 29: a full-text index query has no Prisma form; the SQL readers' statement runs raw.
+    async messageThreadPage(filter) {
+      const raw = client as RawQueries;
+      const rows = async (sql: string, values: unknown[]) =>
+        (await raw.$queryRawUnsafe(sql, ...values)).map((row) => Object.values(row));
+      if (options.provider === "postgres") return pgMessageThreadPage(rows, filter);
+      const { sql, values } = messageSearchSql(filter);
+      return toMessageThreadRows(await rows(sql, values));
+    },
   };
 }
+
+/** The raw query both generated clients (and their transactions) offer. */
+type RawQueries = {
+  $queryRawUnsafe(sql: string, ...values: unknown[]): Promise<Record<string, unknown>[]>;
+};

@@ -1,5 +1,11 @@
 import type Database from "better-sqlite3";
-import type { ProjectionFilter, ProjectionRow, ThreadPageFilter } from "../event-store.ts";
+import type {
+  MessageThreadPageFilter,
+  MessageThreadRow,
+  ProjectionFilter,
+  ProjectionRow,
+  ThreadPageFilter,
+} from "../event-store.ts";
 import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
@@ -8,6 +14,7 @@ import {
   toProjectionRow,
 } from "../projection-row.ts";
 import type { SqliteDatabase } from "./connection.ts";
+import { messageSearchSql, toMessageThreadRows } from "./message-search.ts";
 
 type Params = Record<string, string | number | null>;
 
@@ -83,6 +90,11 @@ export class ProjectionReader {
     return this.toRows(this.rows(sql).all(params));
   }
 
+  messageThreadPage(filter: MessageThreadPageFilter): MessageThreadRow[] {
+    const { sql, values } = messageSearchSql(filter);
+    return toMessageThreadRows(this.arrays(sql).all(...values));
+  }
+
   /**
    * Whether the trigram index narrows a title search to few rows. A query it cannot index (under
    * three characters) or one matching many titles reads faster by walking the listing index in
@@ -117,6 +129,11 @@ export class ProjectionReader {
       this.rawStatements.set(sql, statement);
     }
     return statement;
+  }
+
+  /** Positional parameters, rows as arrays (statements cached like the others). */
+  private arrays(sql: string): Database.Statement<unknown[], unknown[]> {
+    return this.rows(sql) as unknown as Database.Statement<unknown[], unknown[]>;
   }
 
   private statement(sql: string): Database.Statement<[Params], unknown> {

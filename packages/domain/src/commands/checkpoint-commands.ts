@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CheckpointFileSummary, RollbackScope } from "../entities/checkpoint.ts";
+import { CheckpointFileSummary, NetChange, RollbackScope } from "../entities/checkpoint.ts";
 import { CheckpointScopeKind } from "../entities/checkpoint-scope.ts";
 import {
   CheckpointId,
@@ -31,6 +31,8 @@ export const RecordCheckpoint = defineCommand("RecordCheckpoint", {
   ref: z.string().min(1),
   status: z.enum(["ready", "error"]),
   files: z.array(CheckpointFileSummary),
+  /** Issue 29: the thread's net change at this checkpoint (a root run's ready one). */
+  netChange: NetChange.optional(),
 });
 
 export const MarkCheckpointMissing = defineCommand("MarkCheckpointMissing", {

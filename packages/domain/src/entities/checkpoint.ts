@@ -13,6 +13,18 @@ export const CheckpointFileSummary = z.object({
 });
 export type CheckpointFileSummary = z.infer<typeof CheckpointFileSummary>;
 
+/**
+ * Issue 29: the thread's net change at a checkpoint: its workspace then against the thread's
+ * start (its baseline, else its base commit), counted once when captured so the sidebar shows
+ * it without a git call per row. Lines of binary files are not counted.
+ */
+export const NetChange = z.object({
+  files: z.number().int().nonnegative(),
+  additions: z.number().int().nonnegative(),
+  deletions: z.number().int().nonnegative(),
+});
+export type NetChange = z.infer<typeof NetChange>;
+
 /** E7: a root-run checkpoint is the user-visible conversation checkpoint. */
 export const Checkpoint = z.object({
   id: CheckpointId,
@@ -27,6 +39,8 @@ export const Checkpoint = z.object({
   ref: z.string().min(1),
   status: CheckpointStatus,
   files: z.array(CheckpointFileSummary),
+  /** Absent on checkpoints captured before issue 29, failed ones and child scopes'. */
+  netChange: NetChange.optional(),
   capturedAt: IsoTimestamp,
 });
 export type Checkpoint = z.infer<typeof Checkpoint>;

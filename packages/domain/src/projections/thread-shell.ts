@@ -6,6 +6,7 @@ import type {
   RuntimeMode,
   TokenUsage,
 } from "../entities/common.ts";
+import type { NetChange } from "../entities/checkpoint.ts";
 import type { ForkInheritance } from "../entities/fork-inheritance.ts";
 import type { ProjectId, RunId, ThreadId } from "../ids.ts";
 import type { AsideRange } from "./run-number.ts";
@@ -55,6 +56,11 @@ export type ThreadShell = {
    * person last opened the thread ("unread"). Absent until a run settles.
    */
   lastRunEndedAt?: string;
+  /**
+   * Issue 29: the thread's net change (files, lines added and removed since its start) at its
+   * latest conversation checkpoint; absent before one, and after a rollback made it stale.
+   */
+  diffStat?: NetChange;
   /** Tokens (and cost where reported) of all the thread's runs; absent on rows from before usage. */
   usage?: TokenUsage | null;
   lastActivityAt: string;
@@ -97,6 +103,8 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
   const latestRunId = s.runOrder.at(-1);
   const latestRun = latestRunId ? s.runs.get(latestRunId) : undefined;
   const settled = s.lastSettledRunId ? s.runs.get(s.lastSettledRunId) : undefined;
+  const checkpoint = s.lastRootCheckpointId ? s.checkpoints.get(s.lastRootCheckpointId) : undefined;
+  const diffStat = checkpoint?.status === "ready" ? checkpoint.netChange : undefined;
   return {
     id: t.id,
     projectId: t.projectId,
@@ -122,6 +130,7 @@ export function threadShellOf(s: ThreadState): ThreadShell | null {
     usage: s.usageTotal,
     ...(latestRun ? { lastRunProvider: latestRun.provider } : {}),
     ...(settled?.completedAt ? { lastRunEndedAt: settled.completedAt } : {}),
+    ...(diffStat ? { diffStat } : {}),
     lastActivityAt: s.lastActivityAt ?? t.updatedAt,
     createdAt: t.createdAt,
     updatedAt: t.updatedAt,

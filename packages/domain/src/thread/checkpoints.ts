@@ -73,6 +73,7 @@ export function recordCheckpoint(
     ref: d.ref,
     status: d.status,
     files: d.files,
+    ...(d.netChange && isRoot && d.status === "ready" ? { netChange: d.netChange } : {}),
     capturedAt: meta.at,
   };
   const item: TurnItemOf<"checkpoint"> | null =

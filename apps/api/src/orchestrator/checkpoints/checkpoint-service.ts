@@ -14,6 +14,7 @@ import type {
 import { type CheckpointStore, checkpointRef, createCheckpointStore } from "@skein/checkpoints";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
+import { netChangeOf, sumOf } from "./net-change.ts";
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -252,12 +253,21 @@ export class CheckpointService {
     const checkpointId = this.ids.next("checkpoint");
     try {
       const store = await this.storeFor(cwd);
-      const parentRef = lastRootCheckpointRef(state) ?? (await this.baselineOf(store, threadId));
+      const baseline = await this.baselineOf(store, threadId);
+      const parentRef = lastRootCheckpointRef(state) ?? baseline;
       const captured = await store.capture({
         threadId,
         runId: run.id,
         ...(parentRef ? { parentRef } : {}),
       });
+      // The first checkpoint's files are already the whole change; later ones count it anew.
+      const netChange =
+        parentRef === baseline
+          ? sumOf(captured.files)
+          : await netChangeOf(store, captured.ref, baseline).catch((error: unknown) => {
+              this.log.warn({ threadId, error: message(error) }, "net change count failed");
+              return undefined;
+            });
       await this.repo.execute({
         type: "RecordCheckpoint",
         data: {
@@ -272,6 +282,7 @@ export class CheckpointService {
             deletions: f.deletions,
             status: f.status,
           })),
+          ...(netChange ? { netChange } : {}),
         },
       });
     } catch (error) {

@@ -2,6 +2,7 @@
 import { useShells } from "../../lib/shells-store.tsx";
 import { relativizeText } from "../../lib/workspace-path.ts";
 import { DiffView } from "../common/diff-view.tsx";
+import { ScrollPre } from "../common/scroll-box.tsx";
 
 /** The thread's workspace: its own worktree, else its project's root. */
 export function useWorkspaceOf(threadId: string): string | null {
@@ -27,7 +28,7 @@ export function ApprovalDetail({ threadId, detail }: { threadId: string; detail:
   const diff = firstDiff === -1 ? null : lines.slice(firstDiff).join("\n");
   return (
     <>
-      {head.length > 0 && <pre className="approval-detail">{head.join("\n")}</pre>}
+      {head.length > 0 && <ScrollPre className="approval-detail">{head.join("\n")}</ScrollPre>}
       {diff !== null && <DiffView diff={diff} label="The change to approve" />}
     </>
   );

@@ -1,3 +1,5 @@
+import { ScrollPre } from "./scroll-box.tsx";
+
 /**
  * A unified diff, line by line, coloured by its prefix. Without a diff string, the old and new
  * text are shown as removed and added blocks (the provider sent a replacement, not a patch).
@@ -32,7 +34,7 @@ export function DiffView({
         ];
   if (lines.length === 0) return <p className="muted">No diff recorded.</p>;
   return (
-    <pre className="diff" data-label={label}>
+    <ScrollPre className="diff" data-label={label}>
       {lines.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: diff lines are positional and repeat
         <span key={i} className={`diff-line ${lineClass(line)}`}>
@@ -40,7 +42,7 @@ export function DiffView({
           {"\n"}
         </span>
       ))}
-    </pre>
+    </ScrollPre>
   );
 }
 

@@ -1,3 +1,5 @@
+import { ScrollPre } from "./scroll-box.tsx";
+
 /** Arbitrary tool input/output, pretty-printed inside a disclosure so long payloads stay folded. */
 export function JsonView({ value, summary }: { value: unknown; summary: string }) {
   let text: string;
@@ -9,7 +11,7 @@ export function JsonView({ value, summary }: { value: unknown; summary: string }
   return (
     <details className="json-view">
       <summary>{summary}</summary>
-      <pre>{text}</pre>
+      <ScrollPre>{text}</ScrollPre>
     </details>
   );
 }

@@ -3,6 +3,7 @@ import ReactMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { markdownBlocks } from "../../lib/markdown-blocks.ts";
 import { CodeBlock } from "../render/code-block.tsx";
+import { ScrollDiv } from "./scroll-box.tsx";
 
 type HastNode = {
   type: string;
@@ -65,9 +66,9 @@ const COMPONENTS: Components = {
   table({ node: _node, ...props }: ComponentProps<"table"> & { node?: unknown }) {
     // Wide tables scroll inside the message instead of widening the page.
     return (
-      <div className="table-scroll">
+      <ScrollDiv className="table-scroll">
         <table {...props} />
-      </div>
+      </ScrollDiv>
     );
   },
 };

@@ -12,6 +12,7 @@ import {
 } from "./handoff-preview-start.tsx";
 import { ActionError } from "../common/action-error.tsx";
 import { HandoffOverview } from "./handoff-overview.tsx";
+import { ScrollPre } from "../common/scroll-box.tsx";
 
 const FINAL_STATUSES = new Set(["consumed", "superseded", "failed"]);
 
@@ -122,9 +123,9 @@ export function HandoffPanel({
               : "Text the target will receive"}
           </h4>
           <HandoffOverview payload={handoff.payload} />
-          <pre className="handoff-text" data-testid="handoff-text">
+          <ScrollPre className="handoff-text" data-testid="handoff-text">
             {handoff.summaryText}
-          </pre>
+          </ScrollPre>
           <div className="row">
             {pending && (
               <PreviewProviderSelect transfer={transfer} value={provider} onChange={setProvider} />

@@ -9,6 +9,7 @@ import type { ForkComparisonState } from "../../lib/use-fork-comparison.ts";
 import type { ForkSummary } from "../../lib/types.ts";
 import { usageLabel } from "../../lib/usage-label.ts";
 import { ActionError } from "../common/action-error.tsx";
+import { ScrollDiv } from "../common/scroll-box.tsx";
 import { BringBackConflict, conflictFiles, handToAgentText } from "./bring-back-conflict.tsx";
 
 type Outcome =
@@ -156,7 +157,7 @@ export function ForkComparisonView({
       {outcome?.kind === "failed" && (
         <ActionError error={outcome.failure} prefix="Bring back failed." />
       )}
-      <div className="table-scroll">
+      <ScrollDiv className="table-scroll">
         <table className="fork-table">
           <thead>
             <tr>
@@ -199,7 +200,7 @@ export function ForkComparisonView({
             ))}
           </tbody>
         </table>
-      </div>
+      </ScrollDiv>
     </section>
   );
 }

@@ -3,6 +3,7 @@ import { useMemo } from "react";
 import { Fragment, jsx, jsxs } from "react/jsx-runtime";
 import { highlightToHast } from "../../lib/highlight.ts";
 import { CopyButton } from "./copy-button.tsx";
+import { ScrollPre } from "../common/scroll-box.tsx";
 
 /** A fenced code block, highlighted by its language, with a copy button for the source. */
 export function CodeBlock({ code, lang }: { code: string; lang: string | null }) {
@@ -13,11 +14,11 @@ export function CodeBlock({ code, lang }: { code: string; lang: string | null })
         <span className="code-lang">{lang ?? "text"}</span>
         <CopyButton text={code} label="Copy code" />
       </div>
-      <pre className="code-pre">
+      <ScrollPre className="code-pre">
         <code className={tree ? `hljs language-${lang}` : undefined}>
           {tree ? toJsxRuntime(tree, { Fragment, jsx, jsxs }) : code}
         </code>
-      </pre>
+      </ScrollPre>
     </div>
   );
 }

@@ -1,6 +1,7 @@
 "use client";
 import { ChevronRight, type LucideIcon } from "lucide-react";
 import { type ReactNode, useState } from "react";
+import { ScrollPre } from "../common/scroll-box.tsx";
 
 /**
  * A collapsible card for one tool call: the summary line always shows what ran and how it ended;
@@ -61,9 +62,9 @@ export function TruncatedOutput({
           Show all {lines.length} lines ({hidden} hidden)
         </button>
       )}
-      <pre className="command-output">
+      <ScrollPre className="command-output">
         {render(hidden > 0 ? lines.slice(hidden).join("\n") : text)}
-      </pre>
+      </ScrollPre>
     </>
   );
 }

@@ -15,6 +15,7 @@ import { highlightToHast } from "../../lib/highlight.ts";
 import { hunkText, newLineOf } from "./hunk-text.ts";
 import type { LineTarget } from "./line-comment.tsx";
 import type { ReviewFile } from "./review-types.ts";
+import { ScrollDiv } from "../common/scroll-box.tsx";
 
 export type DiffViewType = "unified" | "split";
 
@@ -106,7 +107,7 @@ export function FileDiff({
     : {};
   const widgets = comment ? { [comment.key]: comment.node } : {};
   return (
-    <div className="review-diff" data-view={viewType} data-language={language ?? "text"}>
+    <ScrollDiv className="review-diff" data-view={viewType} data-language={language ?? "text"}>
       <Diff
         viewType={viewType}
         diffType={parsed.type}
@@ -127,7 +128,7 @@ export function FileDiff({
                           className="review-revert-hunk"
                           disabled={disabled}
                           onClick={() => onRevertHunk(index)}
-                          aria-label={`Revert hunk ${index + 1} of ${file.path}`}
+                          aria-label={`Revert this hunk (${index + 1} of ${file.path})`}
                         >
                           Revert this hunk
                         </button>
@@ -161,6 +162,6 @@ export function FileDiff({
           ])
         }
       </Diff>
-    </div>
+    </ScrollDiv>
   );
 }

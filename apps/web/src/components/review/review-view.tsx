@@ -233,7 +233,7 @@ export function ReviewView() {
                   type="button"
                   onClick={() => reverts.revert({ path: file.path })}
                   disabled={reverts.action.pending}
-                  aria-label={`Revert ${file.path}`}
+                  aria-label={`Revert file ${file.path}`}
                   title="Put this file back as it was before these changes"
                 >
                   Revert file

@@ -27,7 +27,8 @@ function activeThreadId(pathname: string): string | null {
 /** Projects and their lineage trees, searchable, windowed, live through `thread.watchShells`. */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const client = useApi();
-  const { shells, projects, watch, loaded, refreshThread, hasMore, loadMore, search } = useShells();
+  const { shells, projects, watch, loaded, refreshThread, hasMore, loadMore, search, found } =
+    useShells();
   const pathname = usePathname();
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
@@ -36,9 +37,16 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   useEffect(() => search(deferredQuery), [search, deferredQuery]);
   const archive = useAction();
 
+  // Issue 29: threads the server found by a message match too (for the query it answered).
+  const excerpts = found.query === deferredQuery.trim() ? found.excerpts : undefined;
   const rows = useMemo(
-    () => buildSidebarRows(projects, shells.values(), { query: deferredQuery, collapsed }),
-    [projects, shells, deferredQuery, collapsed],
+    () =>
+      buildSidebarRows(projects, shells.values(), {
+        query: deferredQuery,
+        collapsed,
+        ...(excerpts ? { excerpts } : {}),
+      }),
+    [projects, shells, deferredQuery, collapsed, excerpts],
   );
   const pendingTotal = useMemo(() => {
     let total = 0;
@@ -105,7 +113,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
       <input
         type="search"
         className="sidebar-search"
-        placeholder="Search threads"
+        placeholder="Search threads and messages"
         aria-label="Search threads"
         value={query}
         onChange={(event) => setQuery(event.target.value)}

@@ -4,9 +4,10 @@ import { relativeTime } from "../../lib/relative-time.ts";
 import { rowProvider, rowWorkspace } from "../../lib/row-meta.ts";
 import type { ThreadShell } from "../../lib/types.ts";
 import { useMinute } from "../../lib/use-minute.ts";
+import { DiffStat } from "./diff-stat.tsx";
 
 /**
- * The row's second line: provider, branch and how long ago the thread last moved. Its own
+ * The row's second line: provider, the thread's net change, branch and how long ago it moved. Its own
  * component so the shared minute tick re-renders this line only, not the row around it.
  */
 export function ThreadRowMeta({ shell }: { shell: ThreadShell }) {
@@ -22,6 +23,7 @@ export function ThreadRowMeta({ shell }: { shell: ThreadShell }) {
       >
         {provider.label}
       </span>
+      {shell.diffStat !== undefined && <DiffStat stat={shell.diffStat} />}
       {workspace !== null && (
         <span className="row-branch" title={shell.worktreePath ?? workspace}>
           {workspace}

@@ -6,6 +6,7 @@ import { nestedForkLabel } from "../../lib/use-fork.ts";
 import { rowAttention } from "../../lib/row-attention.ts";
 import { seenUpTo, useOpenedVersion } from "../../lib/thread-opened.ts";
 import { StatusDot } from "../common/status-dot.tsx";
+import { MessageExcerpt } from "./message-excerpt.tsx";
 import { ThreadRowMeta } from "./thread-row-meta.tsx";
 
 type ThreadRowProps = {
@@ -82,7 +83,11 @@ export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) 
             />
           )}
         </span>
-        <ThreadRowMeta shell={shell} />
+        {row.excerpt === null ? (
+          <ThreadRowMeta shell={shell} />
+        ) : (
+          <MessageExcerpt parts={row.excerpt} />
+        )}
       </span>
       <button
         type="button"
