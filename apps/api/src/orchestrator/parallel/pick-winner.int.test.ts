@@ -18,7 +18,7 @@ afterEach(async () => {
 /** A main thread in the person's folder and two isolated forks of it, each with one change. */
 async function twoForks() {
   const ws = createGitWorkspace({ "shared.txt": "one\n", "README.md": "# app\n" });
-  h = await createHarness({ workspaceRoot: ws });
+  h = await harness({ workspaceRoot: ws });
   const { threadId } = await h.orchestrator.createThread({
     projectId: h.projectId,
     workspace: "local",
