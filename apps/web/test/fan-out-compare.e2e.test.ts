@@ -39,6 +39,7 @@ describe.runIf(chromiumAvailable)("fan-out compare (Chromium, real API, Codex an
       stack,
       threadId,
       "Compare main",
+      { codexEffort: "high" },
     );
     const [CODEX, CLAUDE] = [codex.title, claude.title];
     const [codexRow, claudeRow] = [codex.row, claude.row];
@@ -47,9 +48,13 @@ describe.runIf(chromiumAvailable)("fan-out compare (Chromium, real API, Codex an
       claudeRow.getAttribute("data-fork-id"),
     ]);
 
-    // Model and effort per fork: each names its provider; neither asked for an effort.
-    expect(await text(codexRow.locator(".fork-model"))).toMatch(/Codex.*default effort/s);
-    expect(await text(claudeRow.locator(".fork-model"))).toMatch(/Claude.*default effort/s);
+    // Model and effort per fork: the Codex fork ran at the effort its row asked for (and Codex's
+    // model was sent it); the Claude fork at its provider's default.
+    expect(await text(codexRow.locator(".fork-model"))).toMatch(/Codex · .*high effort/s);
+    expect(await text(claudeRow.locator(".fork-model"))).toMatch(/Claude · .*default effort/s);
+    expect(stack.providers.openai.requests.map((r) => r.reasoning)).toContainEqual({
+      effort: "high",
+    });
 
     // Checks run only on request: nothing has run yet.
     expect(await text(codexRow.locator(".fork-check-cell"))).toBe("not run");

@@ -427,13 +427,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         async (command) => {
           const source = await requireThread(input.threadId);
           for (const target of input.targets) {
-            if (target.model != null) {
-              await checkModelChoice(catalog, {
-                provider: target.provider,
-                model: target.model,
-                effort: null,
-              });
-            }
+            await checkModelChoice(catalog, {
+              provider: target.provider,
+              model: target.model ?? null,
+              effort: target.effort ?? null,
+            });
           }
           await checkpoints.settleLatestRun(source);
           return fanOut(

@@ -17,7 +17,7 @@ export type FannedOut = {
 
 /**
  * B9 from the Parallel page: one task fanned out to a Codex fork and a Claude fork of the thread
- * titled `source` (its first run done). Codex's fake model writes `# codex` to README.md and adds
+ * titled `source` (its first run done), the Codex fork at `codexEffort` if given. Codex's fake model writes `# codex` to README.md and adds
  * codex.txt; Claude's writes `# claude` to README.md. Waits until both completed and the table
  * shows README.md in both; each row is found by the title the domain gives it (B16: siblings
  * numbered apart, in target order), since rows follow the forks' creation, which runs side by side.
@@ -27,6 +27,7 @@ export async function fanOutToCodexAndClaude(
   stack: Stack,
   threadId: string,
   source: string,
+  options: { codexEffort?: string } = {},
 ): Promise<FannedOut> {
   stack.providers.openai.enqueue(
     execCommandReply("printf '# codex\\n' > README.md && printf 'x\\n' > codex.txt"),
@@ -40,6 +41,12 @@ export async function fanOutToCodexAndClaude(
   await page.getByLabel("Task for every fork").fill("edit the readme");
   await page.getByLabel("Provider of fork 1").selectOption("codex");
   await page.getByLabel("Provider of fork 2").selectOption("claude");
+  if (options.codexEffort) {
+    // The levels come from Codex's own catalog (provider.models), read when the row is drawn.
+    const effort = page.getByLabel("Effort of fork 1");
+    await effort.locator(`option[value="${options.codexEffort}"]`).waitFor({ state: "attached" });
+    await effort.selectOption(options.codexEffort);
+  }
   await page.getByRole("button", { name: "Fan out to 2" }).click();
 
   const rows = page.locator(".fork-table tbody tr");

@@ -2,18 +2,16 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { writeFile } from "@skein/scripted-provider";
 import { MergeConflictError, PreconditionFailedError } from "@skein/domain";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createGitWorkspace } from "../../../test/support/git-workspace.ts";
 import {
-  createHarness,
   type Harness,
   runMessage,
+  useHarness,
 } from "../../../test/support/orchestrator-harness.ts";
 
+const harness = useHarness();
 let h: Harness;
-afterEach(async () => {
-  await h?.close();
-});
 
 /** A main thread in the person's folder and two isolated forks of it, each with one change. */
 async function twoForks() {
@@ -70,6 +68,27 @@ describe("B9 fan-out compare: checks, effort, side-by-side diffs, pick the winne
     await expect(h.orchestrator.compareDiff({ threadIds: [threadId] })).rejects.toThrow(
       /is not a fork/,
     );
+  });
+
+  it("B9: a fan-out target's effort reaches its fork's run, and compare answers it", async () => {
+    h = await harness({ workspaceRoot: createGitWorkspace({ "README.md": "# app\n" }) });
+    const { threadId } = await h.orchestrator.createThread({
+      projectId: h.projectId,
+      workspace: "local",
+    });
+    await runMessage(h, threadId, "get ready");
+    const { forks } = await h.orchestrator.fanOut({
+      threadId,
+      text: "think hard",
+      targets: [{ provider: "codex", effort: "high" }],
+      isolated: true,
+    });
+    const forkId = forks[0]!.threadId;
+    const state = await h.thread(forkId);
+    await h.orchestrator.waitForRun(state.runOrder.at(-1)!);
+    expect((await h.thread(forkId)).runs.get(state.runOrder.at(-1)!)?.effort).toBe("high");
+    const compared = await h.orchestrator.compareForks({ threadIds: [forkId] });
+    expect(compared.forks[0]).toMatchObject({ effort: "high", status: "completed" });
   });
 
   it("B9: pick the winner brings it back (files + conversation) and archives the rest in one command; a retry under its id changes nothing", async () => {
