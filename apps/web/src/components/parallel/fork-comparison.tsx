@@ -162,7 +162,7 @@ function ForkRow({
         <button
           type="button"
           className="primary"
-          aria-label={`Pick ${fork.title} as the winner`}
+          aria-label={`Pick as winner: ${fork.title}`}
           title={
             others.length === 0
               ? "Bring it back"
