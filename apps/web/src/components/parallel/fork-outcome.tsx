@@ -64,6 +64,11 @@ export function ForkOutcome({
         </p>
       );
     case "failed":
-      return <ActionError error={outcome.failure} prefix="Bring back failed." />;
+      return (
+        <ActionError
+          error={outcome.failure}
+          prefix={outcome.picking ? "Picking the winner failed." : "Bring back failed."}
+        />
+      );
   }
 }

@@ -10,14 +10,14 @@ export type Outcome =
   | { kind: "picked"; forkId: string; files: number; archived: string[] }
   | { kind: "handed"; forkId: string }
   | { kind: "conflict"; forkId: string; files: string[] }
-  | { kind: "failed"; forkId: string; failure: ApiFailure };
+  | { kind: "failed"; forkId: string; failure: ApiFailure; picking: boolean };
 
-/** A refused bring-back: a clash named file by file, or any other failure in words. */
-function failureOf(forkId: string, error: unknown): Outcome {
+/** A refused bring-back or pick: a clash named file by file, or any other failure in words. */
+function failureOf(forkId: string, error: unknown, picking: boolean): Outcome {
   const files = conflictFiles(error);
   return files
     ? { kind: "conflict", forkId, files }
-    : { kind: "failed", forkId, failure: describeError(error) };
+    : { kind: "failed", forkId, failure: describeError(error), picking };
 }
 
 export type ForkActions = {
@@ -39,14 +39,14 @@ export function useForkActions(threadId: string, refresh: () => void): ForkActio
   const [busy, setBusy] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<Outcome | null>(null);
 
-  const act = async (forkId: string, body: () => Promise<Outcome>) => {
+  const act = async (forkId: string, body: () => Promise<Outcome>, picking = false) => {
     setBusy(forkId);
     setOutcome(null);
     try {
       setOutcome(await body());
       refresh();
     } catch (error) {
-      setOutcome(failureOf(forkId, error));
+      setOutcome(failureOf(forkId, error, picking));
     } finally {
       setBusy(null);
     }
@@ -79,19 +79,23 @@ export function useForkActions(threadId: string, refresh: () => void): ForkActio
         return { kind: "handed", forkId: fork.threadId };
       }),
     pickWinner: (winner, others) =>
-      act(winner.threadId, async () => {
-        const answer = await client.thread.pickWinner.mutate({
-          threadId: threadId as never,
-          winnerThreadId: winner.threadId,
-          others: others.map((fork) => fork.threadId),
-          text: `I picked "${winner.title}" as the winner and brought its work back. Check it and carry on.`,
-        });
-        return {
-          kind: "picked",
-          forkId: winner.threadId,
-          files: answer.code?.files.length ?? 0,
-          archived: answer.archived,
-        };
-      }),
+      act(
+        winner.threadId,
+        async () => {
+          const answer = await client.thread.pickWinner.mutate({
+            threadId: threadId as never,
+            winnerThreadId: winner.threadId,
+            others: others.map((fork) => fork.threadId),
+            text: `I picked "${winner.title}" as the winner and brought its work back. Check it and carry on.`,
+          });
+          return {
+            kind: "picked",
+            forkId: winner.threadId,
+            files: answer.code?.files.length ?? 0,
+            archived: answer.archived,
+          };
+        },
+        true,
+      ),
   };
 }
