@@ -5,9 +5,9 @@ import { responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { seriousA11yViolations } from "./support/axe.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import { fanOutToCodexAndClaude } from "./support/fan-out.ts";
+import { fanOutToCodexAndClaude, mainThreadReady } from "./support/fan-out.ts";
 import { text } from "./support/ui.ts";
-import { newThread, runsCompleted } from "./support/threads.ts";
+import { runsCompleted } from "./support/threads.ts";
 
 /** Passes where codex.txt exists (the Codex fork made it), fails with exit 3 elsewhere. */
 const CHECK = "test -f codex.txt && echo checks-ok || { echo missing codex.txt; exit 3; }";
@@ -24,16 +24,10 @@ describe.runIf(chromiumAvailable)("fan-out compare (Chromium, real API, Codex an
   it("B9: fan out → run checks (one passes, one fails) → diffs side by side → pick the winner → the other fork archived", async () => {
     const { stack, page } = e2e;
     const workspace = stack.providers.workspace;
-    const { client, threadId } = await newThread(stack, {
+    const { client, threadId } = await mainThreadReady(stack, {
       project: "Compare",
       title: "Compare main",
-      provider: "codex",
-      runtimeMode: "full-access",
-      workspace: "local",
     });
-    stack.providers.openai.enqueue(responsesTextReply("ready"));
-    await client.thread.sendMessage.mutate({ threadId, text: "get ready" });
-    await runsCompleted(client, threadId);
 
     const { rows, codex, claude } = await fanOutToCodexAndClaude(
       page,

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import { fanOutToCodexAndClaude } from "./support/fan-out.ts";
+import { fanOutToCodexAndClaude, mainThreadReady } from "./support/fan-out.ts";
 import { sendThroughReview } from "./support/compose.ts";
 import { text } from "./support/ui.ts";
-import { newThread, runsCompleted } from "./support/threads.ts";
+import { runsCompleted } from "./support/threads.ts";
 
 /**
  * B9 in the browser: a task fanned out to a Codex and a Claude fork (real runtimes, fake models,
@@ -21,18 +21,11 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
   it("B9: fan out → compare with an overlap warning → bring one back → the clashing one is refused untouched", async () => {
     const { stack, page } = e2e;
     const workspace = stack.providers.workspace;
-    const { client, threadId } = await newThread(stack, {
+    const { client, threadId } = await mainThreadReady(stack, {
       project: "Parallel",
       title: "Parallel main",
-      provider: "codex",
-      runtimeMode: "full-access",
-      // The person's main thread, in their folder: bring-back lands there (forks get worktrees).
-      workspace: "local",
     });
-    stack.providers.openai.enqueue(responsesTextReply("ready"));
-    await client.thread.sendMessage.mutate({ threadId, text: "get ready" });
     const settled = (id: string) => runsCompleted(client, id);
-    await settled(threadId);
 
     const { codex, claude } = await fanOutToCodexAndClaude(page, stack, threadId, "Parallel main");
     const [CODEX, CLAUDE] = [codex.title, claude.title];

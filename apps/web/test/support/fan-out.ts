@@ -7,6 +7,27 @@ import {
   responsesTextReply,
 } from "../../../../tooling/fake-models/src/index.ts";
 import type { Stack } from "./stack.ts";
+import { type NewThread, newThread, runsCompleted } from "./threads.ts";
+
+/**
+ * The person's main thread for a fan-out: Codex with full access, in their own folder (a
+ * bring-back lands there; forks get worktrees), its first run done so forks have a point.
+ */
+export async function mainThreadReady(
+  stack: Stack,
+  names: { project: string; title: string },
+): Promise<NewThread> {
+  const made = await newThread(stack, {
+    ...names,
+    provider: "codex",
+    runtimeMode: "full-access",
+    workspace: "local",
+  });
+  stack.providers.openai.enqueue(responsesTextReply("ready"));
+  await made.client.thread.sendMessage.mutate({ threadId: made.threadId, text: "get ready" });
+  await runsCompleted(made.client, made.threadId);
+  return made;
+}
 
 export type FannedOut = {
   /** The comparison table's rows. */
