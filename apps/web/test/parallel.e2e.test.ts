@@ -1,17 +1,13 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  anthropicBashReply,
-  anthropicTextReply,
-  execCommandReply,
-  responsesTextReply,
-} from "../../../tooling/fake-models/src/index.ts";
+import { execCommandReply, responsesTextReply } from "../../../tooling/fake-models/src/index.ts";
 import { chromiumAvailable, saveScreenshot } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
+import { fanOutToCodexAndClaude, mainThreadReady } from "./support/fan-out.ts";
 import { sendThroughReview } from "./support/compose.ts";
 import { text } from "./support/ui.ts";
-import { newThread, runsCompleted } from "./support/threads.ts";
+import { runsCompleted } from "./support/threads.ts";
 
 /**
  * B9 in the browser: a task fanned out to a Codex and a Claude fork (real runtimes, fake models,
@@ -25,50 +21,15 @@ describe.runIf(chromiumAvailable)("parallel agents (Chromium, real API, Codex an
   it("B9: fan out → compare with an overlap warning → bring one back → the clashing one is refused untouched", async () => {
     const { stack, page } = e2e;
     const workspace = stack.providers.workspace;
-    const { client, threadId } = await newThread(stack, {
+    const { client, threadId } = await mainThreadReady(stack, {
       project: "Parallel",
       title: "Parallel main",
-      provider: "codex",
-      runtimeMode: "full-access",
-      // The person's main thread, in their folder: bring-back lands there (forks get worktrees).
-      workspace: "local",
     });
-    stack.providers.openai.enqueue(responsesTextReply("ready"));
-    await client.thread.sendMessage.mutate({ threadId, text: "get ready" });
     const settled = (id: string) => runsCompleted(client, id);
-    await settled(threadId);
 
-    stack.providers.openai.enqueue(
-      execCommandReply("printf '# codex\\n' > README.md && printf 'x\\n' > codex.txt"),
-      responsesTextReply("codex edited README.md"),
-    );
-    stack.providers.anthropic.enqueue(
-      anthropicBashReply("printf '# claude\\n' > README.md"),
-      anthropicTextReply("claude edited README.md"),
-    );
-    await page.goto(`${stack.web.url}/threads/${threadId}/parallel`);
-    await page.getByLabel("Task for every fork").fill("edit the readme");
-    await page.getByLabel("Provider of fork 1").selectOption("codex");
-    await page.getByLabel("Provider of fork 2").selectOption("claude");
-    await page.getByRole("button", { name: "Fan out to 2" }).click();
-
-    // Both forks run in their own worktrees, then the table shows what each changed.
-    const rows = page.locator(".fork-table tbody tr");
-    await expect.poll(() => rows.count(), { timeout: 30_000 }).toBe(2);
-    await expect
-      .poll(async () => (await rows.locator(".fork-status").allInnerTexts()).join(","), {
-        timeout: 120_000,
-      })
-      .toBe("completed,completed");
-    await expect
-      .poll(() => rows.locator("li[data-path='README.md']").count(), { timeout: 30_000 })
-      .toBe(2);
-    // Rows follow the forks' creation, which runs side by side: find each by its title, which
-    // the domain gives in target order (B16: numbered apart).
-    const CODEX = "fork of Parallel main at run 1";
-    const CLAUDE = "fork of Parallel main at run 1 (2)";
-    const claudeRow = rows.filter({ hasText: CLAUDE });
-    const codexRow = rows.filter({ hasText: CODEX }).filter({ hasNotText: CLAUDE });
+    const { codex, claude } = await fanOutToCodexAndClaude(page, stack, threadId, "Parallel main");
+    const [CODEX, CLAUDE] = [codex.title, claude.title];
+    const [codexRow, claudeRow] = [codex.row, claude.row];
     expect(await codexRow.locator("li[data-path='codex.txt']").count()).toBe(1);
     expect(await claudeRow.locator("li[data-path='codex.txt']").count()).toBe(0);
     await expect

@@ -89,8 +89,8 @@ export type CheckpointStore = {
   }): Promise<PathRestorePlan>;
   /** `tree` with one file's patch applied in reverse; null when it no longer applies. */
   reversePatchTree(tree: string, patch: string): Promise<string | null>;
-  /** Unified diff per file between two tree-ishes. */
-  diffTrees(from: string, to: string): Promise<FileDiff[]>;
+  /** Unified diff per file between two tree-ishes (only `paths`, when given). */
+  diffTrees(from: string, to: string, paths?: readonly string[]): Promise<FileDiff[]>;
   /** The tree the checkpoint's thread started from (what a diff "from the start" compares to). */
   checkpointBaseTree(ref: string): Promise<string>;
   /** Keeps `before` (the workspace before a forced restore) under a ref; returns the ref. */
@@ -146,7 +146,7 @@ export async function createCheckpointStore(
     safetyWroteTree: (ref) => safetyWroteTree(ctx, ref),
     deleteThreadRefs: (threadId) => deleteThreadRefs(ctx, threadId),
     reversePatchTree: (tree, patch) => reversePatchTree(ctx, tree, patch),
-    diffTrees: (from, to) => diffTrees(ctx, from, to),
+    diffTrees: (from, to, paths) => diffTrees(ctx, from, to, paths),
     checkpointBaseTree: (ref) => checkpointBaseTree(ctx, ref),
   };
 }

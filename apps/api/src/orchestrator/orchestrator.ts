@@ -28,6 +28,8 @@ import { createSideTurnWriter } from "./transfers/side-turn-summary.ts";
 import { HISTORY_TOOL } from "@skein/transfer";
 import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
+import { compareDiff } from "./parallel/fork-diff.ts";
+import { pickWinner } from "./parallel/pick-winner.ts";
 import { nextForkSibling } from "./parallel/fork-sibling.ts";
 import { forkThread } from "./parallel/fork-workspace.ts";
 import { createThread } from "./workspaces/create-thread.ts";
@@ -425,13 +427,11 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         async (command) => {
           const source = await requireThread(input.threadId);
           for (const target of input.targets) {
-            if (target.model != null) {
-              await checkModelChoice(catalog, {
-                provider: target.provider,
-                model: target.model,
-                effort: null,
-              });
-            }
+            await checkModelChoice(catalog, {
+              provider: target.provider,
+              model: target.model ?? null,
+              effort: target.effort ?? null,
+            });
           }
           await checkpoints.settleLatestRun(source);
           return fanOut(
@@ -547,6 +547,23 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       draftHandoff(handoffDeps, await requireThread(threadId), rest),
     sweepWorktrees: (input) => sweepWorktrees(hygieneDeps, { graceMs: worktreeGraceMs, ...input }),
     compareForks: (input) => compareForks({ repo, checkpoints }, input),
+    compareDiff: (input) => compareDiff({ repo, checkpoints }, input),
+    pickWinner: (input) =>
+      gate.run(
+        "thread.pickWinner",
+        input,
+        (command) =>
+          pickWinner(
+            {
+              repo,
+              sendMessage: (message) => api.sendMessage(message),
+              archive: (archive) => api.archive(archive),
+            },
+            command,
+            input,
+          ),
+        { effects: true },
+      ),
     searchFiles: async ({ threadId, query, limit }) => {
       const state = await requireThread(threadId);
       const project = await repo.project(state.thread!.projectId);

@@ -27,10 +27,14 @@ import type {
   BringBackCode,
   BringBackCodeInput,
   CodeBroughtBack,
+  CompareDiff,
+  CompareDiffInput,
   CompareInput,
   FanOutAnswer,
   FanOutInput,
   ForkComparison,
+  PickWinnerAnswer,
+  PickWinnerInput,
   SweepInput,
   SweepResult,
   PurgeInput,
@@ -141,6 +145,15 @@ export interface OrchestratorCommands {
   fanOut(input: FanOutInput): Promise<FanOutAnswer>;
   /** B9 read: the forks side by side (status, usage, files changed, overlaps, a check). */
   compareForks(input: CompareInput): Promise<ForkComparison>;
+  /** B9 read: each fork's diff since its fork point (one path or all), patches bounded. */
+  compareDiff(input: CompareDiffInput): Promise<CompareDiff>;
+  /**
+   * B9: the winner of a fan-out comes back (code squash + conversation) and the other forks are
+   * archived, in one command. A refused bring-back (a clash: MergeConflictError naming the files)
+   * refuses the whole command with nothing changed; a retry under the same `commandId` finishes
+   * what is missing and redoes nothing.
+   */
+  pickWinner(input: PickWinnerInput): Promise<PickWinnerAnswer>;
   /**
    * B9 hygiene: removes worktrees (and untouched branches) of archived, merged and orphaned forks
    * past the grace period; never one holding uncaptured work unless `force`. Also run at startup.

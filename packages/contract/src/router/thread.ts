@@ -204,6 +204,42 @@ export const threadRouter = {
     .query(({ ctx, input }) => ctx.services.commands.compareForks(input)),
 
   /**
+   * B9: each fork's unified diff since its fork point, read from its worktree as it is now (the
+   * files `compare` counts): one `path`, or every file. Patches are bounded per file and per
+   * answer (a file past the bound comes with its +/- counts and `truncated`).
+   */
+  compareDiff: apiProcedure
+    .input(
+      z
+        .object({
+          threadIds: z.array(ThreadId).min(1).max(MAX_FAN_OUT),
+          path: z.string().min(1).max(4096).optional(),
+        })
+        .strict(),
+    )
+    .query(({ ctx, input }) => ctx.services.commands.compareDiff(input)),
+
+  /**
+   * B9 "pick the winner": brings `winnerThreadId` back into this thread (its files squashed in
+   * and its conversation sent with `text`, as `sendMessage` with `bringBackFrom` does) and then
+   * archives each of `others`. A refused bring-back (CONFLICT naming the files in `data.issues`)
+   * refuses it all, nothing changed. Idempotent by `commandId`: a retry finishes what is missing.
+   */
+  pickWinner: apiProcedure
+    .input(
+      z
+        .object({
+          threadId: ThreadId,
+          winnerThreadId: ThreadId,
+          others: z.array(ThreadId).max(MAX_FAN_OUT),
+          text: MessageText,
+          commandId: OptionalCommandId,
+        })
+        .strict(),
+    )
+    .mutation(({ ctx, input }) => ctx.services.commands.pickWinner(input)),
+
+  /**
    * B9 overlap warnings while forks run: each fork's changed files and the files two live forks
    * both changed, sent at once and again whenever that changes (worktrees read every
    * `intervalMs`).

@@ -3,10 +3,12 @@ import type {
   FanOutTarget,
   OverlapWarning,
   ProviderKind,
+  RunId,
   RunStatus,
   ThreadId,
   TokenUsage,
 } from "@skein/domain";
+import type { ReviewFile } from "./review.ts";
 
 /**
  * How a bring-back treats the fork's code: `squash` lands it as uncommitted changes; `merge`
@@ -77,9 +79,11 @@ export type ForkFileChange = { path: string; status: string; additions: number; 
 export type ForkSummary = {
   threadId: ThreadId;
   title: string;
-  /** The fork's latest run: its provider and model, status, timing and usage. */
+  /** The fork's latest run: its provider, model and effort, status, timing and usage. */
   provider: ProviderKind | null;
   model: string | null;
+  /** Reasoning effort the latest run asked for; null: the provider's default. */
+  effort: string | null;
   status: RunStatus | "idle";
   archived: boolean;
   startedAt: string | null;
@@ -97,6 +101,37 @@ export type ForkComparison = {
   forks: ForkSummary[];
   /** Files two or more live (not archived) forks changed. */
   overlaps: OverlapWarning[];
+};
+
+/** `thread.compareDiff`: the forks' diffs since their fork points, one file or all of them. */
+export type CompareDiffInput = { threadIds: ThreadId[]; path?: string };
+
+export type ForkDiff = {
+  threadId: ThreadId;
+  /** The worktree as it is now against the fork point; null without a worktree (or removed). */
+  files: ReviewFile[] | null;
+};
+export type CompareDiff = { forks: ForkDiff[] };
+
+/**
+ * B9 "pick the winner": the winner's code and conversation come back (as `sendMessage` with
+ * `bringBackFrom` and code `squash` does), then each of `others` is archived.
+ */
+export type PickWinnerInput = {
+  threadId: ThreadId;
+  winnerThreadId: ThreadId;
+  /** The other forks of the fan-out; each must be a fork of `threadId`. */
+  others: ThreadId[];
+  /** The message that brings the winner back (what the bring-back run is asked). */
+  text: string;
+  commandId?: string;
+};
+export type PickWinnerAnswer = {
+  runId: RunId;
+  code: CodeBroughtBack | null;
+  /** The forks archived by this command (others already archived are left out). */
+  archived: ThreadId[];
+  sequence: number;
 };
 
 /** What `thread.watchOverlaps` sends: each fork's changed files and the overlaps between them. */

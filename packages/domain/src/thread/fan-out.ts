@@ -1,14 +1,16 @@
 import { z } from "zod";
-import { ProviderKind } from "../entities/common.ts";
+import { ProviderKind, ReasoningEffort } from "../entities/common.ts";
 import type { ThreadId } from "../ids.ts";
 
 /** B9: how many forks one message may fan out to. */
 export const MAX_FAN_OUT = 8;
 
-/** One fork of a fan-out: the provider it runs on and, optionally, its model. */
+/** One fork of a fan-out: the provider it runs on and, optionally, its model and effort. */
 export const FanOutTarget = z.object({
   provider: ProviderKind,
   model: z.string().trim().min(1).max(200).nullable().optional(),
+  /** Reasoning effort of the fork's run (the model's levels: `provider.models`). */
+  effort: ReasoningEffort.nullable().optional(),
 });
 export type FanOutTarget = z.infer<typeof FanOutTarget>;
 

@@ -16,7 +16,7 @@ export const forkThread = defineTool<Inputs["thread"]["fork"]>({
 export const fanOut = defineTool<Inputs["thread"]["fanOut"]>({
   name: "skein_fan_out",
   description:
-    "Sends one message to 1–8 new forks of a thread at once, each in its own worktree, one per target { provider, model? } (isolated must be true). Answers the forks at once; their runs proceed in the background. Compare them with skein_compare_forks, bring one back with skein_bring_back.",
+    "Sends one message to 1–8 new forks of a thread at once, each in its own worktree, one per target { provider, model?, effort? } (isolated must be true). Answers the forks at once; their runs proceed in the background. Compare them with skein_compare_forks, bring one back with skein_bring_back.",
   input: inputOf("thread.fanOut"),
   annotations: COMMAND,
   run: (args, { api }) => api.thread.fanOut(args),

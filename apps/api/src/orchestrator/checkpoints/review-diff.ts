@@ -113,8 +113,17 @@ export async function reviewDiff(
   return { from: from ? point(from) : null, to: point(to), files: capPatches(diffs) };
 }
 
-/** Keeps answers bounded: huge patches are dropped (counts kept), smallest files first. */
-export function capPatches(diffs: ReadonlyArray<Omit<ReviewFile, "truncated">>): ReviewFile[] {
+/**
+ * Keeps answers bounded: huge patches are dropped (counts kept), smallest files first. `limits`:
+ * a smaller budget where one answer holds several diffs (the fan-out compare).
+ */
+export function capPatches(
+  diffs: ReadonlyArray<Omit<ReviewFile, "truncated">>,
+  limits: { perFile: number; total: number } = {
+    perFile: MAX_PATCH_CHARS,
+    total: MAX_TOTAL_PATCH_CHARS,
+  },
+): ReviewFile[] {
   const bySize = [...diffs.keys()].sort(
     (a, b) => (diffs[a]?.patch.length ?? 0) - (diffs[b]?.patch.length ?? 0),
   );
@@ -122,7 +131,7 @@ export function capPatches(diffs: ReadonlyArray<Omit<ReviewFile, "truncated">>):
   let total = 0;
   for (const i of bySize) {
     const size = diffs[i]?.patch.length ?? 0;
-    if (size > MAX_PATCH_CHARS || total + size > MAX_TOTAL_PATCH_CHARS) continue;
+    if (size > limits.perFile || total + size > limits.total) continue;
     total += size;
     keep.add(i);
   }

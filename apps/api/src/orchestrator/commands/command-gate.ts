@@ -22,6 +22,7 @@ export type CommandProcedure =
   | "thread.bringBackCode"
   | "thread.fork"
   | "thread.fanOut"
+  | "thread.pickWinner"
   | "thread.steer"
   | "thread.interrupt"
   | "thread.retryRun"

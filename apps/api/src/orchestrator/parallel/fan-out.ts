@@ -65,6 +65,7 @@ export async function fanOut(
         text: input.text,
         provider: target.provider,
         ...(target.model !== undefined ? { model: target.model } : {}),
+        ...(target.effort !== undefined ? { effort: target.effort } : {}),
         commandId: `${id}.send.${index}`,
       },
       deps.dispatch,

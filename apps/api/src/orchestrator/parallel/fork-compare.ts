@@ -1,17 +1,14 @@
-import { existsSync } from "node:fs";
 import {
   overlapWarnings,
   PreconditionFailedError,
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import type { AggregateRepository } from "../commands/aggregate-repository.ts";
-import { forkPointCheckpointId } from "./bring-back-code.ts";
 import { runCheckCommand } from "../commands/check-command.ts";
-import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
+import { type ForkReadDeps, forkWorktreeTrees, liveWorktree } from "./fork-worktree-trees.ts";
 import type { CompareInput, ForkComparison, ForkFileChange, ForkSummary } from "@skein/contract";
 
-type Deps = { repo: AggregateRepository; checkpoints: CheckpointService };
+type Deps = ForkReadDeps;
 
 /**
  * B9 compare: each fork's latest run and the files its worktree changed since the fork point
@@ -43,9 +40,7 @@ async function summarize(
   const run = latestId ? fork.runs.get(latestId) : undefined;
   const started = run?.startedAt ? Date.parse(run.startedAt) : null;
   const ended = run?.completedAt ? Date.parse(run.completedAt) : null;
-  // A worktree hygiene removed reads as none: its work stays in the fork's checkpoints.
-  const worktree =
-    thread.worktreePath && existsSync(thread.worktreePath) ? thread.worktreePath : null;
+  const worktree = liveWorktree(fork);
   const files = worktree ? await changedSinceForkPoint(deps, fork, worktree) : null;
   const check =
     worktree && input.checkCommand
@@ -56,6 +51,7 @@ async function summarize(
     title: thread.title,
     provider: run?.provider ?? null,
     model: run?.model ?? null,
+    effort: run?.effort ?? null,
     status: run?.status ?? "idle",
     archived: thread.archivedAt !== null,
     startedAt: run?.startedAt ?? null,
@@ -74,15 +70,9 @@ async function changedSinceForkPoint(
   fork: ThreadState,
   worktree: string,
 ): Promise<ForkFileChange[]> {
-  const point = fork.inheritance!.sourcePoint;
-  const source = await deps.repo.thread(point.threadId);
-  const checkpointId = forkPointCheckpointId(source, fork);
-  const checkpoint = checkpointId ? source.checkpoints.get(checkpointId) : undefined;
-  if (checkpoint?.status !== "ready") return [];
-  const store = await deps.checkpoints.storeFor(worktree);
-  const base = await store.checkpointTree(checkpoint.ref);
-  const now = await store.snapshotTree(base);
-  const changes = await store.changedFiles(base, now);
+  const trees = await forkWorktreeTrees(deps, fork, worktree);
+  if (!trees) return [];
+  const changes = await trees.store.changedFiles(trees.base, trees.now);
   return changes.map((f) => ({
     path: f.path,
     status: f.status,

@@ -83,11 +83,14 @@ export function ModelInput({
   value,
   onChange,
   id,
+  label = "Model",
 }: {
   provider: ProviderKind | "";
   value: string;
   onChange(value: string): void;
   id: string;
+  /** Its accessible name, where several stand side by side (a fan-out's rows). */
+  label?: string;
 }) {
   const catalog = useProviderModels(provider);
   const choices: Array<{ id: string; label: string }> =
@@ -104,7 +107,7 @@ export function ModelInput({
   return (
     <select
       id={id}
-      aria-label="Model"
+      aria-label={label}
       className="model-menu"
       value={picked}
       onChange={(event) => onChange(event.target.value)}

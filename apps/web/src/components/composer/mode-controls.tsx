@@ -32,17 +32,20 @@ export function EffortSelect({
   model,
   value,
   onChange,
+  label = "Effort",
 }: {
   provider: ProviderKind;
   model: string;
   value: string;
   onChange(value: string): void;
+  /** Its accessible name, where several stand side by side (a fan-out's rows). */
+  label?: string;
 }) {
   const efforts = effortsOf(useProviderModels(provider), model.trim());
   // A level picked for another model stays visible (and is refused in words if it does not fit).
   const options = value !== "" && !efforts.includes(value) ? [...efforts, value] : efforts;
   return (
-    <select aria-label="Effort" value={value} onChange={(event) => onChange(event.target.value)}>
+    <select aria-label={label} value={value} onChange={(event) => onChange(event.target.value)}>
       <option value="">default effort</option>
       {options.map((effort) => (
         <option key={effort} value={effort}>

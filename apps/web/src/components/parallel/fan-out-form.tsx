@@ -4,21 +4,27 @@ import { useApi } from "../../lib/api-context.tsx";
 import { DEFAULT_PROVIDER, PROVIDERS, type ProviderKind } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ActionError } from "../common/action-error.tsx";
-import { ProviderSelect } from "../common/provider-select.tsx";
+import { ModelInput, ProviderSelect } from "../common/provider-select.tsx";
+import { EffortSelect } from "../composer/mode-controls.tsx";
 
 const MAX_TARGETS = 8;
+/** One row: its provider, and its model and effort (empty: the provider's defaults). */
+type Target = { provider: ProviderKind; model: string; effort: string };
+const target = (provider: ProviderKind): Target => ({ provider, model: "", effort: "" });
 /** Two forks to start with (rows can be added): a row per provider would grow with every agent. */
-const FIRST_TARGETS = PROVIDERS.slice(0, 2);
+const FIRST_TARGETS = PROVIDERS.slice(0, 2).map(target);
 
 /**
- * B9: one task sent to several isolated forks at once, one per row (provider per row), each in
- * its own worktree and branch; the comparison below follows them.
+ * B9: one task sent to several isolated forks at once, one per row (provider, model and effort
+ * per row), each in its own worktree and branch; the comparison below follows them.
  */
 export function FanOutForm({ threadId, onFannedOut }: { threadId: string; onFannedOut(): void }) {
   const client = useApi();
   const action = useAction();
   const [text, setText] = useState("");
-  const [targets, setTargets] = useState<ProviderKind[]>([...FIRST_TARGETS]);
+  const [targets, setTargets] = useState<Target[]>(FIRST_TARGETS);
+  const change = (index: number, next: Partial<Target>) =>
+    setTargets(targets.map((t, i) => (i === index ? { ...t, ...next } : t)));
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -28,7 +34,11 @@ export function FanOutForm({ threadId, onFannedOut }: { threadId: string; onFann
         client.thread.fanOut.mutate({
           threadId: threadId as never,
           text,
-          targets: targets.map((provider) => ({ provider })),
+          targets: targets.map(({ provider, model, effort }) => ({
+            provider,
+            ...(model.trim() === "" ? {} : { model: model.trim() }),
+            ...(effort === "" ? {} : { effort }),
+          })),
           isolated: true,
         }),
       )
@@ -56,15 +66,28 @@ export function FanOutForm({ threadId, onFannedOut }: { threadId: string; onFann
         />
       </label>
       <ol className="fan-out-targets">
-        {targets.map((provider, index) => (
+        {targets.map(({ provider, model, effort }, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions, not entities
           <li key={index}>
             <ProviderSelect
               label={`Provider of fork ${index + 1}`}
               value={provider}
-              onChange={(next) =>
-                setTargets(targets.map((p, i) => (i === index ? (next as ProviderKind) : p)))
-              }
+              // Another provider's model and effort mean nothing here: back to its defaults.
+              onChange={(next) => change(index, target(next as ProviderKind))}
+            />
+            <ModelInput
+              id={`fan-out-model-${index}`}
+              label={`Model of fork ${index + 1}`}
+              provider={provider}
+              value={model}
+              onChange={(next) => change(index, { model: next })}
+            />
+            <EffortSelect
+              label={`Effort of fork ${index + 1}`}
+              provider={provider}
+              model={model}
+              value={effort}
+              onChange={(next) => change(index, { effort: next })}
             />
             <button
               type="button"
@@ -81,7 +104,7 @@ export function FanOutForm({ threadId, onFannedOut }: { threadId: string; onFann
         <button
           type="button"
           disabled={targets.length >= MAX_TARGETS}
-          onClick={() => setTargets([...targets, DEFAULT_PROVIDER])}
+          onClick={() => setTargets([...targets, target(DEFAULT_PROVIDER)])}
         >
           Add a fork
         </button>
