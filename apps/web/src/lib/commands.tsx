@@ -1,6 +1,5 @@
 "use client";
 import {
-  createContext,
   type ReactNode,
   useCallback,
   useContext,
@@ -9,6 +8,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { requiredContext } from "./required-context.ts";
 import { matches, SHORTCUTS, type ShortcutName } from "./shortcuts.ts";
 
 export type Command = {
@@ -29,7 +29,8 @@ type CommandsState = {
   setPaletteOpen(open: boolean): void;
 };
 
-const CommandsContext = createContext<CommandsState | null>(null);
+const { Context: CommandsContext, useRequired: useCommandsState } =
+  requiredContext<CommandsState>("<CommandsProvider>");
 
 /**
  * The actions a view offers right now (fork, interrupt, new thread…), registered by the views
@@ -75,9 +76,7 @@ export function CommandsProvider({ children }: { children?: ReactNode }) {
 }
 
 export function useCommands(): CommandsState {
-  const state = useContext(CommandsContext);
-  if (!state) throw new Error("useCommands outside CommandsProvider");
-  return state;
+  return useCommandsState();
 }
 
 /**

@@ -1,14 +1,6 @@
 "use client";
-import {
-  createContext,
-  type ReactNode,
-  useCallback,
-  useContext,
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-} from "react";
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { requiredContext } from "./required-context.ts";
 import { useApi } from "./api-context.tsx";
 import { codeOf } from "./errors.ts";
 import { RefreshScheduler } from "./refresh-scheduler.ts";
@@ -46,7 +38,8 @@ export type ShellsState = {
 export type SearchFound = { query: string; excerpts: ReadonlyMap<string, string> };
 const NOTHING_FOUND: SearchFound = { query: "", excerpts: new Map() };
 
-const ShellsContext = createContext<ShellsState | null>(null);
+const { Context: ShellsContext, useRequired: useShellsState } =
+  requiredContext<ShellsState>("<ShellsProvider>");
 
 export function threadIdOfStream(streamId: string): string | null {
   return streamId.startsWith("thread-") ? streamId.slice("thread-".length) : null;
@@ -251,7 +244,5 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
 }
 
 export function useShells(): ShellsState {
-  const value = useContext(ShellsContext);
-  if (value === null) throw new Error("useShells outside <ShellsProvider>");
-  return value;
+  return useShellsState();
 }

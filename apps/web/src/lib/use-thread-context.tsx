@@ -1,5 +1,5 @@
 "use client";
-import { createContext, useContext } from "react";
+import { requiredContext } from "./required-context.ts";
 import type { ThreadDetailState } from "./use-thread-detail.ts";
 import type { TimeTravel } from "./use-time-travel.ts";
 
@@ -13,10 +13,9 @@ export type OpenThread = ThreadDetailState & {
 };
 
 /** The open thread's live detail, shared by its tabs (conversation, handoffs, checkpoints…). */
-export const ThreadContext = createContext<OpenThread | null>(null);
+const thread = requiredContext<OpenThread>("a thread page");
+export const ThreadContext = thread.Context;
 
 export function useThread(): OpenThread {
-  const value = useContext(ThreadContext);
-  if (value === null) throw new Error("useThread outside a thread page");
-  return value;
+  return thread.useRequired();
 }
