@@ -6,7 +6,7 @@ import {
   pageClauses,
 } from "../message-search.ts";
 import { toMessageThreadRows } from "../sqlite/message-search.ts";
-import { escapeLike } from "../sqlite/projection-reader.ts";
+import { escapeLike } from "../projection-sql.ts";
 
 type Rows = (text: string, values: unknown[]) => Promise<unknown[][]>;
 

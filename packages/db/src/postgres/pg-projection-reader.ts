@@ -5,14 +5,13 @@ import type {
   ProjectionRow,
   ThreadPageFilter,
 } from "../event-store.ts";
-import { isProjectionTable } from "../projection-tables.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
   PROJECTION_COLUMNS as COLUMNS,
   type RawProjectionRow as Row,
   toProjectionRow,
 } from "../projection-row.ts";
-import { escapeLike } from "../sqlite/projection-reader.ts";
+import { checkedTable, escapeLike, filterClause } from "../projection-sql.ts";
 import { type PgClient, quoteIdent } from "./connection.ts";
 import { pgMessageThreadPage } from "./pg-message-search.ts";
 
@@ -112,47 +111,25 @@ export class StatementNames {
 }
 
 function checked(table: ProjectionTable): string {
-  if (!isProjectionTable(table)) throw new Error(`unknown projection table ${String(table)}`);
-  return quoteIdent(table);
+  return quoteIdent(checkedTable(table));
 }
 
 function whereClause(filter: Omit<ProjectionFilter, "limit">): {
   where: string;
   values: unknown[];
 } {
-  const clauses: string[] = [];
   const values: unknown[] = [];
-  const param = (value: unknown): string => {
+  const bind = (_name: string, value: unknown): string => {
     values.push(value);
     return `$${values.length}`;
   };
-  if (filter.threadId === null) {
-    clauses.push("thread_id IS NULL");
-  } else if (filter.threadId !== undefined) {
-    clauses.push(`thread_id = ${param(filter.threadId)}`);
-  }
-  if (typeof filter.status === "string") {
-    clauses.push(`status = ${param(filter.status)}`);
-  } else if (filter.status !== undefined) {
-    // One array parameter keeps the statement text (and its prepared name) independent of length.
-    clauses.push(`status = ANY(${param([...filter.status])}::text[])`);
-  }
-  if (filter.maxSortKey !== undefined) {
-    clauses.push(`sort_key <= ${param(filter.maxSortKey)}`);
-  }
-  if (filter.maxRunOrdinal !== undefined) {
-    clauses.push(`(run_ordinal IS NULL OR run_ordinal <= ${param(filter.maxRunOrdinal)})`);
-  }
-  if (filter.minSortKey !== undefined) {
-    clauses.push(`sort_key >= ${param(filter.minSortKey)}`);
-  }
-  if (filter.minRunOrdinal !== undefined) {
-    clauses.push(`(run_ordinal IS NULL OR run_ordinal >= ${param(filter.minRunOrdinal)})`);
-  }
-  if (filter.runOrdinal !== undefined) {
-    clauses.push(`run_ordinal = ${param(filter.runOrdinal)}`);
-  }
-  return { where: clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`, values };
+  // One array parameter keeps the statement text (and its prepared name) independent of length.
+  const where = filterClause(
+    filter,
+    bind,
+    (statuses) => `status = ANY(${bind("statuses", [...statuses])}::text[])`,
+  );
+  return { where, values };
 }
 
 function toRows(rows: Row[]): ProjectionRow[] {

@@ -7,7 +7,7 @@ import type {
 import { isProjectionTable } from "../projection-tables.ts";
 import { pgMessageThreadPage } from "../postgres/pg-message-search.ts";
 import { messageSearchSql, toMessageThreadRows } from "../sqlite/message-search.ts";
-import { escapeLike } from "../sqlite/projection-reader.ts";
+import { escapeLike } from "../projection-sql.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 
 /** A projection row as either generated client returns it (PostgreSQL's sequence is a BigInt). */

@@ -6,7 +6,7 @@ import {
   pageClauses,
 } from "../message-search.ts";
 import { type RawProjectionRow, toProjectionRow } from "../projection-row.ts";
-import { escapeLike } from "./projection-reader.ts";
+import { escapeLike } from "../projection-sql.ts";
 
 /**
  * Issue 29 on SQLite, as positional SQL any of its clients runs (better-sqlite3, Prisma's raw

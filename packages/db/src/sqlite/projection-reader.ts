@@ -6,7 +6,7 @@ import type {
   ProjectionRow,
   ThreadPageFilter,
 } from "../event-store.ts";
-import { isProjectionTable } from "../projection-tables.ts";
+import { checkedTable, escapeLike, filterClause } from "../projection-sql.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
   PROJECTION_COLUMNS as COLUMNS,
@@ -40,14 +40,15 @@ export class ProjectionReader {
   constructor(private readonly db: SqliteDatabase) {}
 
   get(table: ProjectionTable, id: string): ProjectionRow | undefined {
-    const row = this.rows(`SELECT ${COLUMNS} FROM "${checked(table)}" WHERE id = @id`).get({ id });
+    const sql = `SELECT ${COLUMNS} FROM "${checkedTable(table)}" WHERE id = @id`;
+    const row = this.rows(sql).get({ id });
     return row === undefined ? undefined : toProjectionRow(row);
   }
 
   list(table: ProjectionTable, filter: ProjectionFilter = {}): ProjectionRow[] {
     const { where, params } = whereClause(filter);
     const order = filter.descending ? "sort_key DESC, id DESC" : "sort_key, id";
-    let sql = `SELECT ${COLUMNS} FROM "${checked(table)}"${where} ORDER BY ${order}`;
+    let sql = `SELECT ${COLUMNS} FROM "${checkedTable(table)}"${where} ORDER BY ${order}`;
     if (filter.limit !== undefined) {
       sql += " LIMIT @limit";
       params.limit = filter.limit;
@@ -118,7 +119,7 @@ export class ProjectionReader {
 
   count(table: ProjectionTable, filter: Omit<ProjectionFilter, "limit"> = {}): number {
     const { where, params } = whereClause(filter);
-    const sql = `SELECT COUNT(*) AS n FROM "${checked(table)}"${where}`;
+    const sql = `SELECT COUNT(*) AS n FROM "${checkedTable(table)}"${where}`;
     return (this.statement(sql).get(params) as { n: number }).n;
   }
 
@@ -146,54 +147,16 @@ export class ProjectionReader {
   }
 }
 
-function checked(table: ProjectionTable): ProjectionTable {
-  if (!isProjectionTable(table)) throw new Error(`unknown projection table ${String(table)}`);
-  return table;
-}
-
 function whereClause(filter: Omit<ProjectionFilter, "limit">): { where: string; params: Params } {
-  const clauses: string[] = [];
   const params: Params = {};
-  if (filter.threadId === null) {
-    clauses.push("thread_id IS NULL");
-  } else if (filter.threadId !== undefined) {
-    clauses.push("thread_id = @threadId");
-    params.threadId = filter.threadId;
-  }
-  if (typeof filter.status === "string") {
-    clauses.push("status = @status");
-    params.status = filter.status;
-  } else if (filter.status !== undefined) {
-    const names = filter.status.map((status, index) => {
-      params[`status${index}`] = status;
-      return `@status${index}`;
-    });
-    clauses.push(names.length === 0 ? "0" : `status IN (${names.join(", ")})`);
-  }
-  if (filter.maxSortKey !== undefined) {
-    clauses.push("sort_key <= @maxSortKey");
-    params.maxSortKey = filter.maxSortKey;
-  }
-  if (filter.maxRunOrdinal !== undefined) {
-    clauses.push("(run_ordinal IS NULL OR run_ordinal <= @maxRunOrdinal)");
-    params.maxRunOrdinal = filter.maxRunOrdinal;
-  }
-  if (filter.minSortKey !== undefined) {
-    clauses.push("sort_key >= @minSortKey");
-    params.minSortKey = filter.minSortKey;
-  }
-  if (filter.minRunOrdinal !== undefined) {
-    clauses.push("(run_ordinal IS NULL OR run_ordinal >= @minRunOrdinal)");
-    params.minRunOrdinal = filter.minRunOrdinal;
-  }
-  if (filter.runOrdinal !== undefined) {
-    clauses.push("run_ordinal = @runOrdinal");
-    params.runOrdinal = filter.runOrdinal;
-  }
-  return { where: clauses.length === 0 ? "" : ` WHERE ${clauses.join(" AND ")}`, params };
-}
-
-/** `%`, `_` and the escape character itself match literally. */
-export function escapeLike(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+  const bind = (name: string, value: unknown): string => {
+    params[name] = value as string | number | null;
+    return `@${name}`;
+  };
+  const where = filterClause(filter, bind, (statuses) =>
+    statuses.length === 0
+      ? "0"
+      : `status IN (${statuses.map((status, index) => bind(`status${index}`, status)).join(", ")})`,
+  );
+  return { where, params };
 }
