@@ -26,3 +26,10 @@ export function toProjectionRow(row: RawProjectionRow): ProjectionRow {
     updatedSequence: row[6],
   };
 }
+
+/** A whole result set; a plain loop, as the hot reads (sidebar pages) map thousands of rows. */
+export function toProjectionRows(rows: readonly RawProjectionRow[]): ProjectionRow[] {
+  const out: ProjectionRow[] = new Array(rows.length);
+  for (let i = 0; i < rows.length; i += 1) out[i] = toProjectionRow(rows[i] as RawProjectionRow);
+  return out;
+}

@@ -1,15 +1,10 @@
-import type {
-  MessageThreadPageFilter,
-  MessageThreadRow,
-  ProjectionFilter,
-  ProjectionRow,
-  ThreadPageFilter,
-} from "../event-store.ts";
+import type * as Store from "../event-store.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import {
   PROJECTION_COLUMNS as COLUMNS,
   type RawProjectionRow as Row,
   toProjectionRow,
+  toProjectionRows,
 } from "../projection-row.ts";
 import { checkedTable, escapeLike, filterClause } from "../projection-sql.ts";
 import { type PgClient, quoteIdent } from "./connection.ts";
@@ -29,13 +24,16 @@ export class PgProjectionReader {
     private readonly names: StatementNames,
   ) {}
 
-  async get(table: ProjectionTable, id: string): Promise<ProjectionRow | undefined> {
+  async get(table: ProjectionTable, id: string): Promise<Store.ProjectionRow | undefined> {
     const rows = await this.rows(`SELECT ${COLUMNS} FROM ${checked(table)} WHERE id = $1`, [id]);
     const row = rows[0];
     return row === undefined ? undefined : toProjectionRow(row);
   }
 
-  async list(table: ProjectionTable, filter: ProjectionFilter = {}): Promise<ProjectionRow[]> {
+  async list(
+    table: ProjectionTable,
+    filter: Store.ProjectionFilter = {},
+  ): Promise<Store.ProjectionRow[]> {
     const { where, values } = whereClause(filter);
     const order = filter.descending ? "sort_key DESC, id DESC" : "sort_key, id";
     let sql = `SELECT ${COLUMNS} FROM ${checked(table)}${where} ORDER BY ${order}`;
@@ -43,10 +41,10 @@ export class PgProjectionReader {
       values.push(filter.limit);
       sql += ` LIMIT $${values.length}`;
     }
-    return toRows(await this.rows(sql, values));
+    return toProjectionRows(await this.rows(sql, values));
   }
 
-  async threadPage(filter: ThreadPageFilter): Promise<ProjectionRow[]> {
+  async threadPage(filter: Store.ThreadPageFilter): Promise<Store.ProjectionRow[]> {
     const values: unknown[] = [];
     const param = (value: unknown): string => {
       values.push(value);
@@ -64,16 +62,16 @@ export class PgProjectionReader {
     }
     const sql = `SELECT ${COLUMNS} FROM "threads" WHERE ${clauses.join(" AND ")}
       ORDER BY active_at DESC, id DESC LIMIT ${param(filter.limit)}`;
-    return toRows(await this.rows(sql, values));
+    return toProjectionRows(await this.rows(sql, values));
   }
 
-  messageThreadPage(filter: MessageThreadPageFilter): Promise<MessageThreadRow[]> {
+  messageThreadPage(filter: Store.MessageThreadPageFilter): Promise<Store.MessageThreadRow[]> {
     return pgMessageThreadPage((text, values) => this.rows(text, values), filter);
   }
 
   async count(
     table: ProjectionTable,
-    filter: Omit<ProjectionFilter, "limit"> = {},
+    filter: Omit<Store.ProjectionFilter, "limit"> = {},
   ): Promise<number> {
     const { where, values } = whereClause(filter);
     const rows = await this.rows(`SELECT COUNT(*) FROM ${checked(table)}${where}`, values);
@@ -114,7 +112,7 @@ function checked(table: ProjectionTable): string {
   return quoteIdent(checkedTable(table));
 }
 
-function whereClause(filter: Omit<ProjectionFilter, "limit">): {
+function whereClause(filter: Omit<Store.ProjectionFilter, "limit">): {
   where: string;
   values: unknown[];
 } {
@@ -130,10 +128,4 @@ function whereClause(filter: Omit<ProjectionFilter, "limit">): {
     (statuses) => `status = ANY(${bind("statuses", [...statuses])}::text[])`,
   );
   return { where, values };
-}
-
-function toRows(rows: Row[]): ProjectionRow[] {
-  const out: ProjectionRow[] = new Array(rows.length);
-  for (let i = 0; i < rows.length; i += 1) out[i] = toProjectionRow(rows[i] as Row);
-  return out;
 }

@@ -12,6 +12,7 @@ import {
   PROJECTION_COLUMNS as COLUMNS,
   type RawProjectionRow as Row,
   toProjectionRow,
+  toProjectionRows,
 } from "../projection-row.ts";
 import type { SqliteDatabase } from "./connection.ts";
 import { messageSearchSql, toMessageThreadRows } from "./message-search.ts";
@@ -53,7 +54,7 @@ export class ProjectionReader {
       sql += " LIMIT @limit";
       params.limit = filter.limit;
     }
-    return this.toRows(this.rows(sql).all(params));
+    return toProjectionRows(this.rows(sql).all(params));
   }
 
   threadPage(filter: ThreadPageFilter): ProjectionRow[] {
@@ -88,7 +89,7 @@ export class ProjectionReader {
     }
     const sql = `SELECT ${COLUMNS} FROM "threads" WHERE ${clauses.join(" AND ")}
       ORDER BY active_at DESC, id DESC LIMIT @limit`;
-    return this.toRows(this.rows(sql).all(params));
+    return toProjectionRows(this.rows(sql).all(params));
   }
 
   messageThreadPage(filter: MessageThreadPageFilter): MessageThreadRow[] {
@@ -109,12 +110,6 @@ export class ProjectionReader {
       .pluck()
       .get({ match: trigramPhrase(query) }) as number;
     return count < FEW_TITLE_MATCHES;
-  }
-
-  private toRows(rows: Row[]): ProjectionRow[] {
-    const out: ProjectionRow[] = new Array(rows.length);
-    for (let i = 0; i < rows.length; i += 1) out[i] = toProjectionRow(rows[i] as Row);
-    return out;
   }
 
   count(table: ProjectionTable, filter: Omit<ProjectionFilter, "limit"> = {}): number {
