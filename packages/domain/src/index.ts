@@ -111,6 +111,7 @@ export {
   Command,
   commandStreamId,
   projectStreamId,
+  SessionCommand,
   sessionStreamId,
   ThreadCommand,
   threadStreamId,

@@ -171,7 +171,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     PROVIDER_IDS.find((provider) => options.adapters[provider]) ?? PROVIDER_IDS[0];
   const sessions = new SessionManager(
     options.adapters,
-    repo,
+    (command) => repo.execute(command),
     () => ids.next("providerSession"),
     log,
     options.rawLog,

@@ -1,8 +1,15 @@
-import type { ThreadId } from "@skein/domain";
-import type { AggregateRepository } from "../commands/aggregate-repository.ts";
+import type { Command, ThreadId } from "@skein/domain";
+import type { ExecuteOptions, ExecuteResult } from "../commands/aggregate-repository.ts";
 
-/** What the executor's run path appends through. */
-export type RunAppender = Pick<AggregateRepository, "execute" | "executeBatch">;
+/**
+ * What the executor's run path appends through: the thread's scope (runner-context.ts), which
+ * fences every append by the thread's lease. Its own port, not a view of the repository, so run
+ * code cannot reach past the fence to the repository by accident.
+ */
+export interface RunAppender {
+  execute(command: Command, options?: ExecuteOptions): Promise<ExecuteResult>;
+  executeBatch(commands: readonly Command[], options?: ExecuteOptions): Promise<ExecuteResult>;
+}
 
 /**
  * Refuses an append for a run whose thread lease this instance no longer holds: the store's

@@ -1,15 +1,12 @@
-import type { Run, ThreadId } from "@skein/domain";
+import type { ProviderSessionId, Run, RunId } from "@skein/domain";
 import type { ThreadSettings } from "@skein/domain/provider";
-import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { ActiveTurn } from "../runtime/active-turns.ts";
 import type { SessionManager } from "../runtime/session-manager.ts";
-import type { RunAppender } from "./lease-fence.ts";
 
 type ReattachDeps = {
-  ctx: { repo: AggregateRepository; sessions: SessionManager };
-  threadId: ThreadId;
-  /** The thread's lease-fenced appends. */
-  appends: RunAppender;
+  ctx: { sessions: SessionManager };
+  /** Records the run's provider thread on its new runtime (the thread's scope). */
+  movedToSession: (runId: RunId, providerSessionId: ProviderSessionId) => Promise<void>;
 };
 
 /**
@@ -24,15 +21,11 @@ export async function reattach(
   settings: ThreadSettings,
 ): Promise<void> {
   if (active.session.handle.isAlive()) return;
-  const { repo, sessions } = deps.ctx;
-  const threadId = deps.threadId;
-  const session = await sessions.ensureLoaded(run.provider, settings, active.nativeThreadRef);
+  const session = await deps.ctx.sessions.ensureLoaded(
+    run.provider,
+    settings,
+    active.nativeThreadRef,
+  );
   active.session = session;
-  const providerThreadId = (await repo.thread(threadId)).runs.get(run.id)?.providerThreadId;
-  if (providerThreadId) {
-    await deps.appends.execute({
-      type: "UpdateProviderThread",
-      data: { threadId, providerThreadId, providerSessionId: session.providerSessionId },
-    });
-  }
+  await deps.movedToSession(run.id, session.providerSessionId);
 }

@@ -3,6 +3,7 @@ import {
   type Command,
   type IdSource,
   isDomainError,
+  type ProviderSessionId,
   type RunId,
   type ThreadId,
 } from "@skein/domain";
@@ -103,6 +104,11 @@ export type ThreadScope = {
    * run whose end was never recorded would keep its thread's queue waiting for nobody.
    */
   readonly failDurably: (runId: RunId, error: string) => Promise<void>;
+  /**
+   * B2: the run's provider thread now lives on `providerSessionId` (a runtime that replaced a
+   * dead one and resumed the thread), recorded as the thread's own fenced append.
+   */
+  readonly movedToSession: (runId: RunId, providerSessionId: ProviderSessionId) => Promise<void>;
 };
 
 export function threadScope(ctx: RunnerContext, threadId: ThreadId): ThreadScope {
@@ -143,6 +149,14 @@ export function threadScope(ctx: RunnerContext, threadId: ThreadId): ThreadScope
     pause,
     fail: async (command) => {
       await appends.execute(command).catch((cause) => unrecorded(command.data.runId, cause));
+    },
+    movedToSession: async (runId, providerSessionId) => {
+      const providerThreadId = (await ctx.repo.thread(threadId)).runs.get(runId)?.providerThreadId;
+      if (!providerThreadId) return;
+      await appends.execute({
+        type: "UpdateProviderThread",
+        data: { threadId, providerThreadId, providerSessionId },
+      });
     },
     failDurably: async (runId, error) => {
       const deadline = Date.now() + STORE_RETRY_MS;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type { ProviderKind, ProviderSessionId } from "@skein/domain";
+import type { ProviderKind, ProviderSessionId, SessionCommand } from "@skein/domain";
 import {
   isConfiguredProviderId,
   PROVIDER_IDS,
@@ -9,11 +9,16 @@ import {
   type RawEventSink,
   type ThreadSettings,
 } from "@skein/domain/provider";
-import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
 
 /** How long shutdown waits for one provider runtime to close. */
 const CLOSE_WITHIN_MS = 3_000;
+
+/**
+ * Where the manager records its runtimes' lives (the session aggregate's commands). Only that:
+ * the manager runs processes and has no business with threads, runs or their streams.
+ */
+export type SessionJournal = (command: SessionCommand) => Promise<unknown>;
 
 type LiveSession = {
   providerSessionId: ProviderSessionId;
@@ -72,7 +77,7 @@ export class SessionManager {
 
   constructor(
     private readonly adapters: Partial<Record<ProviderKind, ProviderAdapter>>,
-    private readonly repo: AggregateRepository,
+    private readonly record: SessionJournal,
     private readonly newSessionId: () => ProviderSessionId,
     private readonly log: Logger,
     private readonly rawLog: RawEventSink | undefined,
@@ -216,7 +221,7 @@ export class SessionManager {
     const adapter = this.adapters[provider];
     if (!adapter) throw new Error(`provider ${provider} is not configured on this server`);
     const providerSessionId = this.newSessionId();
-    await this.repo.execute({
+    await this.record({
       type: "OpenProviderSession",
       data: {
         providerSessionId,
@@ -366,7 +371,7 @@ export class SessionManager {
     lastError: string | null,
   ): Promise<void> {
     try {
-      await this.repo.execute({
+      await this.record({
         type: "ChangeProviderSessionStatus",
         data: { providerSessionId, status, lastError },
       });
