@@ -125,6 +125,54 @@ describe("thread.fanOut, compare, bring-back with code and worktree hygiene over
   );
 
   it(
+    "B3: a fan-out's command id is bound to its input: the same input replays its forks from its own receipt; fewer targets or other text is CONFLICT and appends nothing",
+    async () => {
+      const { threadId } = await parentThread();
+      t.codex.enqueue(say("codex went"));
+      t.claude.enqueue(say("claude went"));
+      const input = {
+        threadId,
+        text: "go",
+        targets: [{ provider: "codex" as const }, { provider: "claude" as const }],
+        isolated: true as const,
+        commandId: "cmd_fan_bound",
+      };
+      const fanned = await t.client.thread.fanOut.mutate(input);
+      for (const fork of fanned.forks) {
+        const detail = await t.client.thread.detail.query({ threadId: fork.threadId });
+        await settled(fork.threadId, detail.runs.at(-1)!.id);
+      }
+      expect(await t.store.findReceipt("cmd_fan_bound")).toMatchObject({
+        procedure: "thread.fanOut",
+        lastSequence: fanned.sequence,
+        receipt: { forks: fanned.forks },
+      });
+      expect(await t.store.findIntent("cmd_fan_bound")).toBeNull();
+
+      const head = await t.store.headSequence();
+      const shells = (await t.client.thread.shells.query({})).threads.length;
+      expect(await t.client.thread.fanOut.mutate(input)).toEqual(fanned);
+      for (const other of [
+        { ...input, targets: [{ provider: "codex" as const }] },
+        { ...input, text: "go, differently" },
+      ]) {
+        const refused = await refusal(t.client.thread.fanOut.mutate(other));
+        expect(refused).toMatchObject({ code: "CONFLICT", httpStatus: 409 });
+        expect(refused.message).toMatch(
+          /cmd_fan_bound was already used by thread\.fanOut with a different payload/,
+        );
+      }
+      expect(
+        (await t.store.readAll(head))
+          .filter((e) => !["CheckpointScopeRecorded", "CheckpointRecorded"].includes(e.type))
+          .map((e) => e.type),
+      ).toEqual([]);
+      expect((await t.client.thread.shells.query({})).threads.length).toBe(shells);
+    },
+    SLOW,
+  );
+
+  it(
     "compare lists each fork's files and the overlap, the overlap watch follows worktree edits; a clashing bring-back is CONFLICT with the files in data.issues",
     async () => {
       const { ws, threadId } = await parentThread();

@@ -64,6 +64,26 @@ export type AppendResult = {
   duplicate: boolean;
 };
 
+/**
+ * B3: the answer of a command whose effects are the sum of its steps (each appended under an id
+ * derived from its own), stored under its own id once they are done (`EventStore.recordReceipt`).
+ */
+export type CommandReceipt = ReceiptBinding & {
+  commandId: string;
+  /** The stream the command is about (the thread it was asked on); nothing is appended to it. */
+  streamId: string;
+  /** The log position its answer reflects: the last sequence its steps wrote (or replayed). */
+  lastSequence: number;
+  /** Stored as JSON and returned verbatim to a retry, as an append's receipt is. */
+  receipt: unknown;
+};
+
+/**
+ * A command id's stored answer. An append's receipt spans its events (`firstSequence` through
+ * `lastSequence`, leaving `streamId` at `streamVersion`). A receipt recorded without events of
+ * its own (`recordReceipt`) spans none: `firstSequence` is `lastSequence + 1`, and
+ * `streamVersion` is the version `streamId` had at `lastSequence`.
+ */
 export type StoredReceipt = {
   streamId: string;
   firstSequence: number;
@@ -236,6 +256,14 @@ export interface EventStore {
    * names its frame as `data.rawEventId`), in sequence order. Unknown ids are absent.
    */
   rawSequences(rawEventIds: readonly string[]): Promise<RawSequence[]>;
+  /**
+   * B3: stores the receipt of a command that appended nothing under its own id (its steps did),
+   * so a retry replays it and the id stays bound to its procedure and payload. Insert-if-absent:
+   * an id already answered with the same binding keeps (and returns) its first receipt; another
+   * binding is refused with ReceiptConflictError and nothing changes. Clears the command's intent,
+   * as an append's receipt does. A `lastSequence` past the log's head is an InvalidAppendError.
+   */
+  recordReceipt(receipt: CommandReceipt): Promise<StoredReceipt>;
   /**
    * B3: records that a command's outside effects are starting. False (nothing written) when an
    * intent under this command id is already recorded.

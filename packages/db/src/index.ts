@@ -7,6 +7,7 @@ export {
 } from "./errors.ts";
 export type {
   AppendFence,
+  CommandReceipt,
   EventStore,
   EventSubscription,
   FoldCheckpoint,

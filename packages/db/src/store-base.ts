@@ -5,6 +5,7 @@ import type {
   AppendOptions,
   BusStats,
   CommandIntent,
+  CommandReceipt,
   AppendResult,
   EventSubscription,
   ExpectedVersion,
@@ -20,6 +21,7 @@ import type {
   SubscribeOptions,
 } from "./event-store.ts";
 import { type PreparedAppend, prepareAppend } from "./prepare-append.ts";
+import { type PreparedReceipt, prepareReceipt } from "./command-receipt.ts";
 import type { PrismaSnapshots } from "./prisma/prisma-snapshots.ts";
 
 type MaybePromise<T> = T | Promise<T>;
@@ -44,6 +46,15 @@ export interface IntentTable {
   find(commandId: string): MaybePromise<CommandIntent | null>;
   list(): MaybePromise<CommandIntent[]>;
   clear(commandId: string): MaybePromise<void>;
+}
+
+/**
+ * B3: receipts recorded without events, each database its own way: in one transaction ordered
+ * with appends, the row inserted unless the id has one (kept, or refused for another binding)
+ * and the command's intent cleared.
+ */
+export interface ReceiptTable {
+  record(receipt: PreparedReceipt): MaybePromise<StoredReceipt>;
 }
 
 /** Issue 20: stored aggregate states, each database its own way. */
@@ -91,6 +102,7 @@ export abstract class StoreBase {
   };
   protected abstract readonly bus: EventBus;
   protected abstract readonly intents: IntentTable;
+  protected abstract readonly receipts: ReceiptTable;
   protected abstract readonly aggregates: AggregateSnapshotTable;
   protected abstract readonly foldCheckpoints: FoldCheckpointTable;
   /** Snapshots through the generated Prisma client (`snapshot(read, { through: "prisma" })`). */
@@ -147,6 +159,11 @@ export abstract class StoreBase {
     this.assertOpen();
     if (rawEventIds.length === 0) return [];
     return this.events.rawSequences(rawEventIds);
+  }
+
+  async recordReceipt(receipt: CommandReceipt): Promise<StoredReceipt> {
+    this.assertOpen();
+    return this.receipts.record(prepareReceipt(receipt));
   }
 
   async recordIntent(intent: Omit<CommandIntent, "createdAt">): Promise<boolean> {

@@ -10,6 +10,7 @@ import {
   type ProviderKind,
   type RunId,
   type ThreadId,
+  threadStreamId,
 } from "@skein/domain";
 import { PROVIDER_IDS, type ProviderAdapter, type RawEventSink } from "@skein/domain/provider";
 import { createIdGenerator } from "../runtime/id-generator.ts";
@@ -446,7 +447,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
             input,
           );
         },
-        { effects: true },
+        { effects: true, composite: { streamId: threadStreamId(input.threadId) } },
       ),
     ...runCommands({
       gate,
@@ -562,7 +563,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
             command,
             input,
           ),
-        { effects: true },
+        { effects: true, composite: { streamId: threadStreamId(input.threadId) } },
       ),
     searchFiles: async ({ threadId, query, limit }) => {
       const state = await requireThread(threadId);

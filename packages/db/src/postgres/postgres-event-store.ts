@@ -20,6 +20,7 @@ import { GroupCommit } from "../group-commit.ts";
 import { PgAggregateSnapshots } from "./pg-aggregate-snapshots.ts";
 import { PgFoldCheckpoints } from "./pg-fold-checkpoints.ts";
 import { PgIntentTable } from "./pg-intent-table.ts";
+import { PgReceiptTable } from "./pg-receipt-table.ts";
 import { PgSnapshots } from "./pg-snapshots.ts";
 import { PgRuntimeLeases } from "./pg-runtime-leases.ts";
 import { PgWriter } from "./pg-writer.ts";
@@ -103,6 +104,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
   protected readonly commits: GroupCommit;
   protected readonly bus: EventBus;
   protected readonly intents: PgIntentTable;
+  protected readonly receipts: PgReceiptTable;
   protected readonly aggregates: PgAggregateSnapshots;
   protected readonly foldCheckpoints: PgFoldCheckpoints;
   protected readonly prismaReads: PrismaSnapshots;
@@ -136,6 +138,7 @@ class PostgresStore extends StoreBase implements PostgresEventStore {
     });
     this.runtimeLeases = new PgRuntimeLeases(this.readPool, () => this.prismaReads.prisma());
     this.intents = new PgIntentTable(this.readPool);
+    this.receipts = new PgReceiptTable(this.readPool, lockKey);
     this.aggregates = new PgAggregateSnapshots(this.readPool);
     this.foldCheckpoints = new PgFoldCheckpoints(this.readPool);
     this.snapshots = new PgSnapshots(this.snapshotPool);

@@ -15,6 +15,7 @@ import {
 import { EventReader } from "./event-reader.ts";
 import { GroupCommit } from "../group-commit.ts";
 import { SqliteIntentTable } from "./intent-table.ts";
+import { SqliteReceiptTable } from "./receipt-table.ts";
 import { applyMigrations, loadMigrations } from "./migrator.ts";
 import { SqliteAggregateSnapshots } from "./aggregate-snapshots.ts";
 import { SqliteFoldCheckpoints } from "./fold-checkpoints.ts";
@@ -80,6 +81,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   protected readonly bus: EventBus;
   protected readonly snapshots: SnapshotPool;
   protected readonly intents: SqliteIntentTable;
+  protected readonly receipts: SqliteReceiptTable;
   private readonly guard: DataFileGuard;
   protected readonly aggregates: SqliteAggregateSnapshots;
   protected readonly foldCheckpoints: SqliteFoldCheckpoints;
@@ -95,6 +97,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
     super();
     this.events = new EventReader(db);
     this.intents = new SqliteIntentTable(db);
+    this.receipts = new SqliteReceiptTable(db);
     this.aggregates = new SqliteAggregateSnapshots(db);
     this.foldCheckpoints = new SqliteFoldCheckpoints(db);
     this.bus = new EventBus({

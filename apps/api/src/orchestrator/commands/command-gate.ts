@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import {
   type EventStore,
   type ReceiptBinding,
+  ReceiptConflictError,
   receiptConflict,
   type StoredReceipt,
 } from "@skein/db";
@@ -72,6 +73,15 @@ export type CommandContext = {
   recorded<D>(): Promise<D | undefined>;
 };
 
+/**
+ * How `CommandGate.run` runs a command. `effects`: it has outside effects, so it gets a generated
+ * command id when the caller sent none (its intent can then be recorded and a crash mid-way
+ * finished on restart). `composite`: it appends nothing under its own id, only its steps do
+ * under ids derived from it; the gate binds the id while it runs and stores its answer as a
+ * receipt of its own on `streamId` (the stream it is about) once the steps are done.
+ */
+export type RunOptions = { effects?: boolean; composite?: { streamId: string } };
+
 /** An intent's data: the command as asked, what it decided, and which instance was running it. */
 type Intended = { input: Record<string, unknown>; decision: unknown; owner: string };
 type Result = { sequence: number };
@@ -126,16 +136,12 @@ export class CommandGate {
     this.claims = new EffectClaims({ leases: store.runtimeLeases, owner, ttlMs: claimTtlMs });
   }
 
-  /**
-   * Runs `body` once per command id. `effects` marks commands with outside effects: they get a
-   * generated command id when the caller sent none, so their intent can be recorded and a crash
-   * mid-way finished on restart.
-   */
+  /** Runs `body` once per command id (see `RunOptions`). */
   run<T extends Result>(
     procedure: CommandProcedure,
     input: { commandId?: string },
     body: (context: CommandContext) => Promise<T>,
-    options: { effects?: boolean } = {},
+    options: RunOptions = {},
   ): Promise<T> {
     // Active while the command runs, so the spans of its appends (decide+append) nest under it.
     const attributes = { "skein.procedure": procedure };
@@ -155,7 +161,7 @@ export class CommandGate {
     procedure: CommandProcedure,
     input: { commandId?: string },
     body: (context: CommandContext) => Promise<T>,
-    options: { effects?: boolean },
+    options: RunOptions,
   ): Promise<T> {
     const binding = bindingOf(procedure, input);
     const commandId = input.commandId ?? (options.effects ? this.ids.next("command") : undefined);
@@ -172,7 +178,7 @@ export class CommandGate {
     const once = <R>(work: () => Promise<R>) =>
       options.effects ? this.claims.exclusive(`command:${commandId}`, work) : work();
     return this.queue.run(commandId, () =>
-      once(() => this.applyOnce(input, body, commandId, binding)),
+      once(() => this.applyOnce(input, body, commandId, binding, options.composite)),
     );
   }
 
@@ -181,6 +187,7 @@ export class CommandGate {
     body: (context: CommandContext) => Promise<T>,
     commandId: string,
     binding: ReceiptBinding,
+    composite: RunOptions["composite"],
   ): Promise<T> {
     const stored = await this.store.findReceipt(commandId);
     if (stored) {
@@ -189,16 +196,21 @@ export class CommandGate {
     }
     const pending = await this.store.findIntent(commandId);
     if (pending) refuseOtherBinding(commandId, pending, binding);
+    const intentOf = (decision: unknown): Intended => ({
+      input: { ...input, commandId },
+      decision,
+      owner: this.owner,
+    });
+    // A composite's own id holds nothing until its last step is done: its intent binds the id
+    // meanwhile, so a retry with other input is refused even after a crash mid-way.
+    if (composite && !pending) {
+      await this.store.recordIntent({ commandId, ...binding, data: intentOf(null) });
+    }
     const context: CommandContext = {
       commandId,
       answer: (result) => ({ commandId, binding, receipt: result }),
       intend: async <D>(decision: D) => {
-        const intended: Intended = {
-          input: { ...input, commandId },
-          decision,
-          owner: this.owner,
-        };
-        if (await this.store.recordIntent({ commandId, ...binding, data: intended })) {
+        if (await this.store.recordIntent({ commandId, ...binding, data: intentOf(decision) })) {
           return decision;
         }
         const recorded = await this.store.findIntent(commandId);
@@ -210,11 +222,38 @@ export class CommandGate {
       },
     };
     try {
-      return await body(context);
+      const result = await body(context);
+      return composite ? await this.answerComposite(commandId, binding, composite, result) : result;
     } catch (error) {
       // A refusal ends the command: nothing is left to finish. Anything else (a crash-like
       // failure mid-way) keeps the intent, so a retry or the next start finishes the decision.
       if (isDomainError(error)) await this.store.clearIntent(commandId);
+      throw error;
+    }
+  }
+
+  /**
+   * Stores a composite's answer under its own id (which clears its intent) and answers as its
+   * replay will: the stored result at the last sequence its steps wrote or replayed.
+   */
+  private async answerComposite<T extends Result>(
+    commandId: string,
+    binding: ReceiptBinding,
+    composite: NonNullable<RunOptions["composite"]>,
+    result: T,
+  ): Promise<T> {
+    const { sequence, ...answer } = result;
+    try {
+      const stored = await this.store.recordReceipt({
+        commandId,
+        ...binding,
+        streamId: composite.streamId,
+        lastSequence: sequence,
+        receipt: answer,
+      });
+      return replayOf(stored) as T;
+    } catch (error) {
+      if (error instanceof ReceiptConflictError) throw new ConflictError(error.message);
       throw error;
     }
   }

@@ -12,6 +12,8 @@ type Resumable = Pick<
   | "openPullRequest"
   | "sendPullRequestFeedback"
   | "mergePullRequest"
+  | "fanOut"
+  | "pickWinner"
 >;
 
 /** The input each command that records an intent (B3) takes, as its port types it. */
@@ -25,6 +27,8 @@ type ResumeInputs = {
   "pr.open": Parameters<Resumable["openPullRequest"]>[0];
   "pr.sendFeedback": Parameters<Resumable["sendPullRequestFeedback"]>[0];
   "pr.merge": Parameters<Resumable["mergePullRequest"]>[0];
+  "thread.fanOut": Parameters<Resumable["fanOut"]>[0];
+  "thread.pickWinner": Parameters<Resumable["pickWinner"]>[0];
 };
 
 export type ResumeTable = {
@@ -43,6 +47,10 @@ export function resumeTable(api: Resumable): ResumeTable {
     "pr.open": (input) => api.openPullRequest(input),
     "pr.sendFeedback": (input) => api.sendPullRequestFeedback(input),
     "pr.merge": (input) => api.mergePullRequest(input),
+    // Composites (their intent binds their id while they run): finishing one does only the
+    // steps still missing, each under its own id.
+    "thread.fanOut": (input) => api.fanOut(input),
+    "thread.pickWinner": (input) => api.pickWinner(input),
   };
 }
 

@@ -24,7 +24,9 @@ type Deps = {
  * B9 fan-out: N isolated forks of the latest stable point, the same message queued on each.
  * Each step is a command of its own under an id derived from the fan-out's, so a retry of the
  * fan-out (same id) replays the forks and messages already made and makes only the missing ones:
- * never a second fork for one target. Runs go to the slots as their messages are queued.
+ * never a second fork for one target. Runs go to the slots as their messages are queued. The
+ * gate runs it as a composite: once all are made, the fan-out's own id answers from its own
+ * receipt, and the same id with other targets or text is CONFLICT (B3), not a replayed subset.
  */
 export async function fanOut(
   deps: Deps,

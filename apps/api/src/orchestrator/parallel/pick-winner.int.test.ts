@@ -1,10 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { writeFile } from "@skein/scripted-provider";
-import { MergeConflictError, PreconditionFailedError } from "@skein/domain";
+import {
+  ConflictError,
+  MergeConflictError,
+  PreconditionFailedError,
+  type RunId,
+} from "@skein/domain";
 import { describe, expect, it } from "vitest";
 import { createGitWorkspace } from "../../../test/support/git-workspace.ts";
 import {
+  failNextAppendOf,
   type Harness,
   runMessage,
   useHarness,
@@ -12,6 +18,14 @@ import {
 
 const harness = useHarness();
 let h: Harness;
+
+/** What a run that already ended can still record after its waiter was answered. */
+const BOOKKEEPING = new Set(["CheckpointScopeRecorded", "CheckpointRecorded"]);
+
+async function appendedSince(head: number): Promise<string[]> {
+  const events = await h.store.readAll(head);
+  return events.filter((e) => !BOOKKEEPING.has(e.type)).map((e) => e.type);
+}
 
 /** A main thread in the person's folder and two isolated forks of it, each with one change. */
 async function twoForks() {
@@ -143,5 +157,92 @@ describe("B9 fan-out compare: checks, effort, side-by-side diffs, pick the winne
     ).rejects.toThrow(/winner/);
     expect(await h.store.headSequence()).toBe(head);
     expect(existsSync(path.join(ws, "b.txt"))).toBe(false);
+  });
+
+  it("B3: a pick's command id is bound to its input: the same input replays its own receipt; other others, text or winner is CONFLICT and appends nothing", async () => {
+    const { threadId, a, b } = await twoForks();
+    const input = {
+      threadId,
+      winnerThreadId: b,
+      others: [a],
+      text: "I picked b",
+      commandId: "cmd_bound",
+    };
+    const picked = await h.orchestrator.pickWinner(input);
+    await h.orchestrator.waitForRun(picked.runId);
+    expect(await h.store.findReceipt("cmd_bound")).toMatchObject({
+      procedure: "thread.pickWinner",
+      lastSequence: picked.sequence,
+      receipt: { runId: picked.runId, archived: [a] },
+    });
+    expect(await h.store.findIntent("cmd_bound")).toBeNull();
+
+    const head = await h.store.headSequence();
+    expect(await h.orchestrator.pickWinner(input)).toEqual(picked);
+    const others = [
+      { ...input, others: [] },
+      { ...input, text: "I picked b, really" },
+      { ...input, winnerThreadId: a, others: [b] },
+    ];
+    for (const other of others) {
+      const refused = h.orchestrator.pickWinner(other);
+      await expect(refused).rejects.toBeInstanceOf(ConflictError);
+      await expect(refused).rejects.toThrow(
+        /cmd_bound was already used by thread\.pickWinner with a different payload/,
+      );
+    }
+    // Another procedure under the id is refused too, naming the pick.
+    await expect(h.orchestrator.archive({ threadId: b, commandId: "cmd_bound" })).rejects.toThrow(
+      /already used by thread\.pickWinner/,
+    );
+    expect(await appendedSince(head)).toEqual([]);
+    expect((await h.thread(b)).thread?.archivedAt).toBeNull();
+  });
+
+  it("B3: a pick that failed mid-way keeps its id bound (other input is CONFLICT) and is finished after a restart; a retry then replays it", async () => {
+    const { threadId, a, b } = await twoForks();
+    const input = {
+      threadId,
+      winnerThreadId: b,
+      others: [a],
+      text: "I picked b",
+      commandId: "cmd_midway",
+    };
+    failNextAppendOf(h, "ThreadArchived");
+    await expect(h.orchestrator.pickWinner(input)).rejects.toThrow(/simulated crash/);
+    expect(await h.store.findReceipt("cmd_midway")).toBeNull();
+    expect(await h.store.findIntent("cmd_midway")).toMatchObject({
+      procedure: "thread.pickWinner",
+    });
+    const brought = await h.store.findReceipt("cmd_midway.bring");
+    expect(brought).not.toBeNull();
+    const runId = (brought!.receipt as { runId: RunId }).runId;
+    await h.orchestrator.waitForRun(runId);
+    expect((await h.thread(a)).thread?.archivedAt).toBeNull();
+
+    const head = await h.store.headSequence();
+    await expect(h.orchestrator.pickWinner({ ...input, others: [] })).rejects.toBeInstanceOf(
+      ConflictError,
+    );
+    expect(await appendedSince(head)).toEqual([]);
+    expect(await h.store.findIntent("cmd_midway")).not.toBeNull();
+
+    await h.orchestrator.shutdown();
+    const restarted = await h.restart();
+    await restarted.recover();
+    expect(await h.store.findIntent("cmd_midway")).toBeNull();
+    expect((await h.thread(a)).thread?.archivedAt).not.toBeNull();
+    const stored = await h.store.findReceipt("cmd_midway");
+    expect(stored).toMatchObject({ receipt: { runId, archived: [a] } });
+
+    const settled = await h.store.headSequence();
+    expect(await restarted.pickWinner(input)).toEqual({
+      runId,
+      code: expect.anything(),
+      archived: [a],
+      sequence: stored!.lastSequence,
+    });
+    expect(await appendedSince(settled)).toEqual([]);
+    expect((await h.thread(threadId)).runs.get(runId)).toBeDefined();
   });
 });

@@ -18,7 +18,9 @@ type Deps = {
  * B9 "pick the winner": the winner comes back as "Bring back" brings it (its files squashed into
  * this workspace and its conversation sent, one `sendMessage`), then every other fork is
  * archived. Each step is a command of its own under an id derived from this one (as a fan-out
- * does), so a retry under the same id replays what is done and does only what is missing.
+ * does), so a retry under the same id replays what is done and does only what is missing. The
+ * gate runs it as a composite: once every step is done, the pick's own id answers from its own
+ * receipt, and the same id with another winner, text or `others` is CONFLICT (B3).
  *
  * Everything that can refuse is asked first: the forks are checked before any step, and the
  * bring-back (which refuses a clash with nothing written, B14) comes before any archive, so a
