@@ -20,8 +20,9 @@ export async function createGeminiTestHome(options: { baseUrl: string }): Promis
   await mkdir(join(dir, ".gemini"));
   const settings = {
     security: { auth: { selectedType: "gemini-api-key" } },
-    // One attempt per model call: a scripted HTTP error surfaces at once instead of after back-off.
-    general: { disableAutoUpdate: true, maxAttempts: 1 },
+    // One attempt per model call, and no retry of a failed fetch: a scripted HTTP error or a dead
+    // model port surfaces at once instead of after Gemini's own back-off (~70 s for a dead port).
+    general: { disableAutoUpdate: true, maxAttempts: 1, retryFetchErrors: false },
     privacy: { usageStatisticsEnabled: false },
   };
   await writeFile(join(dir, ".gemini", "settings.json"), JSON.stringify(settings, null, 2));
