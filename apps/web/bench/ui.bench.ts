@@ -104,7 +104,7 @@ async function traceWhile(page: Page, work: () => Promise<void>): Promise<TraceE
 }
 
 async function main() {
-  const build = ensureProductionBuild();
+  const build = await ensureProductionBuild();
   log(build.built ? `UI built in ${build.ms} ms` : build.reason);
   const webPort = await freePort();
   const webOrigin = `http://127.0.0.1:${webPort}`;

@@ -34,7 +34,7 @@ export function useE2eStack(options: E2eStackOptions = {}): E2eStack {
   let started: Partial<E2eStack> = {};
   let watched: ReturnType<typeof watchPage> | null = null;
   beforeAll(async () => {
-    const build = ensureProductionBuild();
+    const build = await ensureProductionBuild();
     console.info(
       `[apps/web e2e] UI build: ${build.built ? `built in ${build.ms} ms` : build.reason}`,
     );
