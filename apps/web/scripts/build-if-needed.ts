@@ -12,7 +12,6 @@ const WEB_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const INPUTS = [
   "src",
   "next.config.ts",
-  "postcss.config.mjs",
   "package.json",
   "tsconfig.json",
   // The client is bundled into the browser code (from its dist/, built from this source).

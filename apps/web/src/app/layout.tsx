@@ -6,7 +6,6 @@ import { ServiceWorkerRegistration } from "../components/pwa/service-worker.tsx"
 import { loadWebEnv } from "../env.ts";
 import "highlight.js/styles/github.css";
 import "./globals.css";
-import "../styles/ui.css";
 
 export const metadata: Metadata = {
   title: "Skein",

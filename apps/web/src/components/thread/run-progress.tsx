@@ -28,12 +28,12 @@ export function RunProgress({ run }: { run: Run }) {
   if (!inFlight && run.completedAt === null) return null;
   return (
     <span
-      className="run-progress inline-flex items-center gap-1 text-muted tabular-nums"
+      className="run-progress"
       // No live region: a clock read out every second would drown everything else.
       data-live={live ? "true" : undefined}
       data-past={inFlight && pastAt !== null ? "true" : undefined}
     >
-      {live && <LoaderCircle size={13} aria-hidden className="spin text-running" />}
+      {live && <LoaderCircle size={13} aria-hidden className="spin" />}
       {elapsed !== null && (
         <span title={live ? "Elapsed" : inFlight ? "Elapsed by then" : "Took"}>
           {formatElapsed(elapsed)}

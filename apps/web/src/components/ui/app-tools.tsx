@@ -9,7 +9,7 @@ import { ThemeToggle } from "./theme-toggle.tsx";
 export function AppTools() {
   const { setPaletteOpen } = useCommands();
   return (
-    <div className="flex items-center gap-1">
+    <div className="app-tools">
       <button
         type="button"
         className="icon-button"

@@ -59,12 +59,10 @@ export function CommandPalette() {
           value={query}
           onValueChange={setQuery}
           placeholder="Type a command or a thread title…"
-          className="w-full border-0 border-b border-line bg-transparent px-4 py-3 text-[15px] outline-none"
+          className="palette-input"
         />
-        <Command.List className="max-h-[60vh] overflow-y-auto p-2">
-          <Command.Empty className="px-3 py-6 text-center text-muted">
-            Nothing matches.
-          </Command.Empty>
+        <Command.List className="palette-list">
+          <Command.Empty className="palette-empty">Nothing matches.</Command.Empty>
           {GROUPS.map((group) => {
             const items = commands.filter((c) => c.group === group && commandMatches(c));
             if (items.length === 0) return null;
@@ -80,7 +78,7 @@ export function CommandPalette() {
                     }}
                     className="palette-item"
                   >
-                    <span className="flex-1">{command.label}</span>
+                    <span className="palette-label">{command.label}</span>
                     {command.shortcut && <Kbd chord={SHORTCUTS[command.shortcut]} />}
                   </Command.Item>
                 ))}
@@ -99,8 +97,8 @@ export function CommandPalette() {
                   }}
                   className="palette-item"
                 >
-                  <MessageSquare size={14} aria-hidden className="text-muted" />
-                  <span className="flex-1 truncate">{shell.title}</span>
+                  <MessageSquare size={14} aria-hidden className="muted" />
+                  <span className="palette-title">{shell.title}</span>
                 </Command.Item>
               ))}
             </Command.Group>

@@ -26,14 +26,12 @@ export function Dialog({
   return (
     <RadixDialog.Root open={open} onOpenChange={onOpenChange}>
       <RadixDialog.Portal>
-        <RadixDialog.Overlay className="fixed inset-0 z-40 bg-black/40" />
+        <RadixDialog.Overlay className="dialog-overlay" />
         <RadixDialog.Content
-          className={`fixed left-1/2 top-[12vh] z-50 w-[min(640px,calc(100vw-24px))] -translate-x-1/2 rounded-xl border border-line bg-panel text-ink shadow-2xl ${className}`}
+          className={`dialog ${className}`}
           {...(description ? {} : { "aria-describedby": undefined })}
         >
-          <RadixDialog.Title
-            className={hideTitle ? "sr-only" : "px-4 pt-4 text-base font-semibold"}
-          >
+          <RadixDialog.Title className={hideTitle ? "sr-only" : "dialog-title"}>
             {title}
           </RadixDialog.Title>
           {description && (
