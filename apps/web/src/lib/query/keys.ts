@@ -1,0 +1,24 @@
+import type { ProviderKind } from "../types.ts";
+
+/**
+ * Every key the app caches under, in one place: two screens asking for the same thing build the
+ * same key, so they share one request and one answer. Per-thread keys start with the thread, so
+ * one prefix reaches everything read about it.
+ */
+export const queryKeys = {
+  projects: () => ["projects"] as const,
+  providerStatus: () => ["provider-status"] as const,
+  providerModels: (provider: ProviderKind) => ["provider-models", provider] as const,
+  pendingRequests: () => ["pending-requests"] as const,
+  usage: (days: number) => ["usage", days] as const,
+  threadDetail: (threadId: string) => ["thread", threadId, "detail"] as const,
+  /** A thread's sidebar row (its detail's one-run window). */
+  threadRow: (threadId: string) => ["thread", threadId, "row"] as const,
+  graph: (threadId: string) => ["thread", threadId, "graph"] as const,
+  /** Fork ids in the order shown (the comparison's columns follow it). */
+  forkComparison: (forkIds: readonly string[]) => ["fork-comparison", forkIds.join(",")] as const,
+  /** Every file's diffs of these forks (a prefix: one fork writing more outdates them all). */
+  compareDiffs: (forkIds: readonly string[]) => ["compare-diff", forkIds.join(",")] as const,
+  compareDiff: (forkIds: readonly string[], path: string | null) =>
+    [...queryKeys.compareDiffs(forkIds), path] as const,
+};
