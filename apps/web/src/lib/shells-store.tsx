@@ -1,9 +1,12 @@
 "use client";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requiredContext } from "./required-context.ts";
 import { useApi } from "./api-context.tsx";
 import { codeOf } from "./errors.ts";
-import { RefreshScheduler } from "./refresh-scheduler.ts";
+import { Burst } from "./query/burst.ts";
+import { queryKeys } from "./query/keys.ts";
+import { reads } from "./query/reads.ts";
 import type { Project, StoredEvent, ThreadShell, ThreadShellList } from "./types.ts";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
@@ -11,6 +14,9 @@ import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 // A conversation checkpoint carries the row's diff stat (issue 29). Kept equal to watches.ts's.
 const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest|Checkpoint(Recorded|MarkedMissing))/;
 const SHELL_REFRESH_MS = 250;
+/** A row whose read failed (after the query's own retries) is asked for again after this. */
+const ROW_RETRY_MS = 5_000;
+const NO_PROJECTS: readonly Project[] = [];
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
 
@@ -47,15 +53,16 @@ export function threadIdOfStream(streamId: string): string | null {
 
 /**
  * P1 for the whole app, live: the `thread.watchShells` snapshot, then, for events that touch a
- * row, a coalesced re-read of just those threads (their `thread.detail` carries the row), so a
- * reply streaming in one thread never re-downloads 10,000 rows. Archived threads leave the list.
+ * row, one read per burst of just those threads' rows (their `thread.detail` carries the row,
+ * read through the query cache), so a reply streaming in one thread never re-downloads 10,000
+ * rows. Archived threads leave the list. Projects are the shared `project.list` query.
  */
 export function ShellsProvider({ children }: { children?: ReactNode }) {
   const client = useApi();
   const [shells, setShells] = useState<ReadonlyMap<string, ThreadShell>>(new Map());
-  const [projects, setProjects] = useState<readonly Project[]>([]);
   const [loaded, setLoaded] = useState(false);
   const dirty = useRef(new Set<string>());
+  const snapshots = useRef(0);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const paging = useRef(false);
 
@@ -133,54 +140,73 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   // Per-thread sequence of the row shown, so a slow re-read never replaces a newer one.
   const rowSequence = useRef(new Map<string, number>());
 
-  const loadProjects = useCallback(async () => {
-    const list = await client.project.list.query();
-    setProjects(list.projects);
-  }, [client]);
-
-  const scheduler = useMemo(
-    () =>
-      new RefreshScheduler(async () => {
-        const ids = [...dirty.current];
-        dirty.current.clear();
-        const results = await Promise.all(
-          ids.map((threadId) =>
-            // A one-run window: the row is all this needs, whatever the thread's length.
-            client.thread.detail.query({ threadId, window: { limit: 1 } }).then(
-              (detail) => ({ threadId, detail, gone: false }),
-              (error: unknown) => ({ threadId, detail: null, gone: codeOf(error) === "NOT_FOUND" }),
-            ),
-          ),
-        );
-        const failed = results.filter((r) => r.detail === null && !r.gone);
-        for (const { threadId } of failed) dirty.current.add(threadId);
-        setShells((previous) => {
-          const next = new Map(previous);
-          for (const { threadId, detail, gone } of results) {
-            if (detail === null) {
-              if (gone) next.delete(threadId);
-              continue;
-            }
-            if ((rowSequence.current.get(threadId) ?? -1) > detail.snapshotSequence) continue;
-            rowSequence.current.set(threadId, detail.snapshotSequence);
-            const row = detail.thread;
-            if (row.archivedAt !== null || row.deletedAt !== null) next.delete(threadId);
-            else next.set(threadId, row);
-          }
-          return next;
-        });
-        if (failed.length > 0) throw new Error(`${failed.length} thread rows could not be read`);
-      }, SHELL_REFRESH_MS),
-    [client],
+  const queryClient = useQueryClient();
+  const projectsQuery = useQuery(reads.projects(client));
+  const projects = projectsQuery.data?.projects ?? NO_PROJECTS;
+  const refreshProjects = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.projects() }),
+    [queryClient],
   );
-  useEffect(() => {
-    const onOnline = () => scheduler.kick();
-    window.addEventListener("online", onOnline);
-    return () => {
-      window.removeEventListener("online", onOnline);
-      scheduler.dispose();
-    };
-  }, [scheduler]);
+
+  /** One row read (a one-run window: the row is all this needs, whatever the thread's length). */
+  const readRow = useCallback(
+    (threadId: string) =>
+      queryClient.fetchQuery({
+        queryKey: queryKeys.threadRow(threadId),
+        queryFn: () => client.thread.detail.query({ threadId, window: { limit: 1 } }),
+        staleTime: 0,
+        gcTime: 0,
+      }),
+    [client, queryClient],
+  );
+  const rows = useMemo(() => {
+    const burst: Burst = new Burst(async () => {
+      const ids = [...dirty.current];
+      dirty.current.clear();
+      const results = await Promise.all(
+        ids.map((threadId) =>
+          readRow(threadId).then(
+            (detail) => ({ threadId, detail, gone: false }),
+            (error: unknown) => ({ threadId, detail: null, gone: codeOf(error) === "NOT_FOUND" }),
+          ),
+        ),
+      );
+      setShells((previous) => {
+        const next = new Map(previous);
+        for (const { threadId, detail, gone } of results) {
+          if (detail === null) {
+            if (gone) next.delete(threadId);
+            continue;
+          }
+          if ((rowSequence.current.get(threadId) ?? -1) > detail.snapshotSequence) continue;
+          rowSequence.current.set(threadId, detail.snapshotSequence);
+          const row = detail.thread;
+          if (row.archivedAt !== null || row.deletedAt !== null) next.delete(threadId);
+          else next.set(threadId, row);
+        }
+        return next;
+      });
+      // The query has retried these already; their events were delivered, and no later event
+      // may come to ask again, so they are asked for again a while later.
+      const failed = results.filter((r) => r.detail === null && !r.gone);
+      if (failed.length === 0) return;
+      for (const { threadId } of failed) dirty.current.add(threadId);
+      retryTimer.current ??= setTimeout(() => {
+        retryTimer.current = null;
+        burst.request();
+      }, ROW_RETRY_MS);
+    }, SHELL_REFRESH_MS);
+    return burst;
+  }, [readRow]);
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useEffect(
+    () => () => {
+      rows.dispose();
+      if (retryTimer.current !== null) clearTimeout(retryTimer.current);
+      retryTimer.current = null;
+    },
+    [rows],
+  );
 
   const subscribe = useCallback<WatchSubscribe<ThreadShellList>>(
     (lastEventId, observer) => client.thread.watchShells.subscribe({ lastEventId }, observer),
@@ -194,7 +220,8 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       setShells(new Map(data.threads.map((t) => [t.id, t])));
       setNextCursor(data.nextCursor);
       setLoaded(true);
-      void loadProjects().catch(() => undefined);
+      // A fresh snapshot after the first (a reconnect) may follow projects made meanwhile.
+      if (snapshots.current++ > 0) refreshProjects();
     },
     onEvents: (events: readonly StoredEvent[]) => {
       let touched = false;
@@ -204,7 +231,7 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
         dirty.current.add(threadId);
         touched = true;
       }
-      if (touched) scheduler.request();
+      if (touched) rows.request();
     },
   });
 
@@ -216,11 +243,11 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     for (const shell of shells.values()) {
       if (!known.has(shell.projectId) && !askedFor.current.has(shell.projectId)) {
         askedFor.current.add(shell.projectId);
-        void loadProjects().catch(() => undefined);
+        refreshProjects();
         return;
       }
     }
-  }, [shells, projects, loadProjects]);
+  }, [shells, projects, refreshProjects]);
 
   const value = useMemo<ShellsState>(
     () => ({
@@ -228,17 +255,17 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       projects,
       loaded,
       watch,
-      refreshProjects: () => void loadProjects().catch(() => undefined),
+      refreshProjects,
       refreshThread: (threadId) => {
         dirty.current.add(threadId);
-        scheduler.request();
+        rows.request();
       },
       hasMore: nextCursor !== null,
       loadMore,
       search,
       found,
     }),
-    [shells, projects, loaded, watch, loadProjects, scheduler, nextCursor, loadMore, search, found],
+    [shells, projects, loaded, watch, refreshProjects, rows, nextCursor, loadMore, search, found],
   );
   return <ShellsContext value={value}>{children}</ShellsContext>;
 }
