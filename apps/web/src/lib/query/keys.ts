@@ -10,11 +10,16 @@ export const queryKeys = {
   providerStatus: () => ["provider-status"] as const,
   providerModels: (provider: ProviderKind) => ["provider-models", provider] as const,
   pendingRequests: () => ["pending-requests"] as const,
+  archivedThreads: () => ["archived-threads"] as const,
   usage: (days: number) => ["usage", days] as const,
   threadDetail: (threadId: string) => ["thread", threadId, "detail"] as const,
   /** A thread's sidebar row (its detail's one-run window). */
   threadRow: (threadId: string) => ["thread", threadId, "row"] as const,
   graph: (threadId: string) => ["thread", threadId, "graph"] as const,
+  timeline: (threadId: string) => ["thread", threadId, "timeline"] as const,
+  /** The thread as it stood at a past event: it never changes, so it is kept as long as used. */
+  threadAt: (threadId: string, sequence: number | null) =>
+    ["thread", threadId, "at", sequence] as const,
   /** Fork ids in the order shown (the comparison's columns follow it). */
   forkComparison: (forkIds: readonly string[]) => ["fork-comparison", forkIds.join(",")] as const,
   /** Every file's diffs of these forks (a prefix: one fork writing more outdates them all). */

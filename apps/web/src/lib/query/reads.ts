@@ -28,6 +28,11 @@ export const reads = {
       // A provider that is not set up fails; the next screen to look asks again.
       retry: false,
     }),
+  archivedThreads: (client: SkeinClient) =>
+    queryOptions({
+      queryKey: queryKeys.archivedThreads(),
+      queryFn: () => client.thread.shells.query({ archived: true }),
+    }),
   usage: (client: SkeinClient, days: number) =>
     queryOptions({
       queryKey: queryKeys.usage(days),
