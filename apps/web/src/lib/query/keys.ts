@@ -11,6 +11,10 @@ export const queryKeys = {
   providerModels: (provider: ProviderKind) => ["provider-models", provider] as const,
   pendingRequests: () => ["pending-requests"] as const,
   archivedThreads: () => ["archived-threads"] as const,
+  transfer: (transferId: string) => ["transfer", transferId] as const,
+  /** A node's raw provider frames (debug view). */
+  rawFrames: (threadId: string, runId: string, nodeId: string) =>
+    ["thread", threadId, "raw", runId, nodeId] as const,
   usage: (days: number) => ["usage", days] as const,
   threadDetail: (threadId: string) => ["thread", threadId, "detail"] as const,
   /** A thread's sidebar row (its detail's one-run window). */
