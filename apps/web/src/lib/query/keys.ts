@@ -20,6 +20,15 @@ export const queryKeys = {
   /** A thread's sidebar row (its detail's one-run window). */
   threadRow: (threadId: string) => ["thread", threadId, "row"] as const,
   graph: (threadId: string) => ["thread", threadId, "graph"] as const,
+  /**
+   * A Review diff compares checkpoints, which never change once made: the checkpoints' ids and
+   * statuses are part of the key, so a new checkpoint (from the event stream) is a new answer.
+   */
+  reviewDiff: (threadId: string, selection: object, checkpoints: string) =>
+    ["thread", threadId, "review", selection, checkpoints] as const,
+  /** `@`-mention file search in the thread's workspace. */
+  workspaceFiles: (threadId: string, query: string) =>
+    ["thread", threadId, "files", query] as const,
   timeline: (threadId: string) => ["thread", threadId, "timeline"] as const,
   /** The thread as it stood at a past event: it never changes, so it is kept as long as used. */
   threadAt: (threadId: string, sequence: number | null) =>
