@@ -131,8 +131,7 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   useEffect(() => () => reader.invalidator.dispose(), [reader]);
 
   // Re-reads go through the query (retried with back-off, resumed when the network returns); it
-  // reads only after the watch's snapshot seeded it, which is the first paint's answer. Nothing
-  // of its result is read here, so its fetch states cost the thread no render.
+  // reads only after the watch's snapshot seeded it, which is the first paint's answer.
   const [seeded, setSeeded] = useState<string | null>(null);
   useQuery({
     queryKey: queryKeys.threadDetail(threadId),
@@ -143,6 +142,8 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
     structuralSharing: newestOf,
     retry: retryLive,
     retryDelay,
+    // Nothing of the result is read here: its fetch states must not render the thread again.
+    notifyOnChangeProps: [],
   });
 
   const subscribe = useCallback<WatchSubscribe<ThreadDetail>>(
