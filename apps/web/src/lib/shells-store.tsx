@@ -3,10 +3,9 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requiredContext } from "./required-context.ts";
 import { useApi } from "./api-context.tsx";
-import { codeOf } from "./errors.ts";
-import { Burst } from "./query/burst.ts";
 import { queryKeys } from "./query/keys.ts";
 import { reads } from "./query/reads.ts";
+import { ShellRowReader } from "./shell-rows.ts";
 import type { Project, StoredEvent, ThreadShell, ThreadShellList } from "./types.ts";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
@@ -14,8 +13,6 @@ import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 // A conversation checkpoint carries the row's diff stat (issue 29). Kept equal to watches.ts's.
 const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest|Checkpoint(Recorded|MarkedMissing))/;
 const SHELL_REFRESH_MS = 250;
-/** A row whose read failed (after the query's own retries) is asked for again after this. */
-const ROW_RETRY_MS = 5_000;
 const NO_PROJECTS: readonly Project[] = [];
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
@@ -61,7 +58,6 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   const client = useApi();
   const [shells, setShells] = useState<ReadonlyMap<string, ThreadShell>>(new Map());
   const [loaded, setLoaded] = useState(false);
-  const dirty = useRef(new Set<string>());
   const snapshots = useRef(0);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const paging = useRef(false);
@@ -148,65 +144,32 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     [queryClient],
   );
 
-  /** One row read (a one-run window: the row is all this needs, whatever the thread's length). */
-  const readRow = useCallback(
-    (threadId: string) =>
-      queryClient.fetchQuery({
-        queryKey: queryKeys.threadRow(threadId),
-        queryFn: () => client.thread.detail.query({ threadId, window: { limit: 1 } }),
-        staleTime: 0,
-        gcTime: 0,
-      }),
+  const rows = useMemo(
+    () =>
+      new ShellRowReader(
+        queryClient,
+        client,
+        (results) =>
+          setShells((previous) => {
+            const next = new Map(previous);
+            for (const { threadId, detail, gone } of results) {
+              if (detail === null) {
+                if (gone) next.delete(threadId);
+                continue;
+              }
+              if ((rowSequence.current.get(threadId) ?? -1) > detail.snapshotSequence) continue;
+              rowSequence.current.set(threadId, detail.snapshotSequence);
+              const row = detail.thread;
+              if (row.archivedAt !== null || row.deletedAt !== null) next.delete(threadId);
+              else next.set(threadId, row);
+            }
+            return next;
+          }),
+        SHELL_REFRESH_MS,
+      ),
     [client, queryClient],
   );
-  const rows = useMemo(() => {
-    const burst: Burst = new Burst(async () => {
-      const ids = [...dirty.current];
-      dirty.current.clear();
-      const results = await Promise.all(
-        ids.map((threadId) =>
-          readRow(threadId).then(
-            (detail) => ({ threadId, detail, gone: false }),
-            (error: unknown) => ({ threadId, detail: null, gone: codeOf(error) === "NOT_FOUND" }),
-          ),
-        ),
-      );
-      setShells((previous) => {
-        const next = new Map(previous);
-        for (const { threadId, detail, gone } of results) {
-          if (detail === null) {
-            if (gone) next.delete(threadId);
-            continue;
-          }
-          if ((rowSequence.current.get(threadId) ?? -1) > detail.snapshotSequence) continue;
-          rowSequence.current.set(threadId, detail.snapshotSequence);
-          const row = detail.thread;
-          if (row.archivedAt !== null || row.deletedAt !== null) next.delete(threadId);
-          else next.set(threadId, row);
-        }
-        return next;
-      });
-      // The query has retried these already; their events were delivered, and no later event
-      // may come to ask again, so they are asked for again a while later.
-      const failed = results.filter((r) => r.detail === null && !r.gone);
-      if (failed.length === 0) return;
-      for (const { threadId } of failed) dirty.current.add(threadId);
-      retryTimer.current ??= setTimeout(() => {
-        retryTimer.current = null;
-        burst.request();
-      }, ROW_RETRY_MS);
-    }, SHELL_REFRESH_MS);
-    return burst;
-  }, [readRow]);
-  const retryTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useEffect(
-    () => () => {
-      rows.dispose();
-      if (retryTimer.current !== null) clearTimeout(retryTimer.current);
-      retryTimer.current = null;
-    },
-    [rows],
-  );
+  useEffect(() => () => rows.dispose(), [rows]);
 
   const subscribe = useCallback<WatchSubscribe<ThreadShellList>>(
     (lastEventId, observer) => client.thread.watchShells.subscribe({ lastEventId }, observer),
@@ -224,14 +187,10 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       if (snapshots.current++ > 0) refreshProjects();
     },
     onEvents: (events: readonly StoredEvent[]) => {
-      let touched = false;
       for (const event of events) {
         const threadId = threadIdOfStream(event.streamId);
-        if (threadId === null || !SHELL_EVENT.test(event.type)) continue;
-        dirty.current.add(threadId);
-        touched = true;
+        if (threadId !== null && SHELL_EVENT.test(event.type)) rows.touch(threadId);
       }
-      if (touched) rows.request();
     },
   });
 
@@ -256,10 +215,7 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       loaded,
       watch,
       refreshProjects,
-      refreshThread: (threadId) => {
-        dirty.current.add(threadId);
-        rows.request();
-      },
+      refreshThread: (threadId) => rows.touch(threadId),
       hasMore: nextCursor !== null,
       loadMore,
       search,
