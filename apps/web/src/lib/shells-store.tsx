@@ -1,9 +1,11 @@
 "use client";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { requiredContext } from "./required-context.ts";
 import { useApi } from "./api-context.tsx";
-import { codeOf } from "./errors.ts";
-import { RefreshScheduler } from "./refresh-scheduler.ts";
+import { queryKeys } from "./query/keys.ts";
+import { reads } from "./query/reads.ts";
+import { ShellRowReader } from "./shell-rows.ts";
 import type { Project, StoredEvent, ThreadShell, ThreadShellList } from "./types.ts";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
@@ -11,6 +13,7 @@ import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 // A conversation checkpoint carries the row's diff stat (issue 29). Kept equal to watches.ts's.
 const SHELL_EVENT = /^(Thread|Run|Attempt|RuntimeRequest|Checkpoint(Recorded|MarkedMissing))/;
 const SHELL_REFRESH_MS = 250;
+const NO_PROJECTS: readonly Project[] = [];
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
 
@@ -47,15 +50,15 @@ export function threadIdOfStream(streamId: string): string | null {
 
 /**
  * P1 for the whole app, live: the `thread.watchShells` snapshot, then, for events that touch a
- * row, a coalesced re-read of just those threads (their `thread.detail` carries the row), so a
- * reply streaming in one thread never re-downloads 10,000 rows. Archived threads leave the list.
+ * row, one read per burst of just those threads' rows (their `thread.detail` carries the row,
+ * read through the query cache), so a reply streaming in one thread never re-downloads 10,000
+ * rows. Archived threads leave the list. Projects are the shared `project.list` query.
  */
 export function ShellsProvider({ children }: { children?: ReactNode }) {
   const client = useApi();
   const [shells, setShells] = useState<ReadonlyMap<string, ThreadShell>>(new Map());
-  const [projects, setProjects] = useState<readonly Project[]>([]);
   const [loaded, setLoaded] = useState(false);
-  const dirty = useRef(new Set<string>());
+  const snapshots = useRef(0);
   const [nextCursor, setNextCursor] = useState<string | null>(null);
   const paging = useRef(false);
 
@@ -133,54 +136,40 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
   // Per-thread sequence of the row shown, so a slow re-read never replaces a newer one.
   const rowSequence = useRef(new Map<string, number>());
 
-  const loadProjects = useCallback(async () => {
-    const list = await client.project.list.query();
-    setProjects(list.projects);
-  }, [client]);
-
-  const scheduler = useMemo(
-    () =>
-      new RefreshScheduler(async () => {
-        const ids = [...dirty.current];
-        dirty.current.clear();
-        const results = await Promise.all(
-          ids.map((threadId) =>
-            // A one-run window: the row is all this needs, whatever the thread's length.
-            client.thread.detail.query({ threadId, window: { limit: 1 } }).then(
-              (detail) => ({ threadId, detail, gone: false }),
-              (error: unknown) => ({ threadId, detail: null, gone: codeOf(error) === "NOT_FOUND" }),
-            ),
-          ),
-        );
-        const failed = results.filter((r) => r.detail === null && !r.gone);
-        for (const { threadId } of failed) dirty.current.add(threadId);
-        setShells((previous) => {
-          const next = new Map(previous);
-          for (const { threadId, detail, gone } of results) {
-            if (detail === null) {
-              if (gone) next.delete(threadId);
-              continue;
-            }
-            if ((rowSequence.current.get(threadId) ?? -1) > detail.snapshotSequence) continue;
-            rowSequence.current.set(threadId, detail.snapshotSequence);
-            const row = detail.thread;
-            if (row.archivedAt !== null || row.deletedAt !== null) next.delete(threadId);
-            else next.set(threadId, row);
-          }
-          return next;
-        });
-        if (failed.length > 0) throw new Error(`${failed.length} thread rows could not be read`);
-      }, SHELL_REFRESH_MS),
-    [client],
+  const queryClient = useQueryClient();
+  const projectsQuery = useQuery(reads.projects(client));
+  const projects = projectsQuery.data?.projects ?? NO_PROJECTS;
+  const refreshProjects = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.projects() }),
+    [queryClient],
   );
-  useEffect(() => {
-    const onOnline = () => scheduler.kick();
-    window.addEventListener("online", onOnline);
-    return () => {
-      window.removeEventListener("online", onOnline);
-      scheduler.dispose();
-    };
-  }, [scheduler]);
+
+  const rows = useMemo(
+    () =>
+      new ShellRowReader(
+        queryClient,
+        client,
+        (results) =>
+          setShells((previous) => {
+            const next = new Map(previous);
+            for (const { threadId, detail, gone } of results) {
+              if (detail === null) {
+                if (gone) next.delete(threadId);
+                continue;
+              }
+              if ((rowSequence.current.get(threadId) ?? -1) > detail.snapshotSequence) continue;
+              rowSequence.current.set(threadId, detail.snapshotSequence);
+              const row = detail.thread;
+              if (row.archivedAt !== null || row.deletedAt !== null) next.delete(threadId);
+              else next.set(threadId, row);
+            }
+            return next;
+          }),
+        SHELL_REFRESH_MS,
+      ),
+    [client, queryClient],
+  );
+  useEffect(() => () => rows.dispose(), [rows]);
 
   const subscribe = useCallback<WatchSubscribe<ThreadShellList>>(
     (lastEventId, observer) => client.thread.watchShells.subscribe({ lastEventId }, observer),
@@ -194,17 +183,14 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       setShells(new Map(data.threads.map((t) => [t.id, t])));
       setNextCursor(data.nextCursor);
       setLoaded(true);
-      void loadProjects().catch(() => undefined);
+      // A fresh snapshot after the first (a reconnect) may follow projects made meanwhile.
+      if (snapshots.current++ > 0) refreshProjects();
     },
     onEvents: (events: readonly StoredEvent[]) => {
-      let touched = false;
       for (const event of events) {
         const threadId = threadIdOfStream(event.streamId);
-        if (threadId === null || !SHELL_EVENT.test(event.type)) continue;
-        dirty.current.add(threadId);
-        touched = true;
+        if (threadId !== null && SHELL_EVENT.test(event.type)) rows.touch(threadId);
       }
-      if (touched) scheduler.request();
     },
   });
 
@@ -216,11 +202,11 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     for (const shell of shells.values()) {
       if (!known.has(shell.projectId) && !askedFor.current.has(shell.projectId)) {
         askedFor.current.add(shell.projectId);
-        void loadProjects().catch(() => undefined);
+        refreshProjects();
         return;
       }
     }
-  }, [shells, projects, loadProjects]);
+  }, [shells, projects, refreshProjects]);
 
   const value = useMemo<ShellsState>(
     () => ({
@@ -228,17 +214,14 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       projects,
       loaded,
       watch,
-      refreshProjects: () => void loadProjects().catch(() => undefined),
-      refreshThread: (threadId) => {
-        dirty.current.add(threadId);
-        scheduler.request();
-      },
+      refreshProjects,
+      refreshThread: (threadId) => rows.touch(threadId),
       hasMore: nextCursor !== null,
       loadMore,
       search,
       found,
     }),
-    [shells, projects, loaded, watch, loadProjects, scheduler, nextCursor, loadMore, search, found],
+    [shells, projects, loaded, watch, refreshProjects, rows, nextCursor, loadMore, search, found],
   );
   return <ShellsContext value={value}>{children}</ShellsContext>;
 }

@@ -1,8 +1,11 @@
 "use client";
-import { useEffect, useState } from "react";
+import type { RouterOutputs } from "@skein/contract";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef } from "react";
 import { useApi } from "./api-context.tsx";
 import { type ApiFailure, describeError } from "./errors.ts";
-import type { RouterOutputs } from "@skein/contract";
+import { queryKeys } from "./query/keys.ts";
+import { reads } from "./query/reads.ts";
 
 export type CompareDiff = RouterOutputs["thread"]["compareDiff"];
 
@@ -17,31 +20,26 @@ export function useCompareDiff(
   version: string,
 ): { diff: CompareDiff | null; failure: ApiFailure | null; loading: boolean } {
   const client = useApi();
-  const [diff, setDiff] = useState<CompareDiff | null>(null);
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const [loading, setLoading] = useState(false);
+  const queryClient = useQueryClient();
   const ids = forkIds.join(",");
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `version` asks for a fresh read
+  const stableIds = useMemo(() => (ids === "" ? [] : ids.split(",")), [ids]);
+  const query = useQuery({
+    ...reads.compareDiff(client, stableIds, path),
+    enabled: open && stableIds.length > 0,
+    placeholderData: keepPreviousData,
+  });
+  // A fork wrote more: every cached file's diffs of these forks are out of date, not only the
+  // one shown (the others are read again when picked).
+  const seen = useRef(version);
   useEffect(() => {
-    if (!open || ids === "") return;
-    let current = true;
-    setLoading(true);
-    client.thread.compareDiff
-      .query({ threadIds: ids.split(",") as never, ...(path === null ? {} : { path }) })
-      .then(
-        (next) => {
-          if (!current) return;
-          setDiff(next);
-          setFailure(null);
-        },
-        (error: unknown) => current && setFailure(describeError(error)),
-      )
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
-  }, [client, ids, path, open, version]);
+    if (seen.current === version) return;
+    seen.current = version;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.compareDiffs(stableIds) });
+  }, [queryClient, stableIds, version]);
 
-  return { diff, failure, loading };
+  return {
+    diff: query.data ?? null,
+    failure: query.error === null ? null : describeError(query.error),
+    loading: query.isFetching,
+  };
 }

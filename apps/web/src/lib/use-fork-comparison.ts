@@ -1,12 +1,18 @@
 "use client";
-import { useCallback, useEffect, useMemo, useState } from "react";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useMemo, useRef } from "react";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
 import { forksOf } from "./forks-of.ts";
+import { queryKeys } from "./query/keys.ts";
+import { reads } from "./query/reads.ts";
 import { useShells } from "./shells-store.tsx";
 import type { ForkComparison, ThreadShell } from "./types.ts";
 
-/** While a fork runs, its files change: re-read this often (each read diffs every worktree). */
+/**
+ * While a fork runs, its files change with no event saying so (the worktree is the agent's):
+ * re-read this often. Each read diffs every worktree, so not faster.
+ */
 const LIVE_REFRESH_MS = 3_000;
 
 export type ForkComparisonState = {
@@ -18,11 +24,13 @@ export type ForkComparisonState = {
 };
 
 /**
- * B9: the open thread's isolated forks side by side (`thread.compare`): re-read every few seconds
- * while one of them runs, once otherwise, and whenever the set of forks changes.
+ * B9: the open thread's isolated forks side by side (`thread.compare`, one query per set of
+ * forks): re-read every few seconds while one of them runs, once otherwise, and whenever the set
+ * of forks changes (the previous answer stays on screen until the new one lands).
  */
 export function useForkComparison(threadId: string): ForkComparisonState {
   const client = useApi();
+  const queryClient = useQueryClient();
   const { shells } = useShells();
   const forks = useMemo(
     () =>
@@ -32,39 +40,31 @@ export function useForkComparison(threadId: string): ForkComparisonState {
     [shells, threadId],
   );
   const ids = forks.map((fork) => fork.id).join(",");
+  const forkIds = useMemo(() => (ids === "" ? [] : ids.split(",")), [ids]);
   const live = forks.some((fork) => fork.status === "running" || fork.status === "waiting");
-  const [comparison, setComparison] = useState<ForkComparison | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [tick, setTick] = useState(0);
+  const query = useQuery({
+    ...reads.forkComparison(client, forkIds),
+    enabled: forkIds.length > 0,
+    staleTime: 0,
+    refetchInterval: live ? LIVE_REFRESH_MS : false,
+    placeholderData: keepPreviousData,
+  });
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `tick` asks for a fresh read
+  const refresh = useCallback(() => {
+    if (forkIds.length === 0) return;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.forkComparison(forkIds) });
+  }, [queryClient, forkIds]);
+  // A fork that just settled (its row's status came by the event stream): read its final files.
+  const wasLive = useRef(live);
   useEffect(() => {
-    if (ids === "") {
-      setComparison(null);
-      return;
-    }
-    let current = true;
-    client.thread.compare
-      .query({ threadIds: ids.split(",") as never })
-      .then((next) => {
-        if (!current) return;
-        setComparison(next);
-        setError(null);
-      })
-      .catch((failure: unknown) => current && setError(errorMessage(failure)));
-    return () => {
-      current = false;
-    };
-  }, [client, ids, tick]);
+    if (wasLive.current && !live) refresh();
+    wasLive.current = live;
+  }, [live, refresh]);
 
-  useEffect(() => {
-    if (!live) return;
-    const timer = setInterval(() => setTick((n) => n + 1), LIVE_REFRESH_MS);
-    return () => clearInterval(timer);
-  }, [live]);
-  // A fork that just settled: read its final files once more.
-  // biome-ignore lint/correctness/useExhaustiveDependencies: re-read when `live` flips
-  useEffect(() => setTick((n) => n + 1), [live]);
-
-  return { forks, comparison, error, refresh: useCallback(() => setTick((n) => n + 1), []) };
+  return {
+    forks,
+    comparison: forkIds.length === 0 ? null : (query.data ?? null),
+    error: query.error === null ? null : errorMessage(query.error),
+    refresh,
+  };
 }

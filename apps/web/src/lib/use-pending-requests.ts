@@ -4,8 +4,9 @@ import { useApi } from "./api-context.tsx";
 import { clearBackgroundFailure, notifyBackgroundFailure } from "./notify.ts";
 import { useShells } from "./shells-store.tsx";
 import type { PendingRequest, PendingRequestList, ThreadShell } from "./types.ts";
+import { queryKeys } from "./query/keys.ts";
+import { useWatchedQuery } from "./query/use-watched-query.ts";
 import type { WatchSubscribe } from "./use-watch.ts";
-import { useWatchedRead } from "./use-watched-read.ts";
 
 export type ThreadRequests = { thread: ThreadShell; requests: PendingRequest[] };
 
@@ -13,8 +14,8 @@ export type ThreadRequests = { thread: ThreadShell; requests: PendingRequest[] }
 const PENDING_REFRESH_MS = 100;
 
 /**
- * P5 across threads, live: `request.watchPending`'s snapshot, then one coalesced re-read of
- * `request.pending` per burst of events that can open, answer or expire a request (no polling).
+ * P5 across threads, live: `request.watchPending`'s snapshot, then `request.pending` invalidated
+ * once per burst of events that can open, answer or expire a request (no polling).
  * Grouped by thread, in the sidebar's thread rows.
  */
 export function usePendingRequests(): { groups: ThreadRequests[]; error: string | null } {
@@ -24,8 +25,8 @@ export function usePendingRequests(): { groups: ThreadRequests[]; error: string 
     (lastEventId, observer) => client.request.watchPending.subscribe({ lastEventId }, observer),
     [client],
   );
-  const { data, watch, error, refresh } = useWatchedRead<PendingRequestList>({
-    key: "pending-requests",
+  const { data, watch, error, refresh } = useWatchedQuery<PendingRequestList>({
+    queryKey: queryKeys.pendingRequests(),
     subscribe,
     read: () => client.request.pending.query(),
     delayMs: PENDING_REFRESH_MS,

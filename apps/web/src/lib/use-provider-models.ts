@@ -1,43 +1,25 @@
 "use client";
-import type { SkeinClient } from "@skein/contract";
-import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { useApi } from "./api-context.tsx";
 import { PROVIDER_LABEL, providerModel } from "./format.ts";
 import { modelLabel } from "./model-label.ts";
-import type { ProviderKind, ProviderModel } from "./types.ts";
+import { reads } from "./query/reads.ts";
+import { DEFAULT_PROVIDER, type ProviderKind, type ProviderModel } from "./types.ts";
 
-// Reading a catalog starts the provider's runtime on the server: one read per provider per page.
-const catalogs = new Map<ProviderKind, Promise<ProviderModel[]>>();
-
-function catalogOf(client: SkeinClient, provider: ProviderKind): Promise<ProviderModel[]> {
-  let catalog = catalogs.get(provider);
-  if (!catalog) {
-    catalog = client.provider.models.query({ provider });
-    // A failed read (provider not set up) is not kept: the next look asks again.
-    catalog.catch(() => catalogs.delete(provider));
-    catalogs.set(provider, catalog);
-  }
-  return catalog;
-}
-
-/** The provider's own model catalog (with effort levels); empty until read, or if unreadable. */
+/**
+ * The provider's own model catalog (with effort levels); empty until read, or if unreadable.
+ * One query per provider for the page load (reading it starts the provider's runtime).
+ */
 export function useProviderModels(provider: ProviderKind | ""): ProviderModel[] {
   const client = useApi();
-  const [models, setModels] = useState<ProviderModel[]>([]);
-  useEffect(() => {
-    setModels([]);
-    if (provider === "") return;
-    let live = true;
-    catalogOf(client, provider).then(
-      (list) => live && setModels(list),
-      () => live && setModels([]),
-    );
-    return () => {
-      live = false;
-    };
-  }, [client, provider]);
-  return models;
+  const query = useQuery({
+    ...reads.providerModels(client, provider === "" ? DEFAULT_PROVIDER : provider),
+    enabled: provider !== "",
+  });
+  return (provider === "" ? null : query.data) ?? NO_MODELS;
 }
+
+const NO_MODELS: ProviderModel[] = [];
 
 /** The effort levels of a model (the provider's default model for an empty name). */
 export function effortsOf(models: readonly ProviderModel[], model: string): string[] {

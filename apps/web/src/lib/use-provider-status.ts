@@ -1,45 +1,35 @@
 "use client";
-import { useCallback, useEffect, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
+import { queryKeys } from "./query/keys.ts";
+import { reads } from "./query/reads.ts";
 import type { ProviderStatus } from "./types.ts";
 
 /**
- * B15: every provider's readiness (authentication included), read once on mount; `checkAgain`
- * asks the server to check again now instead of answering from its short cache.
+ * B15: every provider's readiness (authentication included). One shared query: the home page,
+ * the composer's notice and every provider menu ask once between them. `checkAgain` asks the
+ * server to check again now instead of answering from its short cache, and every screen shows it.
  */
 export function useProviderStatus() {
   const client = useApi();
-  const [statuses, setStatuses] = useState<ProviderStatus[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [checking, setChecking] = useState(true);
-
-  const load = useCallback(
-    async (refresh: boolean, isCancelled: () => boolean = () => false) => {
-      setChecking(true);
-      try {
-        const result = await client.provider.status.query(refresh ? { refresh } : undefined);
-        if (isCancelled()) return;
-        setStatuses(result);
-        setError(null);
-      } catch (caught: unknown) {
-        if (!isCancelled()) setError(errorMessage(caught));
-      } finally {
-        if (!isCancelled()) setChecking(false);
-      }
-    },
-    [client],
-  );
-
-  useEffect(() => {
-    let cancelled = false;
-    void load(false, () => cancelled);
-    return () => {
-      cancelled = true;
-    };
-  }, [load]);
-
-  return { statuses, error, checking, checkAgain: () => load(true) };
+  const queryClient = useQueryClient();
+  const query = useQuery(reads.providerStatus(client));
+  const again = useMutation({
+    mutationFn: () => client.provider.status.query({ refresh: true }),
+    onSuccess: (fresh) => queryClient.setQueryData(queryKeys.providerStatus(), fresh),
+  });
+  const failure = again.error ?? query.error;
+  return {
+    statuses: query.data ?? null,
+    error: failure === null ? null : errorMessage(failure),
+    checking: query.isFetching || again.isPending,
+    checkAgain: () =>
+      again.mutateAsync().then(
+        () => undefined,
+        () => undefined,
+      ),
+  };
 }
 
 /** "Ready — signed in with …" or "Not ready", as a person reads it. */

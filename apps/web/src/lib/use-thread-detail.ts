@@ -1,4 +1,5 @@
 "use client";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
@@ -14,12 +15,20 @@ import {
   readStarted,
   receive,
 } from "./live-detail.ts";
-import { RefreshScheduler } from "./refresh-scheduler.ts";
+import { invalidateOnEvents } from "./query/invalidate-on-events.ts";
+import { queryKeys } from "./query/keys.ts";
+import { newestOf } from "./query/newest-wins.ts";
+import { retryDelay, retryLive } from "./query/query-client.ts";
 import type { ThreadDetail } from "./types.ts";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
 /** Re-reads follow structural events only (deltas are applied here): this folds their bursts. */
 const DETAIL_REFRESH_MS = 120;
+/**
+ * The live state is the detail's home; the cache only holds the base read last (a large object on
+ * a long thread), so it goes with the screen. A reopened thread starts from its watch's snapshot.
+ */
+const DETAIL_GC_MS = 0;
 
 export type ThreadDetailState = {
   detail: ThreadDetail | null;
@@ -41,8 +50,8 @@ export type ThreadDetailState = {
 
 /**
  * P2 for one thread, live: the `thread.watchDetail` snapshot, then its events. A streamed delta
- * is applied in the browser to the item it extends (`live-detail.ts`); any other event asks for
- * a coalesced re-read of `thread.detail`. The backend orders `turnItems`; this hook never merges
+ * is applied in the browser to the item it extends (`live-detail.ts`); any other event
+ * invalidates the `thread.detail` query (once per burst), whose read lands in the live state. The backend orders `turnItems`; this hook never merges
  * or reorders them. A re-read older than what is shown is ignored; a fresh snapshot from the
  * watch always wins (it is how the server says "start over").
  */
@@ -78,6 +87,9 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   );
   useEffect(() => () => publisher.cancel(), [publisher]);
 
+  const queryClient = useQueryClient();
+  // Only the latest read may land: an older one's answer is dropped, not applied out of turn.
+  const reads = useRef(0);
   const reader = useMemo(() => {
     /** Moves the live state of `requested` on (nothing once another thread is open). */
     const update = (requested: string, change: (state: LiveDetail) => LiveStep | LiveDetail) => {
@@ -87,39 +99,52 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
       const next = "state" in step ? step : { state: step, reread: false };
       live.current = { threadId: requested, state: next.state };
       publisher.request();
-      if (next.reread) scheduler.request();
+      if (next.reread) invalidator.request();
     };
-    const scheduler: RefreshScheduler = new RefreshScheduler(async () => {
+    const invalidator = invalidateOnEvents(
+      queryClient,
+      queryKeys.threadDetail(threadId),
+      DETAIL_REFRESH_MS,
+    );
+    /** The query's read: its start and answer are steps of the live state (`live-detail.ts`). */
+    const read = async (): Promise<ThreadDetail> => {
       const requested = threadId;
+      const token = ++reads.current;
       update(requested, readStarted);
       try {
         const next = await client.thread.detail.query({ threadId: requested });
-        if (threadRef.current !== requested) return;
-        setReadError(null);
-        clearBackgroundFailure(`detail-${requested}`);
-        // A re-read before the first snapshot (a mutation's refresh) is shown until it comes.
-        if (live.current?.threadId !== requested) {
-          live.current = { threadId: requested, state: fromSnapshot(null, next) };
-          publisher.flush();
+        if (token === reads.current && threadRef.current === requested) {
+          setReadError(null);
+          clearBackgroundFailure(`detail-${requested}`);
+          update(requested, (state) => readLanded(state, next));
         }
-        update(requested, (state) => readLanded(state, next));
+        return next;
       } catch (error) {
-        update(requested, readFailed);
-        setReadError(errorMessage(error));
+        if (token === reads.current) update(requested, readFailed);
+        if (threadRef.current === requested) setReadError(errorMessage(error));
         notifyBackgroundFailure(`detail-${requested}`, "Could not refresh this thread.", error);
         throw error;
       }
-    }, DETAIL_REFRESH_MS);
-    return { scheduler, update };
-  }, [client, threadId, publisher]);
-  useEffect(() => {
-    const onOnline = () => reader.scheduler.kick();
-    window.addEventListener("online", onOnline);
-    return () => {
-      window.removeEventListener("online", onOnline);
-      reader.scheduler.dispose();
     };
-  }, [reader]);
+    return { invalidator, update, read };
+  }, [client, queryClient, threadId, publisher]);
+  useEffect(() => () => reader.invalidator.dispose(), [reader]);
+
+  // Re-reads go through the query (retried with back-off, resumed when the network returns); it
+  // reads only after the watch's snapshot seeded it, which is the first paint's answer.
+  const [seeded, setSeeded] = useState<string | null>(null);
+  useQuery({
+    queryKey: queryKeys.threadDetail(threadId),
+    queryFn: reader.read,
+    enabled: seeded === threadId,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: DETAIL_GC_MS,
+    structuralSharing: newestOf,
+    retry: retryLive,
+    retryDelay,
+    // Nothing of the result is read here: its fetch states must not render the thread again.
+    notifyOnChangeProps: [],
+  });
 
   const subscribe = useCallback<WatchSubscribe<ThreadDetail>>(
     (lastEventId, observer) =>
@@ -134,12 +159,16 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
       live.current = { threadId, state: fromSnapshot(prev, data) };
       // The first paint of a thread should not wait for a frame.
       publisher.flush();
+      queryClient.setQueryData(queryKeys.threadDetail(threadId), (previous: unknown) =>
+        newestOf(previous, data),
+      );
+      setSeeded(threadId);
     },
     onEvents: (events) => reader.update(threadId, (state) => receive(state, events)),
   });
 
   // Stable, so the memoized composer (`onSent`) does not render again with every delta.
-  const refresh = useCallback(() => reader.scheduler.request(), [reader]);
+  const refresh = useCallback(() => reader.invalidator.request(), [reader]);
 
   const before = older[0]?.window.before ?? detail?.window.before ?? null;
   const liveBefore = useRef<string | null>(null);

@@ -6,7 +6,8 @@ import { useShells } from "../../lib/shells-store.tsx";
 import type { ThreadGraph } from "../../lib/types.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import type { WatchSubscribe } from "../../lib/use-watch.ts";
-import { useWatchedRead } from "../../lib/use-watched-read.ts";
+import { queryKeys } from "../../lib/query/keys.ts";
+import { useWatchedQuery } from "../../lib/query/use-watched-query.ts";
 import { ProviderThreadsTable } from "./provider-threads-table.tsx";
 import { GraphCanvas } from "./graph-canvas.tsx";
 import { TransferEdges } from "./transfer-edges.tsx";
@@ -17,7 +18,8 @@ const GRAPH_REFRESH_MS = 150;
 /**
  * P3, the developer view: threads, runs, attempts, provider threads and transfers as a
  * node-link graph, then the provider threads' run coverage and the transfers as tables. Live
- * through `thread.watchGraph` (its snapshot, then a coalesced re-read per burst of graph events).
+ * through `thread.watchGraph`: its snapshot, then the graph query invalidated once per burst of
+ * graph events.
  */
 export function GraphView() {
   const client = useApi();
@@ -32,8 +34,8 @@ export function GraphView() {
     data: graph,
     watch,
     error: readError,
-  } = useWatchedRead<ThreadGraph>({
-    key: `graph:${threadId}`,
+  } = useWatchedQuery<ThreadGraph>({
+    queryKey: queryKeys.graph(threadId),
     subscribe,
     read: () => client.thread.graph.query({ threadId }),
     delayMs: GRAPH_REFRESH_MS,

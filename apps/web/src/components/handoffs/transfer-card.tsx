@@ -1,8 +1,10 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { errorMessage } from "../../lib/errors.ts";
+import { queryKeys } from "../../lib/query/keys.ts";
 import { PROVIDER_LABEL, shortId, shortTime, words } from "../../lib/format.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { useLineage } from "../../lib/use-run-number.ts";
@@ -47,33 +49,35 @@ function PointView({ point, runs }: { point: Point | null; runs: readonly Run[] 
   );
 }
 
-/** One transfer with its current handoff, re-read whenever the transfer's state moves. */
+/**
+ * One transfer with its current handoff (one query per transfer), invalidated whenever the
+ * transfer's state moves.
+ */
 export function TransferCard({ transfer, runs }: { transfer: Transfer; runs: readonly Run[] }) {
   const client = useApi();
   const { detail } = useThread();
-  const [view, setView] = useState<TransferView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [nonce, setNonce] = useState(0);
-  const resolutionKey = JSON.stringify(transfer.resolution);
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: status/resolution/nonce mark changes
+  const queryClient = useQueryClient();
+  const query = useQuery({
+    queryKey: queryKeys.transfer(transfer.id),
+    queryFn: () => client.transfer.get.query({ transferId: transfer.id }),
+    // Shown from the cache when the tab is opened again, and read again behind it.
+    staleTime: 0,
+  });
+  const view: TransferView | null = query.data ?? null;
+  const error = query.error === null ? null : errorMessage(query.error);
+  const refresh = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: queryKeys.transfer(transfer.id) }),
+    [queryClient, transfer.id],
+  );
+  // The transfer's status and resolution come live with the thread's events: when they move,
+  // its handoff (read separately) has moved too.
+  const stateKey = `${transfer.status}|${JSON.stringify(transfer.resolution)}`;
+  const seenState = useRef(stateKey);
   useEffect(() => {
-    let cancelled = false;
-    client.transfer.get
-      .query({ transferId: transfer.id })
-      .then((next) => {
-        if (!cancelled) {
-          setView(next);
-          setError(null);
-        }
-      })
-      .catch((caught: unknown) => {
-        if (!cancelled) setError(errorMessage(caught));
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [client, transfer.id, transfer.status, resolutionKey, nonce]);
+    if (seenState.current === stateKey) return;
+    seenState.current = stateKey;
+    refresh();
+  }, [stateKey, refresh]);
 
   const resolution = transfer.resolution;
   // A fork's transfer names no target provider (T4); the handoff its run built does (a preview
@@ -157,7 +161,7 @@ export function TransferCard({ transfer, runs }: { transfer: Transfer; runs: rea
           transfer={transfer}
           view={view}
           threadDefault={detail?.thread.defaultProvider ?? DEFAULT_PROVIDER}
-          onChanged={() => setNonce((n) => n + 1)}
+          onChanged={refresh}
         />
       )}
     </section>

@@ -1,8 +1,10 @@
 "use client";
-import { useState } from "react";
 import type { RouterOutputs } from "@skein/contract";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import { useDebug } from "../../lib/debug-mode.tsx";
+import { queryKeys } from "../../lib/query/keys.ts";
 import type { TurnItem } from "../../lib/types.ts";
 
 type RawFramesView = RouterOutputs["events"]["raw"];
@@ -13,24 +15,44 @@ type RawFramesView = RouterOutputs["events"]["raw"];
  * the store sequence it led to, if any.
  */
 export function RawFrames({ item }: { item: TurnItem }) {
-  const client = useApi();
-  const [view, setView] = useState<RawFramesView | null>(null);
-  const [error, setError] = useState<string | null>(null);
   const { debug } = useDebug();
   const { rawFrames, runId, nodeId, threadId } = item;
   if (!debug || !rawFrames || runId === null || nodeId === null) return null;
-  const load = () => {
-    if (view !== null) return;
-    client.events.raw
-      .query({ threadId, runId, nodeId })
-      .then(setView)
-      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
-  };
+  // Its own component: a long conversation's items hold no query unless debug details are on.
+  return <RawFramesDisclosure threadId={threadId} runId={runId} nodeId={nodeId} />;
+}
+
+function RawFramesDisclosure({
+  threadId,
+  runId,
+  nodeId,
+}: {
+  threadId: string;
+  runId: string;
+  nodeId: string;
+}) {
+  const client = useApi();
+  const [opened, setOpened] = useState(false);
+  // Read the first time it is opened (one query per node, whichever card opens it); a card
+  // drawn again shows the frames read before and reads again behind them (a running node has more).
+  const query = useQuery({
+    queryKey: queryKeys.rawFrames(threadId, runId, nodeId),
+    queryFn: () => client.events.raw.query({ threadId, runId, nodeId }),
+    enabled: opened,
+    staleTime: 0,
+  });
+  const view: RawFramesView | null = query.data ?? null;
+  const error =
+    query.error === null
+      ? null
+      : query.error instanceof Error
+        ? query.error.message
+        : String(query.error);
   return (
     <details
       className="raw-frames"
       data-testid="raw-frames"
-      onToggle={(e) => e.currentTarget.open && load()}
+      onToggle={(e) => e.currentTarget.open && setOpened(true)}
     >
       <summary className="muted">raw</summary>
       {error !== null && <p className="error">{error}</p>}

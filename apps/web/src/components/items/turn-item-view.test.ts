@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { ApiProvider } from "../../lib/api-context.tsx";
 import { DebugProvider } from "../../lib/debug-mode.tsx";
+import { QueryProvider } from "../../lib/query/query-provider.tsx";
 import { ShellsProvider } from "../../lib/shells-store.tsx";
 import type { PendingRequest, TurnItem } from "../../lib/types.ts";
 import { TurnItemView } from "./turn-item-view.tsx";
@@ -129,7 +130,10 @@ function render(
   const view = createElement(TurnItemView, { item, pendingRequests: pending });
   const withDebug = createElement(DebugProvider, { initial: debug }, view);
   const shells = createElement(ShellsProvider, null, withDebug);
-  return renderToStaticMarkup(createElement(ApiProvider, { apiUrl: "http://127.0.0.1:1" }, shells));
+  const queries = createElement(QueryProvider, null, shells);
+  return renderToStaticMarkup(
+    createElement(ApiProvider, { apiUrl: "http://127.0.0.1:1" }, queries),
+  );
 }
 
 describe("turn item components", () => {

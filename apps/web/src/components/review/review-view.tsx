@@ -1,8 +1,10 @@
 "use client";
 import { useSearchParams } from "next/navigation";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { useEffect, useMemo, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
-import { type ApiFailure, describeError } from "../../lib/errors.ts";
+import { describeError } from "../../lib/errors.ts";
+import { queryKeys } from "../../lib/query/keys.ts";
 import { readLastSeenRun, writeLastSeenRun } from "../../lib/review-seen.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import { checkpointRunPhrase } from "../../lib/checkpoint-label.ts";
@@ -48,9 +50,6 @@ export function ReviewView() {
   });
   const [viewType, setViewType] = useState<DiffViewType>("unified");
   const [lastSeen, setLastSeen] = useState<string | null>(null);
-  const [diff, setDiff] = useState<ReviewDiff | null>(null);
-  const [failure, setFailure] = useState<ApiFailure | null>(null);
-  const [loading, setLoading] = useState(false);
   const [commenting, setCommenting] = useState<LineTarget | null>(null);
   const [commentSent, setCommentSent] = useState<string | null>(null);
 
@@ -63,7 +62,7 @@ export function ReviewView() {
     );
     return rows.map((c) => ({ runId: c.runId as string, ordinal: c.appRunOrdinal }));
   }, [detail?.checkpoints]);
-  // Re-read whenever a checkpoint is added or changes status (a run ended, a rollback).
+  // Read again whenever a checkpoint is added or changes status (a run ended, a rollback).
   const checkpointsKey = (detail?.checkpoints ?? []).map((c) => `${c.id}:${c.status}`).join();
   const seenIsKnown = lastSeen !== null && runs.some((r) => r.runId === lastSeen);
 
@@ -78,28 +77,17 @@ export function ReviewView() {
   );
   const reverts = useRevert(selection, refresh);
 
-  useEffect(() => {
-    void checkpointsKey;
-    let cancelled = false;
-    const input = selection;
-    setLoading(true);
-    client.review.diff
-      .query(input as Parameters<typeof client.review.diff.query>[0])
-      .then((answer) => {
-        if (cancelled) return;
-        setDiff(answer);
-        setFailure(null);
-      })
-      .catch((error: unknown) => {
-        if (!cancelled) setFailure(describeError(error));
-      })
-      .finally(() => {
-        if (!cancelled) setLoading(false);
-      });
-    return () => {
-      cancelled = true;
-    };
-  }, [client, selection, checkpointsKey]);
+  // The shown diff stays until another selection's answer lands (no empty flash between).
+  const query = useQuery({
+    queryKey: queryKeys.reviewDiff(threadId, selection, checkpointsKey),
+    queryFn: (): Promise<ReviewDiff> =>
+      client.review.diff.query(selection as Parameters<typeof client.review.diff.query>[0]),
+    staleTime: Number.POSITIVE_INFINITY,
+    placeholderData: keepPreviousData,
+  });
+  const diff = query.data ?? null;
+  const failure = query.error === null ? null : describeError(query.error);
+  const loading = query.isFetching;
 
   if (detail === null) return null;
   const currentRunId = diff?.to?.runId ?? null;

@@ -1,9 +1,13 @@
 "use client";
 import Link from "next/link";
-import { useCallback, useEffect, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
+import { describeError } from "../../lib/errors.ts";
+import { queryKeys } from "../../lib/query/keys.ts";
+import { reads } from "../../lib/query/reads.ts";
 import { useShells } from "../../lib/shells-store.tsx";
-import type { ThreadShell } from "../../lib/types.ts";
+import type { ThreadShellList } from "../../lib/types.ts";
 import { useAction } from "../../lib/use-action.ts";
 import { ActionError } from "../common/action-error.tsx";
 
@@ -11,24 +15,21 @@ import { ActionError } from "../common/action-error.tsx";
 export function ArchivedList() {
   const client = useApi();
   const { shells, refreshThread } = useShells();
+  const queryClient = useQueryClient();
   const [open, setOpen] = useState(false);
-  const [archived, setArchived] = useState<readonly ThreadShell[] | null>(null);
-  const load = useAction();
+  const query = useQuery({ ...reads.archivedThreads(client), enabled: open, staleTime: 0 });
+  const archived = query.data?.threads ?? null;
   const unarchive = useAction();
 
-  const reload = useCallback(
-    () =>
-      load.run(async () => {
-        const list = await client.thread.shells.query({ archived: true });
-        setArchived(list.threads);
-      }),
-    [client, load.run],
-  );
-  // A thread leaving or joining the live list (archived, brought back) changes this one too.
+  // A thread leaving or joining the live list (archived, brought back; the list follows the
+  // event stream) changes this one too.
   const liveCount = shells.size;
+  const seenCount = useRef(liveCount);
   useEffect(() => {
-    if (open && liveCount >= 0) void reload();
-  }, [open, liveCount, reload]);
+    if (seenCount.current === liveCount) return;
+    seenCount.current = liveCount;
+    void queryClient.invalidateQueries({ queryKey: queryKeys.archivedThreads() });
+  }, [liveCount, queryClient]);
 
   return (
     <section className="archived-list" aria-label="Archived threads">
@@ -43,7 +44,10 @@ export function ArchivedList() {
       </button>
       {open && (
         <>
-          <ActionError error={load.failure} prefix="Could not list archived threads." />
+          <ActionError
+            error={query.error === null ? null : describeError(query.error)}
+            prefix="Could not list archived threads."
+          />
           <ActionError error={unarchive.failure} prefix="Unarchive failed." />
           {archived === null ? (
             <p className="muted pad">Loading…</p>
@@ -65,7 +69,14 @@ export function ArchivedList() {
                       void unarchive.run(async () => {
                         await client.thread.unarchive.mutate({ threadId: shell.id });
                         refreshThread(shell.id);
-                        setArchived((list) => list?.filter((t) => t.id !== shell.id) ?? null);
+                        queryClient.setQueryData<ThreadShellList>(
+                          queryKeys.archivedThreads(),
+                          (list) =>
+                            list && {
+                              ...list,
+                              threads: list.threads.filter((t) => t.id !== shell.id),
+                            },
+                        );
                       })
                     }
                   >

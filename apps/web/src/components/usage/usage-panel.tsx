@@ -1,26 +1,23 @@
 "use client";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
+import { describeError } from "../../lib/errors.ts";
 import { PROVIDER_LABEL } from "../../lib/format.ts";
+import { reads } from "../../lib/query/reads.ts";
 import { usageDetail, usageLabel } from "../../lib/usage-label.ts";
-import { useAction } from "../../lib/use-action.ts";
 import { ActionError } from "../common/action-error.tsx";
-
-type Summary = Awaited<ReturnType<ReturnType<typeof useApi>["usage"]["summary"]["query"]>>;
 
 const SPANS = [1, 7, 30, 90] as const;
 
 /** B20: what each provider used, per thread and day, from the usage the runs recorded. */
 export function UsagePanel() {
   const client = useApi();
-  const action = useAction();
   const [days, setDays] = useState<number>(7);
-  const [summary, setSummary] = useState<Summary | null>(null);
-  const { run } = action;
-  useEffect(() => {
-    void run(async () => setSummary(await client.usage.summary.query({ days })));
-  }, [client, days, run]);
+  // The span shown stays until the newly picked one's answer lands (no empty flash between).
+  const query = useQuery({ ...reads.usage(client, days), placeholderData: keepPreviousData });
+  const summary = query.data ?? null;
   return (
     <div className="page usage">
       <h1>Usage</h1>
@@ -36,7 +33,10 @@ export function UsagePanel() {
           </select>
         </label>
       </p>
-      <ActionError error={action.failure} prefix="Usage could not be read." />
+      <ActionError
+        error={query.error === null ? null : describeError(query.error)}
+        prefix="Usage could not be read."
+      />
       {summary && summary.totals.length === 0 && (
         <p className="muted">No usage recorded in this time.</p>
       )}
