@@ -11,18 +11,23 @@ export function ThreadTitle({ threadId, title }: { threadId: string; title: stri
   const { refreshThread } = useShells();
   const rename = useAction();
   const [draft, setDraft] = useState<string | null>(null);
+  // The name just saved, shown until the thread's own title (from the event stream) catches up:
+  // the old name must not flash back between the answer and the stream's update.
+  // Held only while the title it replaced is still the one given: any update of the title ends it.
+  const [saved, setSaved] = useState<{ name: string; over: string } | null>(null);
+  const shown = saved !== null && saved.over === title ? saved.name : title;
 
   if (draft === null) {
     return (
       <>
-        <h1 className="thread-title">{title}</h1>
+        <h1 className="thread-title">{shown}</h1>
         <button
           type="button"
           className="small"
-          aria-label={`Rename ${title}`}
+          aria-label={`Rename ${shown}`}
           onClick={() => {
             rename.clearError();
-            setDraft(title);
+            setDraft(shown);
           }}
         >
           Rename
@@ -37,13 +42,14 @@ export function ThreadTitle({ threadId, title }: { threadId: string; title: stri
       className="thread-rename"
       onSubmit={(event) => {
         event.preventDefault();
-        if (next === "" || next === title) {
+        if (next === "" || next === shown) {
           setDraft(null);
           return;
         }
         void rename.run(async () => {
           await client.thread.updateSettings.mutate({ threadId, title: next });
           refreshThread(threadId);
+          setSaved({ name: next, over: title });
           setDraft(null);
         });
       }}
