@@ -15,6 +15,8 @@ const LOCK_STALE_MS = 10 * 60_000;
  * ~40 s once, whereas `next dev` compiles every route on first visit (seconds each, and slower
  * still on a loaded two-core machine), which made timings flaky. Skipped when up to date; when
  * another test process is building, waits for it instead of building the same output twice.
+ * Editing the UI's sources during a run rebuilds it under the other file's running server (its
+ * pages then answer 500): in a checkout being edited, run the browser files after the edit.
  */
 export async function ensureProductionBuild(): Promise<{
   built: boolean;
