@@ -8,7 +8,7 @@ import {
 import type { StoredReceipt } from "../event-store.ts";
 import type { ReceiptTable } from "../store-base.ts";
 import type { PgPool } from "./connection.ts";
-import { LOG_LOCK_CLASS } from "./pg-writer.ts";
+import { underLogLock } from "./pg-writer.ts";
 
 const COLUMNS = `stream_id, first_sequence, last_sequence, stream_version, receipt, procedure,
   payload_hash`;
@@ -25,24 +25,7 @@ export class PgReceiptTable implements ReceiptTable {
   ) {}
 
   async record(receipt: PreparedReceipt): Promise<StoredReceipt> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      // Lock values are integers chosen by the store, safe to inline in a simple query.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK_CLASS}, ${this.lockKey})`);
-      const stored = await recordLocked(client, receipt);
-      await client.query("COMMIT");
-      return stored;
-    } catch (error) {
-      try {
-        await client.query("ROLLBACK");
-      } catch (rollbackError) {
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      }
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    return underLogLock(this.pool, this.lockKey, (client) => recordLocked(client, receipt));
   }
 }
 

@@ -56,29 +56,14 @@ export class PgWriter {
 
   /** Commits the batch or throws (then nothing of it was written). */
   async commit(batch: readonly PreparedAppend[], recordedAt: string): Promise<AppendOutcome[]> {
-    const client = await this.pool.connect();
-    let broken: Error | undefined;
-    try {
-      // Lock values are integers chosen by the store, safe to inline in a simple query.
-      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK_CLASS}, ${this.lockKey})`);
+    return underLogLock(this.pool, this.lockKey, async (client) => {
       const plan = planBatch(batch, await this.readState(client, batch), recordedAt);
       if (plan.events.length > 0) {
         const { text, values } = writeStatement(plan, this.channel);
         await client.query(text, values);
       }
-      await client.query("COMMIT");
       return plan.outcomes;
-    } catch (error) {
-      try {
-        await client.query("ROLLBACK");
-      } catch (rollbackError) {
-        // The connection is gone; hand it back as broken so the pool replaces it.
-        broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
-      }
-      throw error;
-    } finally {
-      client.release(broken);
-    }
+    });
   }
 
   private async readState(
@@ -203,4 +188,34 @@ function writeStatement(plan: BatchPlan, channel: string): { text: string; value
   const ctes = parts.map((sql, index) => `w${index} AS (${sql})`).join(",\n");
   const notify = `SELECT pg_notify(${param(channel, "text")}, ${param(last, "text")})`;
   return { text: `WITH ${ctes}\n${notify}`, values };
+}
+
+/**
+ * Runs `work` in one transaction holding the log's advisory lock (see PgWriter), committed when it
+ * resolves and rolled back when it throws.
+ */
+export async function underLogLock<T>(
+  pool: PgPool,
+  lockKey: number,
+  work: (client: PgPoolClient) => Promise<T>,
+): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    // Lock values are integers chosen by the store, safe to inline in a simple query.
+    await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${LOG_LOCK_CLASS}, ${lockKey})`);
+    const result = await work(client);
+    await client.query("COMMIT");
+    return result;
+  } catch (error) {
+    try {
+      await client.query("ROLLBACK");
+    } catch (rollbackError) {
+      // The connection is gone; hand it back as broken so the pool replaces it.
+      broken = rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError));
+    }
+    throw error;
+  } finally {
+    client.release(broken);
+  }
 }

@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { RawSequence, StoredEvent, StoredReceipt } from "../event-store.ts";
+import type { ReceiptRow } from "../command-receipt.ts";
 import type { SqliteDatabase } from "./connection.ts";
 
 type EventRow = {
@@ -10,16 +11,6 @@ type EventRow = {
   data: string;
   command_id: string | null;
   recorded_at: string;
-};
-
-type ReceiptRow = {
-  stream_id: string;
-  first_sequence: number;
-  last_sequence: number;
-  stream_version: number;
-  receipt: string;
-  procedure: string;
-  payload_hash: string;
 };
 
 const COLUMNS = "sequence, stream_id, stream_version, type, data, command_id, recorded_at";

@@ -8,19 +8,13 @@ import {
 } from "../append-outcome.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import type Database from "better-sqlite3";
+import type { ReceiptRow as StoredReceiptRow } from "../command-receipt.ts";
 import type { SqliteDatabase } from "./connection.ts";
 import type { PreparedAppend, PreparedWrite } from "../prepare-append.ts";
 
 export type { AppendOutcome };
 
-type ReceiptRow = {
-  first_sequence: number;
-  last_sequence: number;
-  stream_version: number;
-  receipt: string;
-  procedure: string;
-  payload_hash: string;
-};
+type ReceiptRow = Omit<StoredReceiptRow, "stream_id">;
 
 type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
