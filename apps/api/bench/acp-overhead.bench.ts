@@ -22,11 +22,11 @@ import { openSqliteEventStore } from "@skein/db";
 import type { RunId, ThreadId } from "@skein/domain";
 import { createGeminiTestHome } from "@skein/fake-models";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
-import { ratioRow, writeBenchRows } from "./bench-rows.ts";
+import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
-const WARMUP = 3;
-const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? 20);
+const WARMUP = benchSize(3, 0);
+const ROUNDS = Number(process.env.ACP_BENCH_ROUNDS ?? benchSize(20, 1));
 const TARGET = 1.15;
 /** Pause after every turn, either side, so one turn's tail (a checkpoint, the CLI's own session write) is charged to neither. */
 const SETTLE_MS = 200;

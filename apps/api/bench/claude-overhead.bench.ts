@@ -17,9 +17,9 @@ import { createClaudeSkeinHarness } from "../test/support/claude-skein-harness.t
 import { type BenchRow, benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { median, pairedTurns, skeinThreadTurns, type TimedTurn } from "./paired-turns.ts";
 
-const ROUNDS = Number(process.env.SKEIN_BENCH_CLAUDE_ROUNDS ?? benchSize(20, 2));
+const ROUNDS = Number(process.env.SKEIN_BENCH_CLAUDE_ROUNDS ?? benchSize(20, 1));
 const FORK_RUNS = Number(process.env.SKEIN_BENCH_CLAUDE_FORK_RUNS ?? benchSize(1_000, 2));
-const WARMUP = benchSize(2, 1);
+const WARMUP = benchSize(2, 0);
 const TARGET = 1.15;
 /** Pause after every turn, either side, so one turn's tail (transcript write, checkpoint) is not charged to the next. */
 const SETTLE_MS = 200;

@@ -15,8 +15,8 @@ import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
 import { median, pairedTurns } from "./paired-turns.ts";
 
-const WARMUP = benchSize(3, 1);
-const ROUNDS = benchSize(30, 2);
+const WARMUP = benchSize(3, 0);
+const ROUNDS = benchSize(30, 1);
 const TARGET = 1.15;
 /** Pause after every turn, either side, so one turn's tail (rollout, checkpoint) is not charged to the next. */
 const SETTLE_MS = 200;

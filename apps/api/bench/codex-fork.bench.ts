@@ -19,8 +19,8 @@ import { startDirectCodex } from "./direct-codex.ts";
 import { median, pairedTurns } from "./paired-turns.ts";
 
 const RUNS = Number(process.env.SKEIN_BENCH_FORK_RUNS ?? benchSize(1_000, 3));
-const WARMUP = benchSize(2, 1);
-const ROUNDS = Number(process.env.SKEIN_BENCH_FORK_ROUNDS ?? benchSize(20, 2));
+const WARMUP = benchSize(2, 0);
+const ROUNDS = Number(process.env.SKEIN_BENCH_FORK_ROUNDS ?? benchSize(20, 1));
 const TARGET = 1.15;
 /** Pause after every turn, either side, so one turn's tail (rollout, checkpoint) is not charged to the next. */
 const SETTLE_MS = 200;

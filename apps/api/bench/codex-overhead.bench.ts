@@ -12,7 +12,7 @@ import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
 import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
-const WARMUP = benchSize(5, 1);
+const WARMUP = benchSize(5, 0);
 const ROUNDS = Number(process.env.CODEX_BENCH_ROUNDS ?? benchSize(60, 2));
 const TARGET = 1.25;
 /**

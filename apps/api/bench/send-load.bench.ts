@@ -34,10 +34,10 @@ import type { SubscriberMessage } from "./send-load-subscribers.ts";
 
 const size = (name: string, full: number, smoke: number) =>
   Number(process.env[name] ?? benchSize(full, smoke));
-const THREADS = size("SKEIN_LOAD_THREADS", 60, 4);
+const THREADS = size("SKEIN_LOAD_THREADS", 60, 2);
 const MESSAGES = size("SKEIN_LOAD_MESSAGES", 5, 2);
-const SUBSCRIBERS = size("SKEIN_LOAD_SUBSCRIBERS", 100, 5);
-const IDLE = size("SKEIN_LOAD_IDLE", 20, 3);
+const SUBSCRIBERS = size("SKEIN_LOAD_SUBSCRIBERS", 100, 2);
+const IDLE = size("SKEIN_LOAD_IDLE", 20, 2);
 /**
  * SKEIN_LOAD_PORTS=1 keeps the project's default port range: each of the first 100 threads then
  * has a PORT of its own and so a `codex app-server` of its own (~180 MB each), as on a server with

@@ -315,7 +315,10 @@ describe.each(RUNTIMES)("B1/B2: each provider failure kind on the real $name run
   }, 60_000);
 
   it("B2: a model on a dead loopback port (network) → retry, then the run fails in words", async () => {
-    const x = await rt.open({ ...ATTEMPTS, maxRetries: 1 });
+    // A runtime that retries by itself (Codex) is stopped by the B15 bound, as in production
+    // where the bound (60 s) comes long before the idle timeout (10 min); left at its default
+    // here, the bound came after ATTEMPTS' 20 s idle timeout, which then ended the turn.
+    const x = await rt.open({ ...ATTEMPTS, maxRetries: 1, unreachableMs: 3_000 });
     // Nothing listens where the runtime sends its model requests any more.
     await x.faults.close();
     const threadId = await x.createThread();
