@@ -149,7 +149,11 @@ describe.runIf(chromiumAvailable)("Review diffs (Chromium, real API, real Codex)
     );
     await saveScreenshot(page, "review-reverted");
     await page.getByRole("button", { name: "Undo revert" }).click();
-    await expect.poll(() => text(page.locator(".review-reverted"))).toContain("Put back");
+    // The undo writes the file back and records it before the page says so: on a loaded machine
+    // that is seconds, not the poll's default second.
+    await expect
+      .poll(() => text(page.locator(".review-reverted")), { timeout: 30_000 })
+      .toContain("Put back");
     expect(readme()).toBe(agentReadme);
   }, 600_000);
 });
