@@ -144,6 +144,12 @@ export type ThreadPageFilter = {
  */
 export type MessageThreadPageFilter = Omit<ThreadPageFilter, "query"> & { query: string };
 
+/**
+ * B16: the titles in a project (active or archived threads) that are `stem` or start with
+ * "stem (" (case-sensitive): the rows a fork's sibling number is counted from; at most `limit`.
+ */
+export type NumberedTitlesFilter = { projectId: string; stem: string; limit: number };
+
 /** A `threads` row found by one of its messages, with that message's text around the match. */
 export type MessageThreadRow = { row: ProjectionRow; excerpt: string };
 
@@ -164,6 +170,8 @@ export interface ProjectionQuery {
    * same as a rare one (the oldest of its threads are then not found by their messages).
    */
   messageThreadPage(filter: MessageThreadPageFilter): Promise<MessageThreadRow[]>;
+  /** B16: see `NumberedTitlesFilter`; a range of the (project, title) index, not a search. */
+  numberedTitles(filter: NumberedTitlesFilter): Promise<string[]>;
 }
 
 /** An aggregate's serialized state after stream version `version` (whose event had `sequence`). */

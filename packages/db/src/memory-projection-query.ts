@@ -1,4 +1,5 @@
 import type {
+  NumberedTitlesFilter,
   ProjectionFilter,
   ProjectionQuery,
   ProjectionRow,
@@ -131,6 +132,15 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
       const page = ofTable("threads", {}).filter((row) => inPage(row, filter));
       page.sort(byActivity);
       return page.slice(0, filter.limit).map(withoutTable);
+    },
+    async numberedTitles(filter: NumberedTitlesFilter) {
+      const titles: string[] = [];
+      for (const row of ofTable("threads", {})) {
+        const { projectId, title, visibility } = listing(row);
+        if (projectId !== filter.projectId || visibility === "deleted") continue;
+        if (title === filter.stem || title.startsWith(`${filter.stem} (`)) titles.push(title);
+      }
+      return titles.slice(0, filter.limit);
     },
     async messageThreadPage(filter) {
       const threads = new Map(ofTable("threads", {}).map((row) => [row.id, row]));

@@ -130,3 +130,52 @@ describeStores("thread list pages through the listing index (B7)", (stores) => {
     ]);
   });
 });
+
+describeStores("fork sibling titles through the (project, title) index (B16)", (stores) => {
+  beforeEach(async () => {
+    store = await stores.fresh();
+  });
+
+  it("B16: numberedTitles reads a stem and its numbered siblings in one project, archived too, deleted not", async () => {
+    const meta = metaSource("titles");
+    const stem = "fork of Main at run 3";
+    const titles: [string, string, "archive" | "delete" | null][] = [
+      [stem, "even", null],
+      [`${stem} (2)`, "even", "archive"],
+      [`${stem} (10)`, "even", null],
+      [`${stem} (4)`, "even", "delete"],
+      [`${stem} (5)`, "odd", null],
+      ["fork of Main at run 30", "even", null],
+      [`FORK OF MAIN AT RUN 3 (7)`, "even", null],
+      [`x ${stem} (8)`, "even", null],
+    ];
+    const drivers = titles.map(([title, project, fate], i) => {
+      const driver = new ThreadDriver(store, `f${i}`, meta);
+      driver.send({
+        type: "CreateThread",
+        data: {
+          threadId: driver.threadId,
+          projectId: idOf("project", project),
+          title,
+          defaultProvider: "codex",
+        },
+      });
+      if (fate === "archive")
+        driver.send({ type: "ArchiveThread", data: { threadId: driver.threadId } });
+      if (fate === "delete")
+        driver.send({ type: "DeleteThread", data: { threadId: driver.threadId } });
+      return driver;
+    });
+    await Promise.all(drivers.map((driver) => driver.flush()));
+    const filter = { projectId: idOf("project", "even"), stem, limit: 50 };
+    const expected = [stem, `${stem} (10)`, `${stem} (2)`];
+    for (const through of ["driver", "prisma"] as const) {
+      const { data } = await store.snapshot((q) => q.numberedTitles(filter), { through });
+      expect(data.sort(), through).toEqual(expected);
+      const { data: one } = await store.snapshot((q) => q.numberedTitles({ ...filter, limit: 1 }), {
+        through,
+      });
+      expect(one, through).toHaveLength(1);
+    }
+  });
+});

@@ -65,6 +65,15 @@ export class PgProjectionReader {
     return toProjectionRows(await this.rows(sql, values));
   }
 
+  async numberedTitles(filter: Store.NumberedTitlesFilter): Promise<string[]> {
+    // LIKE, not a range: the database's collation need not sort "stem (n)" next to "stem".
+    const sql = `SELECT title FROM "threads" WHERE project_id = $1
+      AND (title = $2 OR title LIKE $3) AND visibility IN ('active', 'archived') LIMIT $4`;
+    const pattern = `${escapeLike(`${filter.stem} (`)}%`;
+    const rows = await this.rows(sql, [filter.projectId, filter.stem, pattern, filter.limit]);
+    return rows.map((row) => String(row[0]));
+  }
+
   messageThreadPage(filter: Store.MessageThreadPageFilter): Promise<Store.MessageThreadRow[]> {
     return pgMessageThreadPage((text, values) => this.rows(text, values), filter);
   }

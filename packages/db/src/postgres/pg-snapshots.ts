@@ -31,6 +31,7 @@ export class PgSnapshots {
       list: async (table, filter) => guard().list(table, filter),
       count: async (table, filter) => guard().count(table, filter),
       threadPage: async (filter) => guard().threadPage(filter),
+      numberedTitles: async (filter) => guard().numberedTitles(filter),
       messageThreadPage: async (filter) => guard().messageThreadPage(filter),
     };
     try {

@@ -64,6 +64,14 @@ type ThreadsModel = {
 
 const PAGE_SELECT = { ...SELECT, activeAt: true, title: true } as const;
 
+type TitlesModel = {
+  findMany(args: {
+    where: Where;
+    take: number;
+    select: { title: true };
+  }): Promise<{ title: string | null }[]>;
+};
+
 export type PrismaProjectionOptions = {
   /**
    * Title search differs by database. PostgreSQL: Prisma's `contains` is a LIKE whose wildcards
@@ -195,6 +203,26 @@ export function prismaProjectionQuery(
         after = { activeAt: last.activeAt ?? "", id: last.id };
       }
       return rows.slice(0, filter.limit);
+    },
+    async numberedTitles(filter) {
+      const threads = model("threads") as unknown as TitlesModel;
+      // `startsWith` is a LIKE: unescaped wildcards and, on SQLite, ASCII case folding make it a
+      // superset, narrowed here.
+      const records = await threads.findMany({
+        where: {
+          AND: [
+            { projectId: filter.projectId },
+            { visibility: { in: ["active", "archived"] } },
+            { OR: [{ title: filter.stem }, { title: { startsWith: `${filter.stem} (` } }] },
+          ],
+        },
+        take: filter.limit,
+        select: { title: true },
+      });
+      const prefix = `${filter.stem} (`;
+      return records
+        .map((record) => record.title ?? "")
+        .filter((title) => title === filter.stem || title.startsWith(prefix));
     },
     // Issue 29: a full-text index query has no Prisma form; the SQL readers' statement runs raw.
     async messageThreadPage(filter) {

@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type {
   MessageThreadPageFilter,
   MessageThreadRow,
+  NumberedTitlesFilter,
   ProjectionFilter,
   ProjectionRow,
   ThreadPageFilter,
@@ -95,6 +96,16 @@ export class ProjectionReader {
   messageThreadPage(filter: MessageThreadPageFilter): MessageThreadRow[] {
     const { sql, values } = messageSearchSql(filter);
     return toMessageThreadRows(this.arrays(sql).all(...values));
+  }
+
+  numberedTitles(filter: NumberedTitlesFilter): string[] {
+    // Binary order: every "stem (…" sorts between "stem" and "stem )", so the index reads a range.
+    const sql = `SELECT title FROM "threads" WHERE project_id = @projectId
+      AND title >= @stem AND title < @end
+      AND (title = @stem OR substr(title, 1, length(@prefix)) = @prefix)
+      AND visibility IN ('active', 'archived') LIMIT @limit`;
+    const params = { ...filter, end: `${filter.stem} )`, prefix: `${filter.stem} (` };
+    return this.statement(sql).pluck().all(params) as string[];
   }
 
   /**

@@ -27,12 +27,9 @@ export async function nextForkSibling(
   const runNumber =
     runOffsetOf(source.inheritance) + turnsThrough(run?.ordinal ?? 0, source.asideRuns);
   const stem = forkTitle(thread.title, runNumber > 0 ? runNumber : null);
-  const { data: titles } = await store.snapshot(async (q) => {
-    const page = (visibility: "active" | "archived") =>
-      q.threadPage({ projectId: thread.projectId, visibility, query: stem, limit: MAX_COUNTED });
-    const rows = [...(await page("active")), ...(await page("archived"))];
-    return rows.map((row) => (row.data as { title?: string }).title ?? "");
-  });
+  const { data: titles } = await store.snapshot((q) =>
+    q.numberedTitles({ projectId: thread.projectId, stem, limit: MAX_COUNTED }),
+  );
   let highest = 0;
   for (const title of titles) {
     if (title === stem) highest = Math.max(highest, 1);
