@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { RawSequence, StoredEvent, StoredReceipt } from "../event-store.ts";
-import type { ReceiptRow } from "../command-receipt.ts";
+import { type ReceiptRow, storedReceipt } from "../command-receipt.ts";
+import { RECEIPT_BY_COMMAND } from "./receipt-table.ts";
 import type { SqliteDatabase } from "./connection.ts";
 
 type EventRow = {
@@ -36,11 +37,7 @@ export class EventReader {
     this.version = db
       .prepare<[string], number>("SELECT version FROM streams WHERE stream_id = ?")
       .pluck();
-    this.receipt = db.prepare<[string], ReceiptRow>(
-      `SELECT stream_id, first_sequence, last_sequence, stream_version, receipt, procedure,
-         payload_hash
-       FROM command_receipts WHERE command_id = ?`,
-    );
+    this.receipt = db.prepare<[string], ReceiptRow>(RECEIPT_BY_COMMAND);
     // One JSON array parameter keeps the statement prepared once for any number of ids.
     this.raw = db.prepare<[string], RawSequence>(
       `SELECT raw_event_id AS rawEventId, sequence, stream_id AS streamId FROM events
@@ -54,16 +51,7 @@ export class EventReader {
 
   findReceipt(commandId: string): StoredReceipt | null {
     const row = this.receipt.get(commandId);
-    if (!row) return null;
-    return {
-      streamId: row.stream_id,
-      firstSequence: row.first_sequence,
-      lastSequence: row.last_sequence,
-      streamVersion: row.stream_version,
-      receipt: JSON.parse(row.receipt) as unknown,
-      procedure: row.procedure,
-      payloadHash: row.payload_hash,
-    };
+    return row ? storedReceipt(row) : null;
   }
 
   readAll(afterSequence: number, limit?: number): StoredEvent[] {

@@ -9,6 +9,11 @@ import type { StoredReceipt } from "../event-store.ts";
 import type { ReceiptTable } from "../store-base.ts";
 import type { SqliteDatabase } from "./connection.ts";
 
+/** A command's stored receipt row (the event reader answers replays with the same statement). */
+export const RECEIPT_BY_COMMAND = `SELECT stream_id, first_sequence, last_sequence, stream_version,
+    receipt, procedure, payload_hash
+  FROM command_receipts WHERE command_id = ?`;
+
 /**
  * B3 receipts without events, on the writer connection: synchronous, so a record never
  * interleaves with a group commit's transaction, and IMMEDIATE, so no other writer does either.
@@ -18,11 +23,7 @@ export class SqliteReceiptTable implements ReceiptTable {
 
   constructor(db: SqliteDatabase) {
     const head = db.prepare<[], number>("SELECT COALESCE(MAX(sequence), 0) FROM events").pluck();
-    const find = db.prepare<[string], ReceiptRow>(
-      `SELECT stream_id, first_sequence, last_sequence, stream_version, receipt, procedure,
-         payload_hash
-       FROM command_receipts WHERE command_id = ?`,
-    );
+    const find = db.prepare<[string], ReceiptRow>(RECEIPT_BY_COMMAND);
     // The stream's version as a reader at `lastSequence` sees it (0 before its first event).
     const versionAt = db
       .prepare<[string, number], number>(
