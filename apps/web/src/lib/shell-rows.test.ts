@@ -1,7 +1,7 @@
 import type { SkeinClient } from "@skein/contract";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createQueryClient } from "./query/query-client.ts";
-import { type RowRead, ShellRowReader } from "./shell-rows.ts";
+import { ROW_ROUNDS, type RowRead, ShellRowReader } from "./shell-rows.ts";
 
 /** `thread.detail` for rows: each thread answers, is gone, or is down until told otherwise. */
 function fakeApi(state: Record<string, "ok" | "gone" | "down">) {
@@ -60,6 +60,21 @@ describe("sidebar rows read after events", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(landed.at(-1)).toMatchObject({ threadId: "thr_down", gone: false });
     expect(landed.at(-1)?.detail).not.toBeNull();
+    rows.dispose();
+  });
+  it("a row that keeps failing is asked for a bounded number of rounds; an event starts it again", async () => {
+    const { client, reads } = fakeApi({ thr_down: "down" });
+    const rows = new ShellRowReader(createQueryClient(), client, () => undefined, 10);
+    rows.touch("thr_down");
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    const perRound = 3; // the query's own tries
+    const asked = reads.length;
+    expect(asked).toBe(ROW_ROUNDS * perRound);
+    await vi.advanceTimersByTimeAsync(3_600_000);
+    expect(reads).toHaveLength(asked);
+    rows.touch("thr_down");
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(reads.length).toBe(asked + perRound);
     rows.dispose();
   });
 });

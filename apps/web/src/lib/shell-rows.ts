@@ -8,8 +8,10 @@ import type { ThreadDetail } from "./types.ts";
 /** One row's answer: its one-run detail, or why there is none. */
 export type RowRead = { threadId: string; detail: ThreadDetail | null; gone: boolean };
 
-/** A row whose read failed (after the query's own retries) is asked for again after this. */
+/** A row whose read failed (after the query's own retries) is asked for again after this… */
 const ROW_RETRY_MS = 5_000;
+/** …this many times (about a minute); then it keeps what it showed until its thread moves again. */
+export const ROW_ROUNDS = 10;
 
 /**
  * The sidebar rows the event stream touched, read again once per burst: just those threads'
@@ -20,6 +22,8 @@ export class ShellRowReader {
   private readonly dirty = new Set<string>();
   private readonly burst: Burst;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /** Failed rounds per row since it last landed or an event touched it. */
+  private readonly failedRounds = new Map<string, number>();
 
   constructor(
     private readonly queryClient: QueryClient,
@@ -31,6 +35,7 @@ export class ShellRowReader {
   }
 
   touch(threadId: string): void {
+    this.failedRounds.delete(threadId);
     this.dirty.add(threadId);
     this.burst.request();
   }
@@ -46,10 +51,21 @@ export class ShellRowReader {
     this.dirty.clear();
     const results = await Promise.all(ids.map((threadId) => this.readRow(threadId)));
     this.land(results);
-    // Their events were delivered, and no later event may come to ask again: asked again later.
-    const failed = results.filter((r) => r.detail === null && !r.gone);
-    if (failed.length === 0) return;
-    for (const { threadId } of failed) this.dirty.add(threadId);
+    // Their events were delivered, and no later event may come to ask again: asked again later,
+    // a bounded number of times.
+    let again = false;
+    for (const { threadId, detail, gone } of results) {
+      if (detail !== null || gone) {
+        this.failedRounds.delete(threadId);
+        continue;
+      }
+      const rounds = (this.failedRounds.get(threadId) ?? 0) + 1;
+      this.failedRounds.set(threadId, rounds);
+      if (rounds >= ROW_ROUNDS || this.dirty.has(threadId)) continue;
+      this.dirty.add(threadId);
+      again = true;
+    }
+    if (!again) return;
     this.retryTimer ??= setTimeout(() => {
       this.retryTimer = null;
       this.burst.request();

@@ -43,8 +43,8 @@ export function usePendingRequests(): { groups: ThreadRequests[]; error: string 
   const failure = error ?? (watch.status === "failed" ? watch.error : null);
   useEffect(() => {
     if (failure === null) clearBackgroundFailure("pending-requests");
-    else notifyBackgroundFailure("pending-requests", "Could not load approvals.", failure);
-  }, [failure]);
+    else notifyBackgroundFailure("pending-requests", "Could not load approvals.", failure, refresh);
+  }, [failure, refresh]);
 
   const groups = useMemo(() => {
     const byThread = new Map<string, ThreadRequests>();

@@ -7,9 +7,12 @@ import { type ApiFailure, describeError } from "../../lib/errors.ts";
 export function ActionError({
   error,
   prefix,
+  onRetry,
 }: {
   error: ApiFailure | string | null | undefined;
   prefix?: string;
+  /** A read that gave up retrying on its own: the person can ask again. */
+  onRetry?: () => void;
 }) {
   if (!error) return null;
   const failure = typeof error === "string" ? describeError(error) : error;
@@ -19,6 +22,11 @@ export function ActionError({
         {prefix ? `${prefix} ` : ""}
         {failure.message}
       </p>
+      {onRetry && (
+        <button type="button" className="small" onClick={onRetry}>
+          Try again
+        </button>
+      )}
       {failure.code !== null && (
         <details className="error-detail">
           <summary>Details</summary>

@@ -7,6 +7,7 @@ import type { ThreadGraph } from "../../lib/types.ts";
 import { useThread } from "../../lib/use-thread-context.tsx";
 import type { WatchSubscribe } from "../../lib/use-watch.ts";
 import { queryKeys } from "../../lib/query/keys.ts";
+import { ActionError } from "../common/action-error.tsx";
 import { useWatchedQuery } from "../../lib/query/use-watched-query.ts";
 import { ProviderThreadsTable } from "./provider-threads-table.tsx";
 import { GraphCanvas } from "./graph-canvas.tsx";
@@ -34,6 +35,7 @@ export function GraphView() {
     data: graph,
     watch,
     error: readError,
+    refresh,
   } = useWatchedQuery<ThreadGraph>({
     queryKey: queryKeys.graph(threadId),
     subscribe,
@@ -58,6 +60,7 @@ export function GraphView() {
   }
   return (
     <div className="page graph" data-graph-sequence={graph.snapshotSequence}>
+      <ActionError error={readError} prefix="Refreshing the graph failed." onRetry={refresh} />
       <h2>Execution graph</h2>
       {error && (
         <p className="error" role="alert">

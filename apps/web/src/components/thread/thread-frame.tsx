@@ -95,7 +95,11 @@ export function ThreadFrame({ threadId, children }: { threadId: string; children
                 </button>
               </nav>
               {timelineOpen && <TimelineScrubber travel={travel} />}
-              <ActionError error={state.readError} prefix="Refreshing this thread failed." />
+              <ActionError
+                error={state.readError}
+                prefix="Refreshing this thread failed."
+                onRetry={state.refresh}
+              />
               <div className="thread-body">{children}</div>
             </>
           )}

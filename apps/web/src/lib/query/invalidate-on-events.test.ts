@@ -2,7 +2,7 @@ import { QueryClient, QueryObserver } from "@tanstack/react-query";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { invalidateOnEvents } from "./invalidate-on-events.ts";
 import { newestWins } from "./newest-wins.ts";
-import { retryDelay, retryLive } from "./query-client.ts";
+import { LIVE_TRIES, retryDelay, retryLive } from "./query-client.ts";
 
 type Snapshot = { snapshotSequence: number };
 const KEY = ["thread", "thr_1", "graph"] as const;
@@ -137,6 +137,32 @@ describe("invalidation from the event stream", () => {
     await vi.advanceTimersByTimeAsync(10_000);
     expect(read).toHaveBeenCalledTimes(3);
     expect(client.getQueryData(KEY)).toEqual({ snapshotSequence: 5 });
+    unsubscribe();
+    invalidator.dispose();
+  });
+
+  it("a re-read that keeps failing stops after LIVE_TRIES tries with its error; a request reads again", async () => {
+    const client = new QueryClient();
+    let down = true;
+    const read = vi.fn(async () => {
+      if (down) throw new Error("fetch failed");
+      return { snapshotSequence: 7 };
+    });
+    const { observer, unsubscribe } = watched(client, read);
+    const invalidator = invalidateOnEvents(client, KEY, 10);
+    invalidator.request();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(read).toHaveBeenCalledTimes(LIVE_TRIES);
+    expect(observer.getCurrentResult().error?.message).toBe("fetch failed");
+    // Nothing more on its own, however long the screen stays open.
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(read).toHaveBeenCalledTimes(LIVE_TRIES);
+    // "Try again" (or the next event) asks once more.
+    down = false;
+    invalidator.request();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(read).toHaveBeenCalledTimes(LIVE_TRIES + 1);
+    expect(client.getQueryData(KEY)).toEqual({ snapshotSequence: 7 });
     unsubscribe();
     invalidator.dispose();
   });

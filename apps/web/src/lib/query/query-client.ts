@@ -4,6 +4,8 @@ import { codeOf } from "../errors.ts";
 /** Codes a second try cannot fix: the request itself is wrong or not allowed. */
 const FATAL_CODES = new Set(["NOT_FOUND", "BAD_REQUEST", "UNAUTHORIZED", "FORBIDDEN", "CONFLICT"]);
 const MAX_RETRY_MS = 10_000;
+/** Tries of a re-read after an event: with the delays below, about 45 s before it gives up. */
+export const LIVE_TRIES = 8;
 
 export function isFatal(error: unknown): boolean {
   return FATAL_CODES.has(codeOf(error) ?? "");
@@ -19,11 +21,12 @@ export function retryOneOff(failures: number, error: unknown): boolean {
 
 /**
  * Re-reads after an event: the change was already announced, and no later event may come to ask
- * again, so they keep trying (paused while offline, resumed by react-query when the network is
- * back) until one lands.
+ * again, so they try for a while (paused while offline, resumed by react-query when the network
+ * is back). Then they stop and the screen says it could not refresh, with a "Try again": a server
+ * that keeps failing is not asked forever.
  */
-export function retryLive(_failures: number, error: unknown): boolean {
-  return !isFatal(error);
+export function retryLive(failures: number, error: unknown): boolean {
+  return failures < LIVE_TRIES - 1 && !isFatal(error);
 }
 
 export function retryDelay(failures: number): number {
