@@ -36,6 +36,9 @@ export async function planForkWorkspace(
   const resolved = resolveForkPoint(source, spec);
   const checkpointId = resolved.point.checkpointId ?? resolved.run?.checkpointId ?? null;
   const checkpoint = checkpointId ? source.checkpoints.get(checkpointId) : undefined;
+  // Without a ready checkpoint there is nothing to check out: a default fork needs no look at
+  // the folder (a realpath and a git store on every fork).
+  if (!requested && checkpoint?.status !== "ready") return null;
   const store = await checkpoints.storeFor(cwd).catch((error: unknown) => {
     if (error instanceof SwappedFolderError) throw error;
     return null;
