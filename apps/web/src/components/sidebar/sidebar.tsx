@@ -3,7 +3,7 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
-import { buildSidebarRows, type SidebarRow } from "../../lib/lineage-tree.ts";
+import { ShellForest, type SidebarRow } from "../../lib/lineage-tree.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { archiveWithUndo } from "../../lib/archive-with-undo.ts";
 import { confirmArchive } from "../../lib/confirm-archive.ts";
@@ -39,14 +39,16 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
   // Issue 29: threads the server found by a message match too (for the query it answered).
   const excerpts = found.query === deferredQuery.trim() ? found.excerpts : undefined;
+  // One forest per list: keystrokes and the server's answers reuse what it keeps (issue 29).
+  const forest = useMemo(() => new ShellForest(shells), [shells]);
   const rows = useMemo(
     () =>
-      buildSidebarRows(projects, shells.values(), {
+      forest.rows(projects, {
         query: deferredQuery,
         collapsed,
         ...(excerpts ? { excerpts } : {}),
       }),
-    [projects, shells, deferredQuery, collapsed, excerpts],
+    [projects, forest, deferredQuery, collapsed, excerpts],
   );
   const pendingTotal = useMemo(() => {
     let total = 0;
