@@ -18,7 +18,7 @@ function oracleRows(
   shells: readonly ThreadShell[],
   options: SidebarOptions,
 ): SidebarRow[] {
-  const all = new Map(shells.map((s) => [s.id, s]));
+  const all = new Map<string, ThreadShell>(shells.map((s) => [s.id, s]));
   const query = options.query.trim().toLowerCase();
   const searching = query !== "";
   const excerpts = options.excerpts ?? new Map<string, string>();
@@ -30,7 +30,7 @@ function oracleRows(
     if (!searching || !matches(shell)) continue;
     for (let s: ThreadShell | undefined = shell; s && !visible.has(s.id); ) {
       visible.add(s.id);
-      const parentId = s.lineage?.parentThreadId;
+      const parentId: string | null | undefined = s.lineage?.parentThreadId;
       s = parentId ? all.get(parentId) : undefined;
     }
   }
