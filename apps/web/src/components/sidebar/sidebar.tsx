@@ -34,7 +34,9 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const deferredQuery = useDeferredValue(query);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   // B7: the list holds the pages loaded so far; a search also asks the server for its matches.
-  useEffect(() => search(deferredQuery), [search, deferredQuery]);
+  // Asked as the text is typed, not after the list is filtered for it: the server's answer is
+  // most of a search's wait (issue 29), and it need not queue behind the rows' rebuild.
+  useEffect(() => search(query), [search, query]);
   const archive = useAction();
 
   // Issue 29: threads the server found by a message match too (for the query it answered).
