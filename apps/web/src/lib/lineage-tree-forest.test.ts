@@ -1,12 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { excerptParts } from "./excerpt.ts";
-import {
-  buildSidebarRows,
-  ShellForest,
-  type SidebarOptions,
-  type SidebarRow,
-} from "./lineage-tree.ts";
+import { buildSidebarRows, type SidebarOptions, type SidebarRow } from "./lineage-tree.ts";
+import { ShellForest } from "./shell-forest.ts";
 import type { Project, ThreadShell } from "./types.ts";
 
 /**
@@ -160,36 +156,44 @@ describe("issue 29: the sidebar's forest", () => {
     );
   });
 
-  it("a keystroke reads no title again, and the message matches arriving re-read none", () => {
-    let reads = 0;
+  it("a keystroke reads no title again, the message matches re-read none, rows are made as read", () => {
+    let titleReads = 0;
+    let rowsMade = 0;
     const shells = Array.from({ length: 1_000 }, (_, i) => {
-      const shell = {
-        id: `t${i}`,
-        projectId: "prj_a",
-        lineage: null,
-        lastActivityAt: "",
-        createdAt: "",
-      };
+      // Only making a row reads the relationship: it counts the rows made.
+      const lineage = { parentThreadId: "gone", rootThreadId: "gone" };
+      Object.defineProperty(lineage, "relationshipToParent", {
+        get: () => {
+          rowsMade += 1;
+          return "fork";
+        },
+      });
+      const shell = { id: `t${i}`, projectId: "prj_a", lineage, lastActivityAt: "", createdAt: "" };
       return Object.defineProperty(shell, "title", {
         get: () => {
-          reads += 1;
+          titleReads += 1;
           return `Thread ${i}`;
         },
       }) as unknown as ThreadShell;
     });
     const forest = new ShellForest(new Map(shells.map((s) => [s.id, s])));
     const collapsed = new Set<string>();
-    const full = forest.rows(PROJECTS, { query: "", collapsed });
-    forest.rows(PROJECTS, { query: "thread 99", collapsed });
-    expect(reads).toBe(1_000);
+    const full = forest.view(PROJECTS, { query: "", collapsed });
+    expect(full.length).toBe(1_002); // two project headings
+    expect(rowsMade).toBe(0);
+    expect(full.at(7)).toBe(full.at(7));
+    expect(rowsMade).toBe(1);
+
+    forest.view(PROJECTS, { query: "thread 99", collapsed });
+    expect(titleReads).toBe(1_000);
     const found = forest.rows(PROJECTS, {
       query: "thread 99",
       collapsed,
       excerpts: new Map([["t5", "thread 99 said"]]),
     });
-    forest.rows(PROJECTS, { query: "thread 4", collapsed });
-    expect(reads).toBe(1_000);
+    forest.view(PROJECTS, { query: "thread 4", collapsed });
+    expect(titleReads).toBe(1_000);
     expect(found.filter((r) => r.kind === "thread")).toHaveLength(12);
-    expect(forest.rows(PROJECTS, { query: "", collapsed })).toBe(full);
+    expect(forest.view(PROJECTS, { query: "", collapsed })).toBe(full);
   });
 });

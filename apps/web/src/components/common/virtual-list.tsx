@@ -3,7 +3,8 @@ import { type ReactNode, useEffect, useRef, useState } from "react";
 import { visibleRange } from "../../lib/virtual-window.ts";
 
 type VirtualListProps<T> = {
-  items: readonly T[];
+  /** An array, or a list that makes its items as they are read (only the drawn ones are). */
+  items: { readonly length: number; at(index: number): T | undefined };
   rowHeight: number;
   getKey(item: T): string;
   renderRow(item: T, index: number): ReactNode;
@@ -53,7 +54,7 @@ export function VirtualList<T>({
   const { start, end } = visibleRange(scrollTop, height, rowHeight, items.length);
   const rows: ReactNode[] = [];
   for (let index = start; index < end; index += 1) {
-    const item = items[index]!;
+    const item = items.at(index)!;
     rows.push(
       <li
         key={getKey(item)}

@@ -3,7 +3,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
-import { ShellForest, type SidebarRow } from "../../lib/lineage-tree.ts";
+import type { SidebarRow } from "../../lib/lineage-tree.ts";
+import { ShellForest } from "../../lib/shell-forest.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { archiveWithUndo } from "../../lib/archive-with-undo.ts";
 import { confirmArchive } from "../../lib/confirm-archive.ts";
@@ -45,7 +46,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const forest = useMemo(() => new ShellForest(shells), [shells]);
   const rows = useMemo(
     () =>
-      forest.rows(projects, {
+      forest.view(projects, {
         query: deferredQuery,
         collapsed,
         ...(excerpts ? { excerpts } : {}),

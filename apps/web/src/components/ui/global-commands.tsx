@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { useCommand, useCommands } from "../../lib/commands.tsx";
 import { useDebug } from "../../lib/debug-mode.tsx";
-import { ShellForest } from "../../lib/lineage-tree.ts";
+import { ShellForest } from "../../lib/shell-forest.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { neighbourThread } from "../../lib/shortcuts.ts";
 import { nextMode } from "./theme-toggle.tsx";
