@@ -16,6 +16,22 @@ const SHELL_REFRESH_MS = 250;
 const NO_PROJECTS: readonly Project[] = [];
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
+/** A hidden tab gets no animation frames; a batch waits at most this long for one. */
+const HIDDEN_FALLBACK_MS = 250;
+
+/** Resolves once the next frame has been painted (or, in a hidden tab, after a while). */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, HIDDEN_FALLBACK_MS);
+    // A task queued from the frame's callback runs after that frame is painted.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
+}
 
 export type ShellsState = {
   shells: ReadonlyMap<string, ThreadShell>;
@@ -113,8 +129,9 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       if (cursor !== nextCursor) setNextCursor(cursor);
     };
     // A failed page stops the background reading (what was read before it still shows). The
-    // batch is shown once no search is in flight either.
-    const settled = <T,>(value: T) => searchSettled.current.then(() => value);
+    // batch is shown once no search is in flight either, and after a frame, so that the rows a
+    // search's answer brings are drawn before the list grows.
+    const settled = <T,>(value: T) => searchSettled.current.then(afterNextPaint).then(() => value);
     read(nextCursor)
       .then(settled)
       .then(finish, () => settled(pages.at(-1)?.nextCursor ?? nextCursor).then(finish));
