@@ -126,17 +126,54 @@ const optionsArb = fc.array(
     query: fc.constantFrom("", "", "lexer", "PARSER", "qu", " docs ", "t3", "T0", "zzz"),
     collapsed: fc.subarray(["prj_a", "prj_x", "t0", "t1", "t2", "t5"]),
     excerpts: fc.option(fc.subarray(["t1", "t4", "t7", "gone", "t12"]), { nil: undefined }),
+    // The list changing first, as the store changes it: a row replaced, added or removed.
+    change: fc.option(
+      fc.record({ op: fc.constantFrom("retitle", "add", "remove"), at: fc.nat(60) }),
+      { nil: undefined },
+    ),
   }),
-  { minLength: 1, maxLength: 6 },
+  { minLength: 1, maxLength: 8 },
 );
+
+/** A new Map with one row replaced (retitled), added or removed, the store's way. */
+function changed(
+  shells: ReadonlyMap<string, ThreadShell>,
+  change: { op: string; at: number },
+): Map<string, ThreadShell> {
+  const next = new Map(shells);
+  const list = [...shells.values()];
+  const shell = list[change.at % Math.max(1, list.length)];
+  if (change.op === "add") {
+    const id = `n${change.at}`;
+    const parentThreadId = shell?.id ?? "gone";
+    next.set(id, {
+      ...(shell ?? list[0]),
+      id,
+      projectId: shell?.projectId ?? "prj_a",
+      title: `${WORDS[change.at % WORDS.length]} added`,
+      lineage: { parentThreadId, relationshipToParent: "fork", rootThreadId: parentThreadId },
+      lastActivityAt: "2026-01-09",
+      createdAt: "2026-01-09",
+    } as ThreadShell);
+  } else if (shell !== undefined && change.op === "retitle") {
+    next.set(shell.id, { ...shell, title: `${WORDS[change.at % WORDS.length]} renamed` });
+  } else if (shell !== undefined) next.delete(shell.id);
+  return next;
+}
 
 describe("issue 29: the sidebar's forest", () => {
   it("property: rows from a reused forest equal the plain build, whatever the sequence", () => {
     fc.assert(
-      fc.property(shellsArb, optionsArb, (shells, sequence) => {
-        const forest = new ShellForest(new Map(shells.map((s) => [s.id, s])));
+      fc.property(shellsArb, optionsArb, (initial, sequence) => {
+        let map = new Map<string, ThreadShell>(initial.map((s) => [s.id, s]));
+        let forest = new ShellForest(map);
         const collapsedSets = new Map<string, ReadonlySet<string>>();
         for (const step of sequence) {
+          if (step.change) {
+            map = changed(map, step.change);
+            forest = new ShellForest(map, forest);
+          }
+          const shells = [...map.values()];
           // The same set object for the same folds, as React state keeps it between renders.
           const key = step.collapsed.join();
           if (!collapsedSets.has(key)) collapsedSets.set(key, new Set(step.collapsed));

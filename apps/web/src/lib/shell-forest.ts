@@ -34,6 +34,8 @@ export class ShellForest {
   private readonly byId: ReadonlyMap<string, ThreadShell>;
   private readonly list: readonly ThreadShell[];
   private lowered: readonly string[] | null = null;
+  /** The latest list before this one whose titles were lower-cased, to take those from. */
+  private inherited: { list: readonly ThreadShell[]; lowered: readonly string[] } | null;
   private matched: TitleMatches | null = null;
   private tree: Tree | null = null;
   private full: {
@@ -42,8 +44,16 @@ export class ShellForest {
     rows: SidebarRowList;
   } | null = null;
 
-  /** A Map is taken as the list, keyed by thread id, and must not change afterwards. */
-  constructor(shells: ReadonlyMap<string, ThreadShell> | Iterable<ThreadShell>) {
+  /**
+   * A Map is taken as the list, keyed by thread id, and must not change afterwards. With the
+   * forest of the list before, a title it lower-cased is not lower-cased again: the store's Map
+   * keeps each row in its place when others change or are added, so the row at the same place,
+   * the same object, has the same title (a pointer compare, where a WeakMap would hash).
+   */
+  constructor(
+    shells: ReadonlyMap<string, ThreadShell> | Iterable<ThreadShell>,
+    previous?: ShellForest,
+  ) {
     if (shells instanceof Map) this.byId = shells as ReadonlyMap<string, ThreadShell>;
     else {
       const all = new Map<string, ThreadShell>();
@@ -51,6 +61,11 @@ export class ShellForest {
       this.byId = all;
     }
     this.list = Array.from(this.byId.values());
+    // Only the list and its titles are kept, never the forest: no chain of old lists.
+    this.inherited =
+      previous?.lowered
+        ? { list: previous.list, lowered: previous.lowered }
+        : (previous?.inherited ?? null);
   }
 
   /** The rows, every one made. */
@@ -105,14 +120,21 @@ export class ShellForest {
   /** Lower-cased once per list: a keystroke then costs one `includes` per thread. */
   private titleMatches(query: string): TitleMatches {
     if (this.matched?.query === query) return this.matched;
-    this.lowered ??= this.list.map((shell) => shell.title.toLowerCase());
+    if (this.lowered === null) {
+      const before = this.inherited;
+      this.inherited = null;
+      this.lowered = this.list.map((shell, i) =>
+        before?.list[i] === shell ? before.lowered[i]! : shell.title.toLowerCase(),
+      );
+    }
+    const lowered = this.lowered;
     const shells: ThreadShell[] = [];
     for (let i = 0; i < this.list.length; i += 1) {
       const shell = this.list[i]!;
       // Ids are ASCII (ids.ts), so lower-casing keeps their length: only an id as long as the
       // query can equal it.
       if (
-        this.lowered[i]!.includes(query) ||
+        lowered[i]!.includes(query) ||
         (shell.id.length === query.length && shell.id.toLowerCase() === query)
       ) {
         shells.push(shell);

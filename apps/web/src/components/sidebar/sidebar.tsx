@@ -1,7 +1,7 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
 import type { SidebarRow } from "../../lib/lineage-tree.ts";
 import { ShellForest } from "../../lib/shell-forest.ts";
@@ -42,8 +42,13 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
 
   // Issue 29: threads the server found by a message match too (for the query it answered).
   const excerpts = found.query === deferredQuery.trim() ? found.excerpts : undefined;
-  // One forest per list: keystrokes and the server's answers reuse what it keeps (issue 29).
-  const forest = useMemo(() => new ShellForest(shells), [shells]);
+  // One forest per list: keystrokes and the server's answers reuse what it keeps, and the next
+  // list's forest the titles it lower-cased (issue 29).
+  const previousForest = useRef<ShellForest | undefined>(undefined);
+  const forest = useMemo(() => new ShellForest(shells, previousForest.current), [shells]);
+  useEffect(() => {
+    previousForest.current = forest;
+  }, [forest]);
   const rows = useMemo(
     () =>
       forest.view(projects, {
