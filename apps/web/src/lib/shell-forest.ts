@@ -62,10 +62,9 @@ export class ShellForest {
     }
     this.list = Array.from(this.byId.values());
     // Only the list and its titles are kept, never the forest: no chain of old lists.
-    this.inherited =
-      previous?.lowered
-        ? { list: previous.list, lowered: previous.lowered }
-        : (previous?.inherited ?? null);
+    this.inherited = previous?.lowered
+      ? { list: previous.list, lowered: previous.lowered }
+      : (previous?.inherited ?? null);
   }
 
   /** The rows, every one made. */

@@ -1,5 +1,5 @@
 "use client";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { memo, type ReactNode, useEffect, useRef, useState } from "react";
 import { visibleRange } from "../../lib/virtual-window.ts";
 
 type VirtualListProps<T> = {
@@ -16,13 +16,7 @@ type VirtualListProps<T> = {
  * absolutely placed inside a spacer as tall as the whole list, so 10,000 rows scroll like 40.
  * Scroll updates are folded into one per animation frame.
  */
-export function VirtualList<T>({
-  items,
-  rowHeight,
-  getKey,
-  renderRow,
-  label,
-}: VirtualListProps<T>) {
+function VirtualListOf<T>({ items, rowHeight, getKey, renderRow, label }: VirtualListProps<T>) {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(800);
@@ -75,3 +69,6 @@ export function VirtualList<T>({
     </div>
   );
 }
+
+/** Memoized: a parent re-rendering with the same items and callbacks does not redraw the rows. */
+export const VirtualList = memo(VirtualListOf) as typeof VirtualListOf;

@@ -19,6 +19,7 @@ import { AppTools } from "../ui/app-tools.tsx";
 
 /** Two lines: the title, then provider, branch and relative time (issue 29). */
 const ROW_HEIGHT = 42;
+const rowKey = (row: SidebarRow) => row.key;
 
 function activeThreadId(pathname: string): string | null {
   const match = /^\/threads\/([^/]+)/.exec(pathname);
@@ -34,11 +35,8 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  // B7: the list holds the pages loaded so far; a search also asks the server for its matches.
-  // Asked as the text is typed, not after the list is filtered for it: the server's answer is
-  // most of a search's wait (issue 29), and it need not queue behind the rows' rebuild.
-  useEffect(() => search(query), [search, query]);
   const archive = useAction();
+  const runArchive = archive.run;
 
   // Issue 29: threads the server found by a message match too (for the query it answered).
   const excerpts = found.query === deferredQuery.trim() ? found.excerpts : undefined;
@@ -75,23 +73,28 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const onArchive = useCallback(
     (threadId: string, title: string) => {
       if (!confirmArchive(title)) return;
-      void archive.run(() => archiveWithUndo(client, { id: threadId, title }, refreshThread));
+      void runArchive(() => archiveWithUndo(client, { id: threadId, title }, refreshThread));
     },
-    [archive, client, refreshThread],
+    [runArchive, client, refreshThread],
   );
 
   const current = activeThreadId(pathname);
-  const renderRow = (row: SidebarRow) =>
-    row.kind === "project" ? (
-      <ProjectRow row={row} onToggle={toggle} />
-    ) : (
-      <ThreadRow
-        row={row}
-        active={row.shell.id === current}
-        onToggle={toggle}
-        onArchive={onArchive}
-      />
-    );
+  // Stable between renders, so a keystroke's first render (the typed text, the rows not yet
+  // filtered for it) leaves the list alone (VirtualList is memoized).
+  const renderRow = useCallback(
+    (row: SidebarRow) =>
+      row.kind === "project" ? (
+        <ProjectRow row={row} onToggle={toggle} />
+      ) : (
+        <ThreadRow
+          row={row}
+          active={row.shell.id === current}
+          onToggle={toggle}
+          onArchive={onArchive}
+        />
+      ),
+    [current, toggle, onArchive],
+  );
 
   return (
     <nav
@@ -126,7 +129,13 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         placeholder="Search threads and messages"
         aria-label="Search threads"
         value={query}
-        onChange={(event) => setQuery(event.target.value)}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          // B7: the list holds the pages loaded so far; a search also asks the server for its
+          // matches, from the input's own event: the answer is most of a search's wait (issue
+          // 29), so it is asked before anything is rendered for the new text.
+          search(event.target.value);
+        }}
       />
       <ActionError error={archive.failure} prefix="Archive failed." />
       {!loaded ? (
@@ -139,7 +148,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         <VirtualList
           items={rows}
           rowHeight={ROW_HEIGHT}
-          getKey={(row) => row.key}
+          getKey={rowKey}
           renderRow={renderRow}
           label="Threads"
         />
