@@ -5,7 +5,8 @@
  * interleaved so load hits both alike, medians printed:
  * - reused: one `ShellForest` per list, as the sidebar holds it (it makes the rows it draws);
  * - scratch: every build from the list's values, as the sidebar built before the forest;
- * - with SKEIN_SIDEBAR_BASELINE_REV=<git rev>, also lineage-tree.ts as it was at that commit.
+ * - with SKEIN_SIDEBAR_BASELINE_REV=<git rev>, also lineage-tree.ts as it was at that commit
+ *   (one from before the forest, e.g. 7ea309d: its own imports are read from this checkout).
  * Prints figures only (no rows for `pnpm bench`: ui_sidebar_search_ms is the measure; this says
  * where its time goes). `../api/node_modules/.bin/tsx bench/sidebar-rows.bench.ts` in apps/web;
  * SKEIN_SIDEBAR_THREADS, SKEIN_SIDEBAR_ROUNDS size it.
