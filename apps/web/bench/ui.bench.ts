@@ -9,6 +9,10 @@
  * - ui_sidebar_search_ms (issue 29): p95 from typing a search to the row found painted, in a
  *   sidebar of 100,000 threads, by title and by a word of a message (bench/sidebar-search.ts).
  * Writes bench/.rows/web-ui.json at the repo root for `pnpm bench`.
+ *
+ * SKEIN_BENCH_UI_ONLY=sidebar runs only ui_sidebar_search_ms (its own API and web server, so
+ * nothing else is seeded) and prints its figure without writing web-ui.json: a partial run must
+ * not stand in for the four rows `pnpm bench` collects.
  */
 import { createSkeinClient } from "@skein/client";
 import type { AppRouter } from "@skein/contract";
@@ -29,6 +33,9 @@ const SEARCH_THREADS = benchSize(100_000, 300);
 const SEARCHES = benchSize(30, 4);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 const log = (line: string) => console.error(`[ui bench] ${line}`);
+const ONLY = process.env.SKEIN_BENCH_UI_ONLY;
+if (ONLY !== undefined && ONLY !== "sidebar")
+  throw new Error(`SKEIN_BENCH_UI_ONLY=${ONLY}: the only part that runs alone is "sidebar"`);
 
 /**
  * In the page from its first byte: each frame, is the item with this id in the DOM and in view?
@@ -103,9 +110,25 @@ async function traceWhile(page: Page, work: () => Promise<void>): Promise<TraceE
   return events;
 }
 
+async function sidebarOnly() {
+  const browser = await launchBrowser();
+  try {
+    const search = await measureSidebarSearch(browser, {
+      threads: SEARCH_THREADS,
+      queries: SEARCHES,
+      webPort: await freePort(),
+      log,
+    });
+    console.log(`ui_sidebar_search_ms ${search.p95.toFixed(1)} ms (target 100; not written)`);
+  } finally {
+    await browser.close();
+  }
+}
+
 async function main() {
   const build = await ensureProductionBuild();
   log(build.built ? `UI built in ${build.ms} ms` : build.reason);
+  if (ONLY === "sidebar") return sidebarOnly();
   const webPort = await freePort();
   const webOrigin = `http://127.0.0.1:${webPort}`;
   const api = await startUiBenchApi({ webOrigin });

@@ -16,6 +16,22 @@ const SHELL_REFRESH_MS = 250;
 const NO_PROJECTS: readonly Project[] = [];
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
+/** A hidden tab gets no animation frames; a batch waits at most this long for one. */
+const HIDDEN_FALLBACK_MS = 250;
+
+/** Resolves once the next frame has been painted (or, in a hidden tab, after a while). */
+function afterNextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    const fallback = setTimeout(resolve, HIDDEN_FALLBACK_MS);
+    // A task queued from the frame's callback runs after that frame is painted.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        clearTimeout(fallback);
+        resolve();
+      }, 0),
+    );
+  });
+}
 
 export type ShellsState = {
   shells: ReadonlyMap<string, ThreadShell>;
@@ -81,6 +97,12 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
       return next ?? previous;
     });
   }, []);
+  /**
+   * Settles when the search in flight (if any) has its answer. Issue 29: background pages asked
+   * meanwhile queued at the server ahead of it, and a batch of them landing rebuilt the list
+   * while the person waited for their search's rows.
+   */
+  const searchSettled = useRef<Promise<unknown>>(Promise.resolve());
   const loadMore = useCallback(() => {
     if (nextCursor === null || paging.current) return;
     paging.current = true;
@@ -89,22 +111,30 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     // 200 rebuilds of a growing list (frames of hundreds of ms while scrolling); in batches, 20.
     const pages: ThreadShellList[] = [];
     let rows = 0;
+    // Each page is asked once no search is in flight: the person's search goes first.
     const read = (cursor: string): Promise<string | null> =>
-      client.thread.shells.query({ cursor, limit: 500 }).then((page) => {
-        pages.push(page);
-        rows += page.threads.length;
-        return page.nextCursor !== null && rows < BACKGROUND_BATCH_ROWS
-          ? read(page.nextCursor)
-          : page.nextCursor;
-      });
+      searchSettled.current
+        .then(() => client.thread.shells.query({ cursor, limit: 500 }))
+        .then((page) => {
+          pages.push(page);
+          rows += page.threads.length;
+          return page.nextCursor !== null && rows < BACKGROUND_BATCH_ROWS
+            ? read(page.nextCursor)
+            : page.nextCursor;
+        });
     // Paging ends before the cursor moves, so the effect below can start the next batch.
     const finish = (cursor: string | null) => {
       paging.current = false;
       if (pages.length > 0) addRows(...pages);
       if (cursor !== nextCursor) setNextCursor(cursor);
     };
-    // A failed page stops the background reading (what was read before it still shows).
-    read(nextCursor).then(finish, () => finish(pages.at(-1)?.nextCursor ?? nextCursor));
+    // A failed page stops the background reading (what was read before it still shows). The
+    // batch is shown once no search is in flight either, and after a frame, so that the rows a
+    // search's answer brings are drawn before the list grows.
+    const settled = <T,>(value: T) => searchSettled.current.then(afterNextPaint).then(() => value);
+    read(nextCursor)
+      .then(settled)
+      .then(finish, () => settled(pages.at(-1)?.nextCursor ?? nextCursor).then(finish));
   }, [addRows, client, nextCursor]);
   // The sidebar's search and the graph look threads up in this list: after the first page (shown
   // at once) the rest follows in the background, a batch of pages at a time.
@@ -121,8 +151,9 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
         setFound(NOTHING_FOUND);
         return;
       }
-      client.thread.shells
-        .query({ query: trimmed })
+      const answer = client.thread.shells.query({ query: trimmed });
+      searchSettled.current = answer.catch(() => undefined);
+      answer
         .then((page) => {
           addRows(page);
           // An answer to a query typed over since is dropped (the list shows the newer one's).

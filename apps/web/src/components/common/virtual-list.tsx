@@ -1,9 +1,10 @@
 "use client";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { memo, type ReactNode, useEffect, useRef, useState } from "react";
 import { visibleRange } from "../../lib/virtual-window.ts";
 
 type VirtualListProps<T> = {
-  items: readonly T[];
+  /** An array, or a list that makes its items as they are read (only the drawn ones are). */
+  items: { readonly length: number; at(index: number): T | undefined };
   rowHeight: number;
   getKey(item: T): string;
   renderRow(item: T, index: number): ReactNode;
@@ -15,13 +16,7 @@ type VirtualListProps<T> = {
  * absolutely placed inside a spacer as tall as the whole list, so 10,000 rows scroll like 40.
  * Scroll updates are folded into one per animation frame.
  */
-export function VirtualList<T>({
-  items,
-  rowHeight,
-  getKey,
-  renderRow,
-  label,
-}: VirtualListProps<T>) {
+function VirtualListOf<T>({ items, rowHeight, getKey, renderRow, label }: VirtualListProps<T>) {
   const viewport = useRef<HTMLDivElement>(null);
   const [scrollTop, setScrollTop] = useState(0);
   const [height, setHeight] = useState(800);
@@ -53,7 +48,7 @@ export function VirtualList<T>({
   const { start, end } = visibleRange(scrollTop, height, rowHeight, items.length);
   const rows: ReactNode[] = [];
   for (let index = start; index < end; index += 1) {
-    const item = items[index]!;
+    const item = items.at(index)!;
     rows.push(
       <li
         key={getKey(item)}
@@ -74,3 +69,6 @@ export function VirtualList<T>({
     </div>
   );
 }
+
+/** Memoized: a parent re-rendering with the same items and callbacks does not redraw the rows. */
+export const VirtualList = memo(VirtualListOf) as typeof VirtualListOf;

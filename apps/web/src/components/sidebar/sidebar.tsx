@@ -1,9 +1,10 @@
 "use client";
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useCallback, useDeferredValue, useEffect, useMemo, useState } from "react";
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from "react";
 import { useApi } from "../../lib/api-context.tsx";
-import { buildSidebarRows, type SidebarRow } from "../../lib/lineage-tree.ts";
+import type { SidebarRow } from "../../lib/lineage-tree.ts";
+import { ShellForest } from "../../lib/shell-forest.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { archiveWithUndo } from "../../lib/archive-with-undo.ts";
 import { confirmArchive } from "../../lib/confirm-archive.ts";
@@ -18,6 +19,7 @@ import { AppTools } from "../ui/app-tools.tsx";
 
 /** Two lines: the title, then provider, branch and relative time (issue 29). */
 const ROW_HEIGHT = 42;
+const rowKey = (row: SidebarRow) => row.key;
 
 function activeThreadId(pathname: string): string | null {
   const match = /^\/threads\/([^/]+)/.exec(pathname);
@@ -33,20 +35,26 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const [query, setQuery] = useState("");
   const deferredQuery = useDeferredValue(query);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  // B7: the list holds the pages loaded so far; a search also asks the server for its matches.
-  useEffect(() => search(deferredQuery), [search, deferredQuery]);
   const archive = useAction();
+  const runArchive = archive.run;
 
   // Issue 29: threads the server found by a message match too (for the query it answered).
   const excerpts = found.query === deferredQuery.trim() ? found.excerpts : undefined;
+  // One forest per list: keystrokes and the server's answers reuse what it keeps, and the next
+  // list's forest the titles it lower-cased (issue 29).
+  const previousForest = useRef<ShellForest | undefined>(undefined);
+  const forest = useMemo(() => new ShellForest(shells, previousForest.current), [shells]);
+  useEffect(() => {
+    previousForest.current = forest;
+  }, [forest]);
   const rows = useMemo(
     () =>
-      buildSidebarRows(projects, shells.values(), {
+      forest.view(projects, {
         query: deferredQuery,
         collapsed,
         ...(excerpts ? { excerpts } : {}),
       }),
-    [projects, shells, deferredQuery, collapsed, excerpts],
+    [projects, forest, deferredQuery, collapsed, excerpts],
   );
   const pendingTotal = useMemo(() => {
     let total = 0;
@@ -65,23 +73,28 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
   const onArchive = useCallback(
     (threadId: string, title: string) => {
       if (!confirmArchive(title)) return;
-      void archive.run(() => archiveWithUndo(client, { id: threadId, title }, refreshThread));
+      void runArchive(() => archiveWithUndo(client, { id: threadId, title }, refreshThread));
     },
-    [archive, client, refreshThread],
+    [runArchive, client, refreshThread],
   );
 
   const current = activeThreadId(pathname);
-  const renderRow = (row: SidebarRow) =>
-    row.kind === "project" ? (
-      <ProjectRow row={row} onToggle={toggle} />
-    ) : (
-      <ThreadRow
-        row={row}
-        active={row.shell.id === current}
-        onToggle={toggle}
-        onArchive={onArchive}
-      />
-    );
+  // Stable between renders, so a keystroke's first render (the typed text, the rows not yet
+  // filtered for it) leaves the list alone (VirtualList is memoized).
+  const renderRow = useCallback(
+    (row: SidebarRow) =>
+      row.kind === "project" ? (
+        <ProjectRow row={row} onToggle={toggle} />
+      ) : (
+        <ThreadRow
+          row={row}
+          active={row.shell.id === current}
+          onToggle={toggle}
+          onArchive={onArchive}
+        />
+      ),
+    [current, toggle, onArchive],
+  );
 
   return (
     <nav
@@ -116,7 +129,13 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         placeholder="Search threads and messages"
         aria-label="Search threads"
         value={query}
-        onChange={(event) => setQuery(event.target.value)}
+        onChange={(event) => {
+          setQuery(event.target.value);
+          // B7: the list holds the pages loaded so far; a search also asks the server for its
+          // matches, from the input's own event: the answer is most of a search's wait (issue
+          // 29), so it is asked before anything is rendered for the new text.
+          search(event.target.value);
+        }}
       />
       <ActionError error={archive.failure} prefix="Archive failed." />
       {!loaded ? (
@@ -129,7 +148,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void }) {
         <VirtualList
           items={rows}
           rowHeight={ROW_HEIGHT}
-          getKey={(row) => row.key}
+          getKey={rowKey}
           renderRow={renderRow}
           label="Threads"
         />

@@ -4,7 +4,7 @@ import { usePathname, useRouter } from "next/navigation";
 import { useMemo } from "react";
 import { useCommand, useCommands } from "../../lib/commands.tsx";
 import { useDebug } from "../../lib/debug-mode.tsx";
-import { buildSidebarRows } from "../../lib/lineage-tree.ts";
+import { ShellForest } from "../../lib/shell-forest.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { neighbourThread } from "../../lib/shortcuts.ts";
 import { nextMode } from "./theme-toggle.tsx";
@@ -29,19 +29,21 @@ export function GlobalCommands() {
     (projectMatch ? decodeURIComponent(projectMatch[1]!) : undefined) ??
     projects[0]?.id;
 
-  // Sidebar order, so Alt+↓ goes to the row below (folded projects and forks included).
-  const order = useMemo(
-    () =>
-      buildSidebarRows(projects, shells.values(), { query: "", collapsed: new Set() }).flatMap(
-        (row) => (row.kind === "thread" ? [row.shell.id] : []),
-      ),
-    [projects, shells],
-  );
+  // Sidebar order, so Alt+↓ goes to the row below (folded projects and forks included). Built
+  // when a shortcut asks for it, not on every change of the list: at 100,000 threads a build
+  // costs tens of ms, and the list changes with every page and search answer (issue 29).
+  const order = useMemo(() => {
+    let ids: string[] | null = null;
+    return () =>
+      (ids ??= new ShellForest(shells)
+        .rows(projects, { query: "", collapsed: new Set() })
+        .flatMap((row) => (row.kind === "thread" ? [row.shell.id] : [])));
+  }, [projects, shells]);
   const go = (step: 1 | -1) => {
     // The address bar, not this render's pathname: a shortcut pressed right after a navigation
     // must step from the thread now shown, even before this component has re-rendered.
     const shown = threadIdIn(window.location.pathname) ?? current;
-    const next = neighbourThread(order, shown, step);
+    const next = neighbourThread(order(), shown, step);
     if (next) router.push(`/threads/${next}`);
   };
 
