@@ -140,18 +140,34 @@ describe("sidebar lineage tree", () => {
     );
   });
 
-  it("10,000 threads build in well under a frame budget per keystroke", () => {
-    const shells = Array.from({ length: 10_000 }, (_, i) =>
-      shell(`t${i}`, i % 4 === 0 ? {} : { parent: `t${i - (i % 4)}` }),
-    );
-    const started = performance.now();
-    const rows = buildSidebarRows([project("prj_a")], shells, {
-      query: "t99",
-      collapsed: new Set(),
-    });
-    const all = buildSidebarRows([project("prj_a")], shells, none);
-    expect(all).toHaveLength(10_001);
-    expect(rows.length).toBeGreaterThan(1);
-    expect(performance.now() - started).toBeLessThan(500);
+  it("a build grows with the list, not with its square (20,000 threads against 2,000, same run)", () => {
+    const forest = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        shell(`t${i}`, i % 4 === 0 ? {} : { parent: `t${i - (i % 4)}` }),
+      );
+    const build = (shells: ThreadShell[]) => {
+      const started = performance.now();
+      const rows = buildSidebarRows([project("prj_a")], shells, {
+        query: "t99",
+        collapsed: new Set(),
+      });
+      const all = buildSidebarRows([project("prj_a")], shells, none);
+      const took = performance.now() - started;
+      expect(all).toHaveLength(shells.length + 1);
+      expect(rows.length).toBeGreaterThan(1);
+      return took;
+    };
+    const small = forest(2_000);
+    const large = forest(20_000);
+    for (let warm = 0; warm < 3; warm += 1) build(small) + build(large);
+    // Rounds interleaved and the fastest of each kept: the least disturbed by the machine.
+    let smallBest = Number.POSITIVE_INFINITY;
+    let largeBest = Number.POSITIVE_INFINITY;
+    for (let round = 0; round < 9; round += 1) {
+      smallBest = Math.min(smallBest, build(small));
+      largeBest = Math.min(largeBest, build(large));
+    }
+    // Linear is ×10 (15–35 seen, with the sort and the cache); every pair compared is ×100.
+    expect(largeBest / Math.max(smallBest, 0.05)).toBeLessThan(60);
   });
 });
