@@ -35,15 +35,13 @@ describe("the app-owned delegate tool's child has the parent's lifecycle (real C
       const [childTurn] = x.claude.calls.filter((c) => c.op === "startTurn");
       expect(JSON.stringify(childTurn)).toContain("ASKING-TURN: please delegate");
 
-      const started = Date.now();
       await x.orchestrator.interrupt({ threadId });
       await x.orchestrator.waitForRun(runId);
       expect((await x.thread(threadId)).runs.get(runId)?.status).toBe("interrupted");
+      // "interrupted", not "completed": the interrupt ended the child's 60 s wait, not time.
       await eventually(async () => {
         expect(await childRunStatus(x, childId)).toEqual(["interrupted"]);
       }, 30_000);
-      // Well before the child's 60 s wait would have ended by itself.
-      expect(Date.now() - started).toBeLessThan(45_000);
     },
     SLOW,
   );

@@ -63,7 +63,6 @@ describe("parallel agents on real Codex and Claude runtimes over real git", () =
       anthropicTextReply("B changed shared.txt and added b.txt"),
     );
 
-    const started = Date.now();
     const { forks } = await orchestrator.fanOut({
       threadId: parent,
       text: "make your change",
@@ -138,7 +137,6 @@ describe("parallel agents on real Codex and Claude runtimes over real git", () =
     ]);
     // The parent's workspace is untouched by all of it.
     expect(readFileSync(path.join(ws, "shared.txt"), "utf8")).toBe(BASE);
-    expect(Date.now() - started).toBeLessThan(120_000);
 
     // Bring fork A back: its files and its conversation arrive in one command.
     const beforeMerge = hashTree(ws);
