@@ -89,3 +89,6 @@ export async function startUiBenchApi(options: {
     },
   };
 }
+
+export type UiBenchApi = Awaited<ReturnType<typeof startUiBenchApi>>;
+export type UiBenchThreadId = Parameters<UiBenchApi["streamReply"]>[0];

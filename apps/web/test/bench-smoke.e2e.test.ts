@@ -14,5 +14,6 @@ it("the UI bench runs to the end and writes measured rows", async () => {
     "ui_stream_frame_ms",
     "ui_scroll_frame_ms",
     "ui_sidebar_search_ms",
+    "ui_thread_switch_ms",
   ]);
 }, 300_000);
