@@ -20,6 +20,8 @@ import { queryKeys } from "./query/keys.ts";
 import { newestOf } from "./query/newest-wins.ts";
 import { retryDelay, retryLive } from "./query/query-client.ts";
 import type { ThreadDetail } from "./types.ts";
+import { adoptWatch, preopenedSnapshot, preopenWatch } from "./preopened-watches.ts";
+import type { SkeinClient } from "@skein/contract";
 import { useWatch, type WatchState, type WatchSubscribe } from "./use-watch.ts";
 
 /** Re-reads follow structural events only (deltas are applied here): this folds their bursts. */
@@ -29,6 +31,21 @@ const DETAIL_REFRESH_MS = 120;
  * a long thread), so it goes with the screen. A reopened thread starts from its watch's snapshot.
  */
 const DETAIL_GC_MS = 0;
+
+const detailWatchKey = (threadId: string) => `detail:${threadId}`;
+
+/**
+ * Opens the thread's detail watch now, for the page a navigation to it is about to render
+ * (`preopened-watches.ts`): its snapshot then travels while the page does.
+ */
+export function preopenThreadDetail(client: SkeinClient, threadId: string): void {
+  // Any of its tabs open already holds its watch: that frame stays, and adopts nothing.
+  const open = /^\/threads\/([^/]+)/.exec(window.location.pathname)?.[1];
+  if (open !== undefined && decodeURIComponent(open) === threadId) return;
+  preopenWatch<ThreadDetail>(detailWatchKey(threadId), (observer) =>
+    client.thread.watchDetail.subscribe({ threadId, lastEventId: null }, observer),
+  );
+}
 
 export type ThreadDetailState = {
   detail: ThreadDetail | null;
@@ -57,8 +74,18 @@ export type ThreadDetailState = {
  */
 export function useThreadDetail(threadId: string): ThreadDetailState {
   const client = useApi();
-  // Tagged with its thread, so a navigation never shows the previous thread's detail.
-  const [entry, setEntry] = useState<{ threadId: string; detail: ThreadDetail } | null>(null);
+  // Tagged with its thread, so a navigation never shows the previous thread's detail. A snapshot
+  // that a click's watch received before this page rendered is drawn at once (the watch, adopted
+  // below, replays it to the same effect).
+  const [early] = useState(() => {
+    const snapshot = preopenedSnapshot<ThreadDetail>(detailWatchKey(threadId));
+    return snapshot === undefined
+      ? null
+      : { threadId, state: fromSnapshot(null, snapshot), snapshot };
+  });
+  const [entry, setEntry] = useState<{ threadId: string; detail: ThreadDetail } | null>(() =>
+    early === null ? null : { threadId, detail: early.state.shown },
+  );
   const detail = entry?.threadId === threadId ? entry.detail : null;
   const [readError, setReadError] = useState<string | null>(null);
   const threadRef = useRef(threadId);
@@ -70,7 +97,7 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   const older = olderEntry.threadId === threadId ? olderEntry.pages : [];
   const loadingOlder = useRef(false);
   // The live state changes with every event; React sees it at most once per frame (`publish`).
-  const live = useRef<{ threadId: string; state: LiveDetail } | null>(null);
+  const live = useRef<{ threadId: string; state: LiveDetail } | null>(early);
   const publisher = useMemo(
     () =>
       new FramePublisher(() => {
@@ -146,19 +173,24 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
     notifyOnChangeProps: [],
   });
 
+  // A fresh start takes over the watch a click on the thread opened ahead of this page, if any.
   const subscribe = useCallback<WatchSubscribe<ThreadDetail>>(
     (lastEventId, observer) =>
+      (lastEventId === null ? adoptWatch(detailWatchKey(threadId), observer) : null) ??
       client.thread.watchDetail.subscribe({ threadId, lastEventId }, observer),
     [client, threadId],
   );
   const watch = useWatch<ThreadDetail>({
-    key: `detail:${threadId}`,
+    key: detailWatchKey(threadId),
     subscribe,
     onSnapshot: (data) => {
-      const prev = live.current?.threadId === threadId ? live.current.state : null;
-      live.current = { threadId, state: fromSnapshot(prev, data) };
-      // The first paint of a thread should not wait for a frame.
-      publisher.flush();
+      // The snapshot drawn in the first render, replayed by the adopted watch, shows nothing new.
+      if (data !== early?.snapshot) {
+        const prev = live.current?.threadId === threadId ? live.current.state : null;
+        live.current = { threadId, state: fromSnapshot(prev, data) };
+        // The first paint of a thread should not wait for a frame.
+        publisher.flush();
+      }
       queryClient.setQueryData(queryKeys.threadDetail(threadId), (previous: unknown) =>
         newestOf(previous, data),
       );

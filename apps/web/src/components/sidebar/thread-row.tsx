@@ -1,6 +1,8 @@
 "use client";
 import Link from "next/link";
 import type { SidebarRow } from "../../lib/lineage-tree.ts";
+import { useApi } from "../../lib/api-context.tsx";
+import { preopenThreadDetail } from "../../lib/use-thread-detail.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { nestedForkLabel } from "../../lib/use-fork.ts";
 import { rowAttention } from "../../lib/row-attention.ts";
@@ -21,6 +23,7 @@ const INDENT_PX = 14;
 export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) {
   const { shell } = row;
   const { shells } = useShells();
+  const client = useApi();
   const parentId = row.depth > 0 ? shell.lineage?.parentThreadId : undefined;
   const label = nestedForkLabel(shell.title, parentId ? shells.get(parentId)?.title : undefined);
   // Re-read when any thread is opened (this one's unread state may have cleared).
@@ -55,6 +58,14 @@ export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) 
             className="thread-link"
             aria-current={active ? "page" : undefined}
             title={shell.title}
+            onClick={(event) => {
+              // A click the router navigates with (not a new tab): the thread's snapshot is
+              // asked for now, alongside the page, not once the page has rendered.
+              const plain =
+                event.button === 0 &&
+                !(event.metaKey || event.ctrlKey || event.shiftKey || event.altKey);
+              if (plain) preopenThreadDetail(client, shell.id);
+            }}
           >
             {label}
           </Link>

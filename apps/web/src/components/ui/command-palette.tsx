@@ -3,9 +3,11 @@ import { Command } from "cmdk";
 import { MessageSquare } from "lucide-react";
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
+import { useApi } from "../../lib/api-context.tsx";
 import { type Command as SkeinCommand, useCommands } from "../../lib/commands.tsx";
 import { useShells } from "../../lib/shells-store.tsx";
 import { SHORTCUTS } from "../../lib/shortcuts.ts";
+import { preopenThreadDetail } from "../../lib/use-thread-detail.ts";
 import { Dialog } from "./dialog.tsx";
 import { Kbd } from "./kbd.tsx";
 
@@ -21,6 +23,7 @@ export function CommandPalette() {
   const { paletteOpen, setPaletteOpen, list } = useCommands();
   const { shells } = useShells();
   const router = useRouter();
+  const client = useApi();
   const [query, setQuery] = useState("");
   const commands = paletteOpen ? list() : [];
 
@@ -93,6 +96,7 @@ export function CommandPalette() {
                   value={`thread:${shell.id}`}
                   onSelect={() => {
                     close();
+                    preopenThreadDetail(client, shell.id);
                     router.push(`/threads/${shell.id}`);
                   }}
                   className="palette-item"

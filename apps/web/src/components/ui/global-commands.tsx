@@ -2,11 +2,13 @@
 import { useTheme } from "next-themes";
 import { usePathname, useRouter } from "next/navigation";
 import { useMemo } from "react";
+import { useApi } from "../../lib/api-context.tsx";
 import { useCommand, useCommands } from "../../lib/commands.tsx";
 import { useDebug } from "../../lib/debug-mode.tsx";
 import { ShellForest } from "../../lib/shell-forest.ts";
 import { useShells } from "../../lib/shells-store.tsx";
 import { neighbourThread } from "../../lib/shortcuts.ts";
+import { preopenThreadDetail } from "../../lib/use-thread-detail.ts";
 import { nextMode } from "./theme-toggle.tsx";
 
 function threadIdIn(pathname: string): string | null {
@@ -17,6 +19,7 @@ function threadIdIn(pathname: string): string | null {
 /** The commands that exist on every page: navigation, new thread, next/previous thread, theme. */
 export function GlobalCommands() {
   const router = useRouter();
+  const client = useApi();
   const pathname = usePathname();
   const { shells, projects } = useShells();
   const { setPaletteOpen } = useCommands();
@@ -44,7 +47,9 @@ export function GlobalCommands() {
     // must step from the thread now shown, even before this component has re-rendered.
     const shown = threadIdIn(window.location.pathname) ?? current;
     const next = neighbourThread(order(), shown, step);
-    if (next) router.push(`/threads/${next}`);
+    if (!next) return;
+    preopenThreadDetail(client, next);
+    router.push(`/threads/${next}`);
   };
 
   useCommand(
