@@ -1,6 +1,6 @@
 "use client";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { type RefObject, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { type RefObject, useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import type { PendingRequest, Run, TurnItem } from "../../lib/types.ts";
 import { useLineage } from "../../lib/use-run-number.ts";
 import { type StreamActions, StreamEntry } from "./stream-entry.tsx";
@@ -8,6 +8,8 @@ import { type StreamActions, StreamEntry } from "./stream-entry.tsx";
 /** Below this many items the whole stream renders (find-in-page and tests see everything). */
 export const VIRTUALIZE_FROM = 200;
 const ESTIMATE_PX = 72;
+/** Rows drawn beyond the view, so a scroll finds them ready. */
+const OVERSCAN = 6;
 
 type Props = {
   items: readonly TurnItem[];
@@ -64,6 +66,20 @@ export function VirtualItemStream({
     measure();
   });
   useLayoutEffect(() => () => above.current?.observer.disconnect(), []);
+  // A thread opens at the cost of one screen: the first frame draws only the rows in view (a
+  // switch to a long thread waits for it), and the rows around them follow once it is painted.
+  const [overscan, setOverscan] = useState(1);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    // The task after the next frame: that frame has been painted by then.
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setOverscan(OVERSCAN), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
   const startsRun = useMemo(() => {
     let previous: string | null = null;
     return items.map((item) => {
@@ -78,7 +94,7 @@ export function VirtualItemStream({
     getScrollElement: scrollElement,
     estimateSize: (index) => (startsRun[index] ? ESTIMATE_PX + 40 : ESTIMATE_PX),
     getItemKey: (index) => items[index]!.id,
-    overscan: 6,
+    overscan,
     // A scroll renders the rows synchronously (flushSync) so a reader scrolling never sees a
     // gap; at the bottom the scrolls are this list's own follow-the-reply writes, which can
     // render with the next update instead of a second render per streamed frame.
