@@ -1,7 +1,8 @@
-import { type ComponentProps, memo } from "react";
-import ReactMarkdown, { type Components } from "react-markdown";
+import { type ComponentProps, memo, type ReactElement } from "react";
+import renderMarkdown, { type Components } from "react-markdown";
 import remarkGfm from "remark-gfm";
 import { markdownBlocks } from "../../lib/markdown-blocks.ts";
+import { textKeyedCache } from "../../lib/text-keyed-cache.ts";
 import { CodeBlock } from "../render/code-block.tsx";
 import { ScrollDiv } from "./scroll-box.tsx";
 
@@ -18,7 +19,7 @@ type HastNode = {
  * react-markdown: raw HTML is never rendered and unsafe link protocols are dropped by its URL
  * filter. Fenced code goes to the highlighted, copyable code block.
  */
-export function Markdown({ text }: { text: string }) {
+export function Markdown({ text, growing = false }: { text: string; growing?: boolean }) {
   // One parse per top-level block: while a reply streams, only its last block changes, and the
   // earlier ones keep their rendering instead of being parsed again on every update.
   const blocks = markdownBlocks(text);
@@ -27,19 +28,30 @@ export function Markdown({ text }: { text: string }) {
       {blocks.map((block, index) => (
         // Blocks only grow at the end, so a block's position is its identity.
         // biome-ignore lint/suspicious/noArrayIndexKey: see above
-        <MarkdownBlock key={index} text={block} />
+        <MarkdownBlock key={index} text={block} keep={!growing || index < blocks.length - 1} />
       ))}
     </div>
   );
 }
 
-const MarkdownBlock = memo(function MarkdownBlock({ text }: { text: string }) {
-  return (
-    <ReactMarkdown remarkPlugins={[remarkGfm]} components={COMPONENTS}>
-      {text}
-    </ReactMarkdown>
-  );
+/** `keep`: the block is final (a streaming reply's last block is not: it is parsed, not kept). */
+const MarkdownBlock = memo(function MarkdownBlock({ text, keep }: { text: string; keep: boolean }) {
+  return keep ? parsedBlock(text) : parse(text);
 });
+
+const parse = (text: string): ReactElement =>
+  // react-markdown's synchronous renderer, called for its element (it holds no hooks).
+  renderMarkdown({ children: text, remarkPlugins: REMARK_PLUGINS, components: COMPONENTS });
+
+/**
+ * Final blocks already parsed, by their text. A long thread's rows mount again whenever they come
+ * back into view (a scroll back, a switch back to the thread), and the parse is most of what
+ * drawing a message costs; the element it gives is immutable, so it is drawn again as it is.
+ */
+const parsed = textKeyedCache<ReactElement>(2_000_000);
+const parsedBlock = (text: string) => parsed.get(text, parse);
+
+const REMARK_PLUGINS = [remarkGfm];
 
 const COMPONENTS: Components = {
   pre({ node }) {

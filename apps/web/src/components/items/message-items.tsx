@@ -25,7 +25,7 @@ export function AssistantMessageView({ item }: { item: TurnItemOf<"assistant_mes
   const streaming = item.status === "running" || item.status === "pending";
   return (
     <div className="assistant-message" data-streaming={streaming ? "true" : "false"}>
-      <Markdown text={item.text} />
+      <Markdown text={item.text} growing={streaming} />
       {streaming && <span className="caret" role="img" aria-label="still writing" />}
     </div>
   );
@@ -37,7 +37,7 @@ export function ReasoningView({ item }: { item: TurnItemOf<"reasoning"> }) {
     <details className="reasoning">
       <summary>Reasoning{item.status === "running" ? " (thinking…)" : ""}</summary>
       <div className="reasoning-text">
-        <Markdown text={item.text} />
+        <Markdown text={item.text} growing={item.status === "running"} />
       </div>
     </details>
   );
