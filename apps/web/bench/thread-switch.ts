@@ -103,7 +103,8 @@ export async function measureThreadSwitch(
     await page.locator(`[data-item-id="${small.lastItemId}"]`).waitFor({ timeout: 180_000 });
     await page.evaluate(WATCH);
     // One round first: the browser has then loaded what the switch needs, as it would in use.
-    await switchTo(page, large);
+    // Logged, not counted: the first visit of the thread in this page (scripts loaded then).
+    const first = await switchTo(page, large);
     await switchTo(page, small);
     const samples: number[] = [];
     const back: number[] = [];
@@ -113,7 +114,7 @@ export async function measureThreadSwitch(
     }
     const p95 = percentile(samples, 95);
     options.log(
-      `thread switch to ${large.threadId}: ${samples.map((ms) => ms.toFixed(0)).join(", ")} ms; p95 ${p95.toFixed(1)} ms (back to the small thread: p95 ${percentile(back, 95).toFixed(1)} ms)`,
+      `thread switch to ${large.threadId}: ${samples.map((ms) => ms.toFixed(0)).join(", ")} ms; p95 ${p95.toFixed(1)} ms (first switch ${first.toFixed(0)} ms; back to the small thread: p95 ${percentile(back, 95).toFixed(1)} ms)`,
     );
     return { p95, samples };
   } finally {
