@@ -77,9 +77,16 @@ async function main() {
   const skeinCwd = mkdtempSync(join(tmpdir(), "skein-acp-bench-skein-"));
   const directCwd = mkdtempSync(join(tmpdir(), "skein-acp-bench-direct-"));
   const store = openSqliteEventStore({ dataDir });
-  // The agent's own share of each Skein turn: its session/prompt out → the answer in.
-  let promptOut = 0;
-  let promptIn = 0;
+  // Each Skein turn's moments (ms) and this process's CPU time (ms) at them: sent, its
+  // session/prompt out, the answer in. Between prompt and answer is the agent's own share; the
+  // CPU is Skein's alone (the direct side's client idles meanwhile, the fake model runs apart).
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1_000;
+  };
+  let sent = { at: 0, cpu: 0 };
+  let promptOut = { at: 0, cpu: 0 };
+  let promptIn = { at: 0, cpu: 0 };
   const orchestrator = await createOrchestrator({
     store,
     adapters: { gemini: createGeminiAdapter({ env: home.env }) },
@@ -88,9 +95,9 @@ async function main() {
     rawLog: {
       record(frame) {
         if (frame.direction === "outgoing" && frame.method === "session/prompt") {
-          promptOut = performance.now();
+          promptOut = { at: performance.now(), cpu: cpuMs() };
         } else if (frame.direction === "incoming" && frame.messageKind === "response") {
-          promptIn = performance.now();
+          promptIn = { at: performance.now(), cpu: cpuMs() };
         }
         return "bench";
       },
@@ -120,14 +127,25 @@ async function main() {
       workspaceRoot: skeinCwd,
     });
     const { threadId } = await orchestrator.createThread({ projectId, provider: "gemini" });
-    const agentShare: number[] = [];
+    const split = { agent: [] as number[], before: [] as number[], after: [] as number[] };
+    const cpu = { before: [] as number[], during: [] as number[], after: [] as number[] };
     const skeinSide = await skeinThreadTurns({
       store,
       threadId: threadId as ThreadId,
-      send: async (text) => (await orchestrator.sendMessage({ threadId, text })).runId as RunId,
+      send: async (text) => {
+        sent = { at: performance.now(), cpu: cpuMs() };
+        return (await orchestrator.sendMessage({ threadId, text })).runId as RunId;
+      },
       waitForRun: (runId) => orchestrator.waitForRun(runId),
       onFinished: (_elapsed, measured) => {
-        if (measured) agentShare.push(promptIn - promptOut);
+        if (!measured) return;
+        const finished = { at: performance.now(), cpu: cpuMs() };
+        split.agent.push(promptIn.at - promptOut.at);
+        split.before.push(promptOut.at - sent.at);
+        split.after.push(finished.at - promptIn.at);
+        cpu.before.push(promptOut.cpu - sent.cpu);
+        cpu.during.push(promptIn.cpu - promptOut.cpu);
+        cpu.after.push(finished.cpu - promptIn.cpu);
       },
     });
 
@@ -140,11 +158,14 @@ async function main() {
     });
     skeinSide.close();
     const ratio = median(skein) / median(native);
-    const own = skein.map((total, i) => total - (agentShare[i] ?? 0));
+    const own = skein.map((total, i) => total - (split.agent[i] ?? 0));
+    const ms = (xs: number[]) => median(xs).toFixed(1);
     console.log(
-      `skein median ${median(skein).toFixed(1)} ms, direct ACP median ${median(native).toFixed(1)} ms, ` +
-        `ratio ${ratio.toFixed(3)}; the agent's session/prompt inside the Skein turn median ` +
-        `${median(agentShare).toFixed(1)} ms, Skein's own time around it median ${median(own).toFixed(1)} ms`,
+      `skein median ${ms(skein)} ms, direct ACP median ${ms(native)} ms, ratio ${ratio.toFixed(3)}; ` +
+        `the agent's session/prompt inside the Skein turn median ${ms(split.agent)} ms, Skein's own ` +
+        `time around it median ${ms(own)} ms (before the prompt ${ms(split.before)}, after the ` +
+        `answer ${ms(split.after)}); Skein's CPU per turn (medians, ms): before the prompt ` +
+        `${ms(cpu.before)}, while the agent works ${ms(cpu.during)}, after the answer ${ms(cpu.after)}`,
     );
     writeBenchRows("acp.json", [ratioRow("acp_turn_overhead_ratio", ratio, TARGET)]);
   } finally {

@@ -1,4 +1,4 @@
-import { constants } from "node:fs";
+import { constants, type Stats } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ValidationError, workspacePathProblem } from "@skein/domain";
@@ -18,19 +18,33 @@ export type FolderState =
   | { kind: "not_directory" }
   | { kind: "no_access" };
 
-/** One look at `folder`: shared by project.create's rule and the check at every run start. */
+/** One look at `folder` (stat, symbolic links followed): project.create's rule. */
 export async function inspectFolder(folder: string): Promise<FolderState> {
-  try {
-    if (!(await fs.stat(folder)).isDirectory()) return { kind: "not_directory" };
-  } catch (error) {
-    return { kind: "unreachable", error: error as NodeJS.ErrnoException };
-  }
-  try {
-    await fs.access(folder, constants.R_OK | constants.W_OK | constants.X_OK);
-  } catch {
-    return { kind: "no_access" };
-  }
-  return { kind: "usable" };
+  // Both looks at once: each is a thread-pool round trip, and one after the other they cost two.
+  const [entry, usable] = await Promise.all([
+    fs.stat(folder).catch((error: unknown) => error as NodeJS.ErrnoException),
+    mayReadWriteEnter(folder),
+  ]);
+  return folderStateOf(entry, usable);
+}
+
+/** Whether Skein may read, write and enter `folder` (false for a folder that is not there). */
+export function mayReadWriteEnter(folder: string): Promise<boolean> {
+  return fs.access(folder, constants.R_OK | constants.W_OK | constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * The folder's state from a look at its entry (`fs.stat`, or `fs.lstat` for a path known not to
+ * be a symbolic link: the two then agree) and `mayReadWriteEnter`. The entry decides first: a
+ * path that is missing or not a directory is said so whatever its access.
+ */
+export function folderStateOf(entry: Stats | NodeJS.ErrnoException, usable: boolean): FolderState {
+  if (entry instanceof Error) return { kind: "unreachable", error: entry };
+  if (!entry.isDirectory()) return { kind: "not_directory" };
+  return usable ? { kind: "usable" } : { kind: "no_access" };
 }
 
 /** `dir` with symlinks resolved when it exists (a data dir may not exist yet), else as written. */

@@ -26,7 +26,11 @@ export async function swappedFolderProblem(folder: string): Promise<string | nul
   } catch {
     return null; // A missing folder is said where it matters (the run start's own check).
   }
-  if (!isLink) return null;
+  return isLink ? swappedFolderMessage(folder) : null;
+}
+
+/** The refusal for a `folder` that is a symbolic link now, naming where it leads. */
+export async function swappedFolderMessage(folder: string): Promise<string> {
   const target = await fs.realpath(folder).catch(() => "a folder that does not exist");
   return (
     `The workspace folder ${folder} has been replaced by a symbolic link to ${target}. ` +

@@ -146,6 +146,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
     this.snapshots.close();
     await this.prismaReads.close();
     this.db.close();
+    this.guard.close();
     if (this.temporaryDir !== null) {
       fs.rmSync(this.temporaryDir, { recursive: true, force: true });
     }

@@ -50,8 +50,11 @@ export type CommandProcedure =
   | "pr.sendFeedback"
   | "pr.merge";
 
-/** What the append that answers a command carries (S4, B3). */
-export type ReceiptOptions = { commandId?: string; binding: ReceiptBinding; receipt: unknown };
+/**
+ * What the append that answers a command carries (S4, B3). Without a command id nothing can
+ * replay the answer, so nothing is bound (the store binds only a command id's receipt).
+ */
+export type ReceiptOptions = { commandId?: string; binding?: ReceiptBinding; receipt: unknown };
 /** A command's answer minus its sequence, or how to build it from the decided events. */
 export type Answer = object | ((events: readonly DomainEvent[]) => object);
 
@@ -163,12 +166,13 @@ export class CommandGate {
     body: (context: CommandContext) => Promise<T>,
     options: RunOptions,
   ): Promise<T> {
-    const binding = bindingOf(procedure, input);
     const commandId = input.commandId ?? (options.effects ? this.ids.next("command") : undefined);
     if (commandId === undefined) {
+      // No id, no replay: the payload hash (canonical JSON and SHA-256 of the whole input, on
+      // every message's way to its run) would bind nothing.
       return body({
         commandId,
-        answer: (result) => ({ binding, receipt: result }),
+        answer: (result) => ({ receipt: result }),
         intend: async (decision) => decision,
         recorded: async () => undefined,
       });
@@ -177,6 +181,7 @@ export class CommandGate {
     // instances sent it at once only one performs them; the other waits, then finds the receipt.
     const once = <R>(work: () => Promise<R>) =>
       options.effects ? this.claims.exclusive(`command:${commandId}`, work) : work();
+    const binding = bindingOf(procedure, input);
     return this.queue.run(commandId, () =>
       once(() => this.applyOnce(input, body, commandId, binding, options.composite)),
     );

@@ -1,6 +1,7 @@
-import { inspectFolder } from "../../workspace/folder-check.ts";
+import fs from "node:fs/promises";
+import { folderStateOf, mayReadWriteEnter } from "../../workspace/folder-check.ts";
 import { providerDisplayName } from "@skein/domain/provider";
-import { swappedFolderProblem } from "../../workspace/held-path.ts";
+import { swappedFolderMessage } from "../../workspace/held-path.ts";
 
 /**
  * Why a run cannot work in `folder`, in words a person can act on, or null when it is usable.
@@ -8,10 +9,16 @@ import { swappedFolderProblem } from "../../workspace/held-path.ts";
  * at any time after it was created.
  */
 export async function workspaceProblem(folder: string): Promise<string | null> {
-  // Both looks at once: each is a thread-pool round trip, and this one is on every run's way to
-  // its provider (on a loaded machine a round trip can cost more than the run's own work).
-  const [swapped, state] = await Promise.all([swappedFolderProblem(folder), inspectFolder(folder)]);
-  if (swapped !== null) return swapped;
+  // One lstat serves both rules: a symbolic link is the swap of issue 35, and for anything else
+  // it says what stat would. Taken with the access check at once: each is a thread-pool round
+  // trip, and this is on every run's way to its provider (on a loaded machine a round trip can
+  // cost more than the run's own work).
+  const [entry, usable] = await Promise.all([
+    fs.lstat(folder).catch((error: unknown) => error as NodeJS.ErrnoException),
+    mayReadWriteEnter(folder),
+  ]);
+  if (!(entry instanceof Error) && entry.isSymbolicLink()) return swappedFolderMessage(folder);
+  const state = folderStateOf(entry, usable);
   switch (state.kind) {
     case "usable":
       return null;
