@@ -145,10 +145,10 @@ export type ThreadPageFilter = {
 export type MessageThreadPageFilter = Omit<ThreadPageFilter, "query"> & { query: string };
 
 /**
- * B16: the titles in a project (active or archived threads) that are `stem` or start with
- * "stem (" (case-sensitive): the rows a fork's sibling number is counted from; at most `limit`.
+ * B16: the titles in a project (active or archived threads) a fork's sibling number is counted
+ * from: `stem` itself (1) and "stem (n)" with one to nine digits (n); case-sensitive.
  */
-export type NumberedTitlesFilter = { projectId: string; stem: string; limit: number };
+export type SiblingFilter = { projectId: string; stem: string };
 
 /** A `threads` row found by one of its messages, with that message's text around the match. */
 export type MessageThreadRow = { row: ProjectionRow; excerpt: string };
@@ -170,8 +170,11 @@ export interface ProjectionQuery {
    * same as a rare one (the oldest of its threads are then not found by their messages).
    */
   messageThreadPage(filter: MessageThreadPageFilter): Promise<MessageThreadRow[]>;
-  /** B16: see `NumberedTitlesFilter`; a range of the (project, title) index, not a search. */
-  numberedTitles(filter: NumberedTitlesFilter): Promise<string[]>;
+  /**
+   * B16: the highest sibling number among the titles `SiblingFilter` names, 0 when there is none;
+   * computed by the store over a range of the (project, title) index, not a search.
+   */
+  highestSibling(filter: SiblingFilter): Promise<number>;
 }
 
 /** An aggregate's serialized state after stream version `version` (whose event had `sequence`). */

@@ -1,5 +1,5 @@
 import type {
-  NumberedTitlesFilter,
+  SiblingFilter,
   ProjectionFilter,
   ProjectionQuery,
   ProjectionRow,
@@ -7,6 +7,7 @@ import type {
 } from "./event-store.ts";
 import { EXCERPT_BEFORE, EXCERPT_LENGTH, MESSAGE_SEARCH_SCAN } from "./message-search.ts";
 import type { ProjectionTable } from "./projection-types.ts";
+import { highestSiblingOf } from "./sibling-number.ts";
 
 /** Projection rows held in memory, keyed `table/id` (e.g. rebuilt from the log up to a sequence). */
 export type MemoryRows = ReadonlyMap<string, ProjectionRow & { table: ProjectionTable }>;
@@ -133,14 +134,13 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
       page.sort(byActivity);
       return page.slice(0, filter.limit).map(withoutTable);
     },
-    async numberedTitles(filter: NumberedTitlesFilter) {
+    async highestSibling(filter: SiblingFilter) {
       const titles: string[] = [];
       for (const row of ofTable("threads", {})) {
         const { projectId, title, visibility } = listing(row);
-        if (projectId !== filter.projectId || visibility === "deleted") continue;
-        if (title === filter.stem || title.startsWith(`${filter.stem} (`)) titles.push(title);
+        if (projectId === filter.projectId && visibility !== "deleted") titles.push(title);
       }
-      return titles.slice(0, filter.limit);
+      return highestSiblingOf(titles, filter.stem);
     },
     async messageThreadPage(filter) {
       const threads = new Map(ofTable("threads", {}).map((row) => [row.id, row]));

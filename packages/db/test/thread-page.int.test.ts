@@ -136,19 +136,9 @@ describeStores("fork sibling titles through the (project, title) index (B16)", (
     store = await stores.fresh();
   });
 
-  it("B16: numberedTitles reads a stem and its numbered siblings in one project, archived too, deleted not", async () => {
+  /** Creates threads titled `titles` (with their project and fate) and waits for them. */
+  async function seedTitles(titles: [string, string, "archive" | "delete" | null][]) {
     const meta = metaSource("titles");
-    const stem = "fork of Main at run 3";
-    const titles: [string, string, "archive" | "delete" | null][] = [
-      [stem, "even", null],
-      [`${stem} (2)`, "even", "archive"],
-      [`${stem} (10)`, "even", null],
-      [`${stem} (4)`, "even", "delete"],
-      [`${stem} (5)`, "odd", null],
-      ["fork of Main at run 30", "even", null],
-      [`FORK OF MAIN AT RUN 3 (7)`, "even", null],
-      [`x ${stem} (8)`, "even", null],
-    ];
     const drivers = titles.map(([title, project, fate], i) => {
       const driver = new ThreadDriver(store, `f${i}`, meta);
       driver.send({
@@ -167,15 +157,47 @@ describeStores("fork sibling titles through the (project, title) index (B16)", (
       return driver;
     });
     await Promise.all(drivers.map((driver) => driver.flush()));
-    const filter = { projectId: idOf("project", "even"), stem, limit: 50 };
-    const expected = [stem, `${stem} (10)`, `${stem} (2)`];
+  }
+
+  async function highest(stem: string, project: string): Promise<Record<string, number>> {
+    const out: Record<string, number> = {};
     for (const through of ["driver", "prisma"] as const) {
-      const { data } = await store.snapshot((q) => q.numberedTitles(filter), { through });
-      expect(data.sort(), through).toEqual(expected);
-      const { data: one } = await store.snapshot((q) => q.numberedTitles({ ...filter, limit: 1 }), {
-        through,
-      });
-      expect(one, through).toHaveLength(1);
+      const filter = { projectId: idOf("project", project), stem };
+      out[through] = (await store.snapshot((q) => q.highestSibling(filter), { through })).data;
     }
+    return out;
+  }
+
+  it("B16: highestSibling counts the stem and its numbered siblings in one project, archived too, deleted not", async () => {
+    const stem = "fork of Main at run 3";
+    await seedTitles([
+      [stem, "even", null],
+      [`${stem} (2)`, "even", "archive"],
+      [`${stem} (10)`, "even", null],
+      [`${stem} (40)`, "even", "delete"],
+      [`${stem} (50)`, "odd", null],
+      ["fork of Main at run 30", "even", null],
+      [`FORK OF MAIN AT RUN 3 (70)`, "even", null],
+      [`x ${stem} (80)`, "even", null],
+      [`${stem} (90) again`, "even", null],
+      [`${stem} (99a)`, "even", null],
+      [`${stem} ()`, "even", null],
+      [`${stem} (1234567890)`, "even", null],
+    ]);
+    expect(await highest(stem, "even")).toEqual({ driver: 10, prisma: 10 });
+    expect(await highest(stem, "odd")).toEqual({ driver: 50, prisma: 50 });
+    expect(await highest("fork of Main at run 30", "even")).toEqual({ driver: 1, prisma: 1 });
+    expect(await highest("fork of Other", "even")).toEqual({ driver: 0, prisma: 0 });
+  });
+
+  it("B16: highestSibling takes a stem's LIKE wildcards and brackets as plain text", async () => {
+    const stem = "50% off_sale [a] (draft)";
+    await seedTitles([
+      [`${stem} (3)`, "even", null],
+      [`50% offXsale [a] (draft) (99)`, "even", null],
+      [`50% off_sale [a] (draft)Z (98)`, "even", null],
+      [`50 off_sale [a] (draft) (97)`, "even", null],
+    ]);
+    expect(await highest(stem, "even")).toEqual({ driver: 3, prisma: 3 });
   });
 });

@@ -130,7 +130,7 @@ function detached(query: ProjectionQuery): ProjectionQuery {
     messageThreadPage: async (filter) =>
       (await query.messageThreadPage(filter)).map((hit) => ({ ...hit, row: own(hit.row) })),
     count: (table, filter) => query.count(table, filter),
-    numberedTitles: (filter) => query.numberedTitles(filter),
+    highestSibling: (filter) => query.highestSibling(filter),
   };
 }
 

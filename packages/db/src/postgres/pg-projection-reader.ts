@@ -7,6 +7,7 @@ import {
   toProjectionRows,
 } from "../projection-row.ts";
 import { checkedTable, escapeLike, filterClause } from "../projection-sql.ts";
+import { SIBLING_DIGITS } from "../sibling-number.ts";
 import { type PgClient, quoteIdent } from "./connection.ts";
 import { pgMessageThreadPage } from "./pg-message-search.ts";
 
@@ -65,13 +66,17 @@ export class PgProjectionReader {
     return toProjectionRows(await this.rows(sql, values));
   }
 
-  async numberedTitles(filter: Store.NumberedTitlesFilter): Promise<string[]> {
+  async highestSibling(filter: Store.SiblingFilter): Promise<number> {
     // LIKE, not a range: the database's collation need not sort "stem (n)" next to "stem".
-    const sql = `SELECT title FROM "threads" WHERE project_id = $1
-      AND (title = $2 OR title LIKE $3) AND visibility IN ('active', 'archived') LIMIT $4`;
-    const pattern = `${escapeLike(`${filter.stem} (`)}%`;
-    const rows = await this.rows(sql, [filter.projectId, filter.stem, pattern, filter.limit]);
-    return rows.map((row) => String(row[0]));
+    const sql = `SELECT max(CASE WHEN title = $2 THEN 1
+        ELSE CAST(substr(title, length($3) + 1, length(title) - length($3) - 1) AS bigint) END)
+      FROM "threads" WHERE project_id = $1 AND visibility IN ('active', 'archived')
+      AND (title = $2 OR (title LIKE $4
+        AND substr(title, length($3) + 1) ~ '^[0-9]{1,${SIBLING_DIGITS}}\\)$'))`;
+    const prefix = `${filter.stem} (`;
+    const pattern = `${escapeLike(prefix)}%`;
+    const rows = await this.rows(sql, [filter.projectId, filter.stem, prefix, pattern]);
+    return Number(rows[0]?.[0] ?? 0);
   }
 
   messageThreadPage(filter: Store.MessageThreadPageFilter): Promise<Store.MessageThreadRow[]> {

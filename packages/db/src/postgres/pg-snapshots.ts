@@ -31,7 +31,7 @@ export class PgSnapshots {
       list: async (table, filter) => guard().list(table, filter),
       count: async (table, filter) => guard().count(table, filter),
       threadPage: async (filter) => guard().threadPage(filter),
-      numberedTitles: async (filter) => guard().numberedTitles(filter),
+      highestSibling: async (filter) => guard().highestSibling(filter),
       messageThreadPage: async (filter) => guard().messageThreadPage(filter),
     };
     try {

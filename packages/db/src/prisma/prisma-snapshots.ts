@@ -60,7 +60,7 @@ export class PrismaSnapshots {
           list: (table, filter) => guard().list(table, filter),
           count: (table, filter) => guard().count(table, filter),
           threadPage: (filter) => guard().threadPage(filter),
-          numberedTitles: (filter) => guard().numberedTitles(filter),
+          highestSibling: (filter) => guard().highestSibling(filter),
           messageThreadPage: (filter) => guard().messageThreadPage(filter),
         };
         try {

@@ -9,6 +9,7 @@ import { pgMessageThreadPage } from "../postgres/pg-message-search.ts";
 import { messageSearchSql, toMessageThreadRows } from "../sqlite/message-search.ts";
 import { escapeLike } from "../projection-sql.ts";
 import type { ProjectionTable } from "../projection-types.ts";
+import { highestSiblingOf } from "../sibling-number.ts";
 
 /** A projection row as either generated client returns it (PostgreSQL's sequence is a BigInt). */
 type ProjectionRecord = {
@@ -67,10 +68,15 @@ const PAGE_SELECT = { ...SELECT, activeAt: true, title: true } as const;
 type TitlesModel = {
   findMany(args: {
     where: Where;
+    orderBy: { id: "asc" };
+    skip: number;
     take: number;
     select: { title: true };
   }): Promise<{ title: string | null }[]>;
 };
+
+/** Titles read per page when Prisma counts a fork's siblings. */
+const TITLE_PAGE = 1_000;
 
 export type PrismaProjectionOptions = {
   /**
@@ -204,25 +210,31 @@ export function prismaProjectionQuery(
       }
       return rows.slice(0, filter.limit);
     },
-    async numberedTitles(filter) {
+    async highestSibling(filter) {
       const threads = model("threads") as unknown as TitlesModel;
       // `startsWith` is a LIKE: unescaped wildcards and, on SQLite, ASCII case folding make it a
-      // superset, narrowed here.
-      const records = await threads.findMany({
-        where: {
-          AND: [
-            { projectId: filter.projectId },
-            { visibility: { in: ["active", "archived"] } },
-            { OR: [{ title: filter.stem }, { title: { startsWith: `${filter.stem} (` } }] },
-          ],
-        },
-        take: filter.limit,
-        select: { title: true },
-      });
-      const prefix = `${filter.stem} (`;
-      return records
-        .map((record) => record.title ?? "")
-        .filter((title) => title === filter.stem || title.startsWith(prefix));
+      // superset, narrowed by `highestSiblingOf`. Prisma has no form for the SQL readers' number
+      // parsing, so the titles come back whole, in bounded pages.
+      const where = {
+        AND: [
+          { projectId: filter.projectId },
+          { visibility: { in: ["active", "archived"] } },
+          { OR: [{ title: filter.stem }, { title: { startsWith: `${filter.stem} (` } }] },
+        ],
+      };
+      let highest = 0;
+      for (let skip = 0; ; skip += TITLE_PAGE) {
+        const records = await threads.findMany({
+          where,
+          orderBy: { id: "asc" },
+          skip,
+          take: TITLE_PAGE,
+          select: { title: true },
+        });
+        const titles = records.map((record) => record.title ?? "");
+        highest = Math.max(highest, highestSiblingOf(titles, filter.stem));
+        if (records.length < TITLE_PAGE) return highest;
+      }
     },
     // Issue 29: a full-text index query has no Prisma form; the SQL readers' statement runs raw.
     async messageThreadPage(filter) {

@@ -2,9 +2,9 @@ import type Database from "better-sqlite3";
 import type {
   MessageThreadPageFilter,
   MessageThreadRow,
-  NumberedTitlesFilter,
   ProjectionFilter,
   ProjectionRow,
+  SiblingFilter,
   ThreadPageFilter,
 } from "../event-store.ts";
 import { checkedTable, escapeLike, filterClause } from "../projection-sql.ts";
@@ -15,6 +15,7 @@ import {
   toProjectionRow,
   toProjectionRows,
 } from "../projection-row.ts";
+import { SIBLING_DIGITS } from "../sibling-number.ts";
 import type { SqliteDatabase } from "./connection.ts";
 import { messageSearchSql, toMessageThreadRows } from "./message-search.ts";
 
@@ -98,14 +99,21 @@ export class ProjectionReader {
     return toMessageThreadRows(this.arrays(sql).all(...values));
   }
 
-  numberedTitles(filter: NumberedTitlesFilter): string[] {
-    // Binary order: every "stem (…" sorts between "stem" and "stem )", so the index reads a range.
-    const sql = `SELECT title FROM "threads" WHERE project_id = @projectId
+  highestSibling(filter: SiblingFilter): number {
+    // Binary order: every "stem (…" sorts between "stem" and "stem )", so the index reads a range;
+    // the number is taken in SQL so a point with hundreds of forks sends one value, not its titles.
+    const sql = `SELECT max(CASE WHEN title = @stem THEN 1
+        ELSE CAST(substr(title, length(@prefix) + 1, length(title) - length(@prefix) - 1) AS INTEGER)
+      END) FROM "threads" WHERE project_id = @projectId
       AND title >= @stem AND title < @end
-      AND (title = @stem OR substr(title, 1, length(@prefix)) = @prefix)
-      AND visibility IN ('active', 'archived') LIMIT @limit`;
+      AND visibility IN ('active', 'archived')
+      AND (title = @stem OR (substr(title, 1, length(@prefix)) = @prefix
+        AND substr(title, -1) = ')'
+        AND length(title) - length(@prefix) - 1 BETWEEN 1 AND ${SIBLING_DIGITS}
+        AND trim(substr(title, length(@prefix) + 1, length(title) - length(@prefix) - 1),
+          '0123456789') = ''))`;
     const params = { ...filter, end: `${filter.stem} )`, prefix: `${filter.stem} (` };
-    return this.statement(sql).pluck().all(params) as string[];
+    return Number(this.statement(sql).pluck().get(params) ?? 0);
   }
 
   /**

@@ -41,7 +41,7 @@ export class SnapshotPool {
       list: async (table, filter) => guard().list(table, filter),
       count: async (table, filter) => guard().count(table, filter),
       threadPage: async (filter) => guard().threadPage(filter),
-      numberedTitles: async (filter) => guard().numberedTitles(filter),
+      highestSibling: async (filter) => guard().highestSibling(filter),
       messageThreadPage: async (filter) => guard().messageThreadPage(filter),
     };
     try {
