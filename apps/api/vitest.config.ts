@@ -3,8 +3,9 @@ import { mergeConfig } from "vitest/config";
 
 // The integration tests drive real provider processes (codex, the Claude CLI) several turns deep;
 // on a loaded two-core machine one such test can take well over the shared 20 s bound. Most of
-// their time is spent waiting on those processes and the fake models' pacing, so two files run
-// at once (vitest's default on two cores is one).
+// their time is spent waiting on those processes and the fake models' pacing (two files at once
+// kept the two cores less than half busy), so three files run at once (vitest's default on two
+// cores is one).
 export default mergeConfig(skeinVitestConfig({ testTimeout: 60_000 }), {
-  test: { maxWorkers: 2 },
+  test: { maxWorkers: 3 },
 });

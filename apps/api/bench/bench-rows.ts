@@ -11,7 +11,7 @@ export type BenchRow = {
 };
 
 /**
- * SKEIN_BENCH_SMOKE=1: the CI smoke (bench-smoke.int.test.ts) runs every bench end to end on a
+ * SKEIN_BENCH_SMOKE=1: the CI smoke (bench-smoke-*.int.test.ts) runs every bench end to end on a
  * workload small enough for the test budget, so a bench that crashes fails CI. Its figures mean
  * nothing and never reach bench/results.json (the smoke points SKEIN_BENCH_ROWS_DIR elsewhere).
  */

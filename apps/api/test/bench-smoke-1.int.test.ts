@@ -1,0 +1,4 @@
+// A third of the API benches' smoke (the rest: the other bench-smoke-*.int.test.ts files).
+import { describeBenchSmoke } from "./support/bench-smoke.ts";
+
+describeBenchSmoke(0, 3);
