@@ -42,7 +42,7 @@ export class SqliteWriter {
   ) => AppendOutcome[];
 
   constructor(
-    private readonly db: SqliteDatabase,
+    db: SqliteDatabase,
     private readonly leaseOwner: (lease: string) => string | null,
   ) {
     this.rows = new ProjectionWriter(db);
