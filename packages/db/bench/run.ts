@@ -9,6 +9,7 @@ import { benchFanout } from "./fanout.ts";
 import { benchPgAppendRatio } from "./pg-append-ratio.ts";
 import { benchPrismaReads } from "./prisma-reads.ts";
 import { benchSnapshots } from "./snapshots.ts";
+import { benchTurnAppend } from "./turn-append.ts";
 
 const ROWS_DIR =
   process.env.SKEIN_BENCH_ROWS_DIR ??
@@ -19,6 +20,7 @@ const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "skein-db-bench-"));
 try {
   const rows = [
     ...(await benchAppendRatio(scratch)),
+    ...(await benchTurnAppend(scratch)),
     ...(await benchPgAppendRatio()),
     ...(await benchSnapshots()),
     ...(await benchFanout()),

@@ -11,6 +11,8 @@ it("the db benches run to the end and write measured rows", async () => {
   const names = await measuredRowNames(PACKAGE_DIR, "bench/run.ts", "db.json");
   expect(names).toEqual([
     "append_ratio",
+    "turn_append_cpu_ratio",
+    "turn_append_wal_pages",
     "pg_append_ratio",
     "detail_snapshot_ms",
     "shells_snapshot_ms",

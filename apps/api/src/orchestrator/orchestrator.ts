@@ -637,6 +637,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       usageLimits.stop();
       await executor.stop();
       await sessions.closeAll();
+      // Snapshots the last runs left due: written now, so the next start replays less.
+      await repo.snapshotsWritten();
       await leases.close();
     },
   };

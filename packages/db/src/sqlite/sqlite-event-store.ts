@@ -23,6 +23,7 @@ import { SnapshotPool } from "./snapshot-pool.ts";
 import { MemoryRuntimeLeases, type RuntimeLeases } from "../runtime-leases.ts";
 import { SqliteWriter } from "./sqlite-writer.ts";
 import { DataFileGuard } from "./data-file-guard.ts";
+import { type CheckpointReport, WalCheckpointer } from "./wal-checkpointer.ts";
 import { connectSqlitePrisma, type PrismaQueryLog } from "../prisma/clients.ts";
 import { PrismaSnapshots } from "../prisma/prisma-snapshots.ts";
 
@@ -44,6 +45,8 @@ export type SqliteEventStoreOptions = {
   now?: () => Date;
   /** Tests: the SQL of every query sent through the Prisma client. */
   prismaQueryLog?: PrismaQueryLog;
+  /** Diagnostics, tests: each WAL checkpoint the background connection made. */
+  onWalCheckpoint?: (report: CheckpointReport) => void;
 };
 
 export type SqliteEventStore = EventStore & {
@@ -73,6 +76,9 @@ export function openSqliteEventStore(options: SqliteEventStoreOptions = {}): Sql
   return new SqliteStore(db, file, options.temporary ? dataDir : null, options, busyTimeoutMs);
 }
 
+/** SQLite's default `wal_autocheckpoint`, in WAL pages. */
+const DEFAULT_WAL_AUTOCHECKPOINT = 1_000;
+
 class SqliteStore extends StoreBase implements SqliteEventStore {
   private readonly leases = new MemoryRuntimeLeases();
   readonly runtimeLeases: RuntimeLeases = this.leases;
@@ -83,6 +89,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
   protected readonly intents: SqliteIntentTable;
   protected readonly receipts: SqliteReceiptTable;
   private readonly guard: DataFileGuard;
+  private readonly checkpointer: WalCheckpointer;
   protected readonly aggregates: SqliteAggregateSnapshots;
   protected readonly foldCheckpoints: SqliteFoldCheckpoints;
   protected readonly prismaReads: PrismaSnapshots;
@@ -108,6 +115,19 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
     const writer = new SqliteWriter(db, (lease) => this.leases.ownerOf(lease));
     const guard = new DataFileGuard(file);
     this.guard = guard;
+    // The WAL is checkpointed on a worker thread (wal-checkpointer.ts), not inside an append;
+    // should the worker fail, the writer goes back to SQLite's own threshold.
+    db.pragma("wal_autocheckpoint = 0");
+    const checkpointer = new WalCheckpointer({
+      file,
+      busyTimeoutMs,
+      onReport: options.onWalCheckpoint,
+      onFailure: (error) => {
+        db.pragma(`wal_autocheckpoint = ${DEFAULT_WAL_AUTOCHECKPOINT}`);
+        process.emitWarning(`WAL checkpoints are back on the writer: ${error}`);
+      },
+    });
+    this.checkpointer = checkpointer;
     this.commits = new GroupCommit({
       // Issue 35: nothing is written (or acknowledged) into a file that is gone or damaged.
       commit: (batch, at) => {
@@ -118,7 +138,10 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
           throw guard.translate(error);
         }
       },
-      onCommitted: (events) => this.bus.publish(events),
+      onCommitted: (events) => {
+        checkpointer.committed();
+        return this.bus.publish(events);
+      },
       maxBatchSize: options.maxBatchSize ?? 1_000,
       now: options.now ?? (() => new Date()),
     });
@@ -142,6 +165,7 @@ class SqliteStore extends StoreBase implements SqliteEventStore {
     if (this.closed) return;
     this.closed = true;
     await this.commits.drain();
+    await this.checkpointer.close();
     this.bus.closeAll();
     this.snapshots.close();
     await this.prismaReads.close();

@@ -6,11 +6,11 @@ import {
   staleVersion,
   storedEvents,
 } from "../append-outcome.ts";
-import type { ProjectionTable } from "../projection-types.ts";
 import type Database from "better-sqlite3";
 import type { ReceiptRow as StoredReceiptRow } from "../command-receipt.ts";
 import type { SqliteDatabase } from "./connection.ts";
-import type { PreparedAppend, PreparedWrite } from "../prepare-append.ts";
+import type { PreparedAppend } from "../prepare-append.ts";
+import { ProjectionWriter } from "./projection-writer.ts";
 
 export type { AppendOutcome };
 
@@ -35,17 +35,17 @@ export class SqliteWriter {
     [string, string, number, number, number, string, string, string]
   >;
   private readonly dropIntent: Statement<[string]>;
-  private readonly puts = new Map<ProjectionTable, Statement<PutParams>>();
-  private readonly deletes = new Map<ProjectionTable, Statement<[string]>>();
+  private readonly rows: ProjectionWriter;
   private readonly commitTransaction: (
     batch: readonly PreparedAppend[],
     at: string,
   ) => AppendOutcome[];
 
   constructor(
-    private readonly db: SqliteDatabase,
+    db: SqliteDatabase,
     private readonly leaseOwner: (lease: string) => string | null,
   ) {
+    this.rows = new ProjectionWriter(db);
     this.head = db.prepare<[], number>("SELECT COALESCE(MAX(sequence), 0) FROM events").pluck();
     this.version = db
       .prepare<[string], number>("SELECT version FROM streams WHERE stream_id = ?")
@@ -127,7 +127,7 @@ export class SqliteWriter {
     const outcome = appendedOutcome(append, events, firstSequence, current);
     const { lastSequence, streamVersion } = outcome.result;
     this.upsertStream.run(append.streamId, streamVersion);
-    for (const write of append.projections) this.applyWrite(write, lastSequence);
+    for (const write of append.projections) this.rows.apply(write, lastSequence);
     if (append.commandId !== null) {
       this.insertReceipt.run(
         append.commandId,
@@ -144,48 +144,4 @@ export class SqliteWriter {
     }
     return outcome;
   }
-
-  private applyWrite(write: PreparedWrite, sequence: number): void {
-    if (write.op === "delete") {
-      this.deleteStatement(write.table).run(write.id);
-      return;
-    }
-    this.putStatement(write.table).run(
-      write.id,
-      write.threadId,
-      write.sortKey,
-      write.runOrdinal,
-      write.status,
-      write.json,
-      sequence,
-    );
-  }
-
-  // Table names come from the PROJECTION_TABLES allow-list (checked in prepareAppend).
-  private putStatement(table: ProjectionTable): Statement<PutParams> {
-    let statement = this.puts.get(table);
-    if (statement === undefined) {
-      statement = this.db.prepare<PutParams>(
-        `INSERT INTO "${table}" (id, thread_id, sort_key, run_ordinal, status, data, updated_sequence)
-         VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (id) DO UPDATE SET thread_id = excluded.thread_id,
-           sort_key = excluded.sort_key, run_ordinal = excluded.run_ordinal,
-           status = excluded.status, data = excluded.data,
-           updated_sequence = excluded.updated_sequence`,
-      );
-      this.puts.set(table, statement);
-    }
-    return statement;
-  }
-
-  private deleteStatement(table: ProjectionTable): Statement<[string]> {
-    let statement = this.deletes.get(table);
-    if (statement === undefined) {
-      statement = this.db.prepare<[string]>(`DELETE FROM "${table}" WHERE id = ?`);
-      this.deletes.set(table, statement);
-    }
-    return statement;
-  }
 }
-
-type PutParams = [string, string | null, number, number | null, string | null, string, number];

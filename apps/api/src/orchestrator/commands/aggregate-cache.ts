@@ -132,9 +132,34 @@ export class AggregateCache {
     };
   }
 
-  /** A stream's state after an append that committed: its snapshots are written when due. */
-  committed(streamId: string, entry: Entry): Promise<void> {
-    return this.saveWhenDue(streamId, entry);
+  /**
+   * Whether a committed state has a snapshot to write now (see `saveWhenDue`), for the caller to
+   * schedule `saveCached` off the command's path. A thread with a run in flight or queued waits
+   * for its run to end, unless it fell twice the interval behind (a thread that never idles still
+   * gets snapshots): the write is a serialization of the whole state, best kept out of a turn.
+   */
+  snapshotDue(streamId: string, entry: Entry): boolean {
+    if (entry.compact) return false;
+    const state = entry.state;
+    const busy =
+      state.kind === "thread" && (state.activeRunId !== null || state.queuedRunIds.size > 0);
+    const slack = busy ? 2 : 1;
+    const lag = Math.max(1, Math.floor(this.snapshotEvery / 10));
+    const compactDue =
+      state.kind === "thread" &&
+      entry.version >= COMPACT_FROM_EVENTS &&
+      entry.version - (this.compactVersions.get(streamId) ?? 0) >= lag * slack;
+    return compactDue || entry.version - entry.snapshotVersion >= this.snapshotEvery * slack;
+  }
+
+  /**
+   * Writes the due snapshots of a stream's cached state. Callers run it on the stream's turn of
+   * the queue, where the cached state is the committed one (a command evolves it in place only
+   * during its own turn, and one that fails drops it).
+   */
+  async saveCached(streamId: string): Promise<void> {
+    const entry = this.entries.get(streamId);
+    if (entry !== undefined) await this.saveWhenDue(streamId, entry);
   }
 
   /** Forgets a stream's state (evolved in place by a command that did not commit). */

@@ -88,6 +88,7 @@ describe("AggregateRepository aggregate snapshots (issue 20)", () => {
     for (let i = 1; i <= 12; i += 1) {
       await writer.execute({ type: "UpdateThreadSettings", data: { threadId, title: `t${i}` } });
     }
+    await writer.snapshotsWritten();
     const snapshot = await store.readAggregateSnapshot(`thread-${threadId}`);
     expect(snapshot?.version).toBeGreaterThanOrEqual(10);
 
@@ -113,6 +114,54 @@ describe("AggregateRepository aggregate snapshots (issue 20)", () => {
     // Commands decide on the restored state and append at the right version.
     await cold.execute({ type: "UpdateThreadSettings", data: { threadId, title: "t13" } });
     expect((await writer.refreshThread(threadId)).thread?.title).toBe("t13");
+  });
+});
+
+describe("AggregateRepository snapshot timing (issue 28)", () => {
+  it("a due snapshot is written after the command's answer; a busy thread's waits for twice the interval", async () => {
+    const store = openStore();
+    const ids = createIdGenerator();
+    const now = () => new Date("2026-12-01T00:00:00Z");
+    const repo = new AggregateRepository(store, now, ids, 2_000, 5);
+    const projectId = ids.next("project") as ProjectId;
+    const threadId = ids.next("thread") as ThreadId;
+    const streamId = `thread-${threadId}`;
+    const rename = (i: number) =>
+      repo.execute({ type: "UpdateThreadSettings", data: { threadId, title: `t${i}` } });
+    await repo.execute({
+      type: "CreateProject",
+      data: { projectId, title: "p", workspaceRoot: tmpdir() },
+    });
+    await repo.execute({
+      type: "CreateThread",
+      data: { threadId, projectId, title: "t0", defaultProvider: "codex" },
+    });
+    for (let i = 1; i <= 3; i += 1) await rename(i);
+    await repo.snapshotsWritten();
+    expect(await store.readAggregateSnapshot(streamId)).toBeNull();
+    // Version 5: due. The command answers before the snapshot is written, and it follows.
+    await rename(4);
+    expect(await store.readAggregateSnapshot(streamId)).toBeNull();
+    await repo.snapshotsWritten();
+    expect((await store.readAggregateSnapshot(streamId))?.version).toBe(5);
+
+    // A queued run makes the thread busy: the next snapshot waits for 10 events, not 5.
+    await repo.execute({
+      type: "QueueRun",
+      data: {
+        threadId,
+        runId: ids.next("run") as RunId,
+        messageId: ids.next("message"),
+        text: "hi",
+        provider: "codex",
+      },
+    });
+    for (let i = 5; i <= 13; i += 1) {
+      await rename(i);
+      await repo.snapshotsWritten();
+      const version = (await store.readAggregateSnapshot(streamId))?.version;
+      expect(version).toBe((await store.streamVersion(streamId)) >= 15 ? 15 : 5);
+    }
   });
 });
 
@@ -158,6 +207,7 @@ describe("AggregateRepository compact thread states (issue 20, item 3)", () => {
     // The first cold command replays the stream and leaves both snapshots of what it loaded.
     const first = new AggregateRepository(store, now, ids);
     await first.execute({ type: "UpdateThreadSettings", data: { threadId, title: "one" } });
+    await first.snapshotsWritten();
     const full = serializeState(await first.thread(threadId));
     const compact = await store.readAggregateSnapshot(`thread-${threadId}#compact`);
     expect(compact?.version).toBe(version);

@@ -28,7 +28,7 @@ import {
   threadStreamId,
 } from "@skein/domain";
 import { KeyedQueue } from "@skein/concurrency";
-import { AggregateCache, SNAPSHOT_EVERY_EVENTS } from "./aggregate-cache.ts";
+import { AggregateCache, type Entry, SNAPSHOT_EVERY_EVENTS } from "./aggregate-cache.ts";
 
 /**
  * How a command's append answers for its command id: the receipt stored with it (or built from
@@ -67,6 +67,8 @@ export type ExecuteResult = {
 export class AggregateRepository {
   private readonly cache: AggregateCache;
   private readonly queue = new KeyedQueue();
+  /** Snapshot writes scheduled per stream (at most one each), see `snapshotLater`. */
+  private readonly pendingSnapshots = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -116,6 +118,28 @@ export class AggregateRepository {
   /** refreshThread for any stream (an import appends project and session streams too). */
   refreshStream(streamId: string): Promise<AggregateState> {
     return this.queue.run(streamId, () => this.cache.refresh(streamId));
+  }
+
+  /** Resolves once the aggregate snapshots scheduled so far are written (shutdown, tests). */
+  async snapshotsWritten(): Promise<void> {
+    await Promise.all(this.pendingSnapshots.values());
+  }
+
+  /**
+   * Issue 28: a due aggregate snapshot (a cache of the log) is written after the command's
+   * answer, not before it: on a later macrotask, so the events' publication and the caller's
+   * continuation go first, and on the stream's turn of the queue, so it serializes a committed
+   * state. Losing it to a crash or a close only costs a longer replay, as before.
+   */
+  private snapshotLater(streamId: string, entry: Entry): void {
+    if (this.pendingSnapshots.has(streamId) || !this.cache.snapshotDue(streamId, entry)) return;
+    const written = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => this.queue.run(streamId, () => this.cache.saveCached(streamId)))
+      .catch(() => {
+        // Nothing to undo: the next load replays a little more.
+      })
+      .finally(() => this.pendingSnapshots.delete(streamId));
+    this.pendingSnapshots.set(streamId, written);
   }
 
   /** Decides and appends one command; throws the domain error when it is rejected. */
@@ -251,7 +275,7 @@ export class AggregateRepository {
       entry.version = appended.streamVersion;
       entry.sequence = appended.lastSequence;
       if (appended.duplicate) this.cache.drop(streamId);
-      else await this.cache.committed(streamId, entry);
+      else this.snapshotLater(streamId, entry);
       return {
         events: appended.duplicate ? [] : events,
         sequence: appended.lastSequence,
