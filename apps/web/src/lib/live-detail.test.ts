@@ -215,4 +215,26 @@ describe("live thread detail (S2 with deltas applied in the browser)", () => {
     expect(reset.baseSequence).toBe(at * 10);
     expect(textOf(reset, streamingId(wire))).toBe("");
   });
+  it("the live window read after a first window at the same sequence replaces it; the same window is dropped", () => {
+    const wire = new Wire();
+    const at = wire.count;
+    const live = wire.detail(at);
+    // The first screen's runs only: the last item, with a cursor to the runs before it.
+    const first: ThreadDetail = {
+      ...live,
+      turnItems: live.turnItems.slice(-1),
+      window: { ...live.window, before: "cursor-of-the-first-window" },
+    };
+    let state = readStarted(fromSnapshot(null, first));
+    wire.delta("streamed meanwhile");
+    state = receive(state, wire.events(at + 1)).state;
+    const landed = readLanded(state, live);
+    expect(landed.state.shown.window.before).toBe(live.window.before);
+    expect(landed.state.shown.turnItems.map((i) => i.id)).toEqual(live.turnItems.map((i) => i.id));
+    // The delta received while the read was on its way is applied on top of it.
+    expect(textOf(landed.state, streamingId(wire))).toBe("streamed meanwhile");
+    // A read of the window shown, at the sequence shown, brings nothing: it is dropped.
+    const same = readLanded(readStarted(landed.state), live);
+    expect(same.state.shown).toBe(landed.state.shown);
+  });
 });

@@ -73,14 +73,19 @@ export function readFailed(state: LiveDetail): LiveDetail {
 }
 
 /**
- * A re-read's answer. One not newer than the base is dropped (a snapshot came meanwhile);
- * otherwise it becomes the base, and the events received during the read that it does not
- * reflect are applied on top, in order.
+ * A re-read's answer. One older than the base is dropped (a snapshot came meanwhile), and so is
+ * one as old unless it reads another window: the live window after a snapshot of the first
+ * screen's runs (issue 29). Otherwise it becomes the base, and the events received during the
+ * read that it does not reflect are applied on top, in order.
  */
 export function readLanded(state: LiveDetail, read: ThreadDetail): LiveStep {
   const received = state.inFlight ?? [];
   const settled = { ...state, inFlight: null };
-  if (read.snapshotSequence <= state.baseSequence) return { state: settled, reread: false };
+  const widens =
+    read.snapshotSequence === state.baseSequence &&
+    read.window.before !== state.shown.window.before;
+  if (read.snapshotSequence <= state.baseSequence && !widens)
+    return { state: settled, reread: false };
   const blockedUntil =
     state.blockedUntil !== null && read.snapshotSequence < state.blockedUntil
       ? state.blockedUntil

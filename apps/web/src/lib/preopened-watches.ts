@@ -35,13 +35,13 @@ function deliver<T>(observer: WatchObserver<T>, message: Message<T>): void {
 
 /**
  * Opens the watch `key` now (a fresh subscription: `open` starts without a cursor), unless one
- * is already waiting to be adopted.
+ * is already waiting to be adopted. Says whether it opened one.
  */
 export function preopenWatch<T>(
   key: string,
   open: (observer: WatchObserver<T>) => { unsubscribe(): void },
-): void {
-  if (preopened.has(key)) return;
+): boolean {
+  if (preopened.has(key)) return false;
   const entry: Preopened = {
     subscription: { unsubscribe() {} },
     buffered: [],
@@ -62,6 +62,7 @@ export function preopenWatch<T>(
     onError: (error) => receive({ kind: "error", error }),
     onConnectionStateChange: (change) => receive({ kind: "state", change }),
   });
+  return true;
 }
 
 /**

@@ -1,7 +1,9 @@
 "use client";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { afterNextPaint } from "./after-next-paint.ts";
 import { requiredContext } from "./required-context.ts";
+import { SearchGate } from "./search-gate.ts";
 import { useApi } from "./api-context.tsx";
 import { queryKeys } from "./query/keys.ts";
 import { reads } from "./query/reads.ts";
@@ -16,22 +18,8 @@ const SHELL_REFRESH_MS = 250;
 const NO_PROJECTS: readonly Project[] = [];
 /** Rows read in the background before the list shows them (see loadMore). */
 const BACKGROUND_BATCH_ROWS = 5_000;
-/** A hidden tab gets no animation frames; a batch waits at most this long for one. */
-const HIDDEN_FALLBACK_MS = 250;
-
-/** Resolves once the next frame has been painted (or, in a hidden tab, after a while). */
-function afterNextPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    const fallback = setTimeout(resolve, HIDDEN_FALLBACK_MS);
-    // A task queued from the frame's callback runs after that frame is painted.
-    requestAnimationFrame(() =>
-      setTimeout(() => {
-        clearTimeout(fallback);
-        resolve();
-      }, 0),
-    );
-  });
-}
+/** A search's answer holds background pages back this long at most (search-gate.ts). */
+const SEARCH_WAIT_MS = 3_000;
 
 export type ShellsState = {
   shells: ReadonlyMap<string, ThreadShell>;
@@ -98,11 +86,11 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     });
   }, []);
   /**
-   * Settles when the search in flight (if any) has its answer. Issue 29: background pages asked
-   * meanwhile queued at the server ahead of it, and a batch of them landing rebuilt the list
-   * while the person waited for their search's rows.
+   * Issue 29: background pages asked while a search is in flight queued at the server ahead of
+   * it, and a batch of them landing rebuilt the list while the person waited for their search's
+   * rows; they wait for it, but not for ever (a stalled search, one replaced by a newer one).
    */
-  const searchSettled = useRef<Promise<unknown>>(Promise.resolve());
+  const [gate] = useState(() => new SearchGate(SEARCH_WAIT_MS));
   const loadMore = useCallback(() => {
     if (nextCursor === null || paging.current) return;
     paging.current = true;
@@ -113,7 +101,8 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     let rows = 0;
     // Each page is asked once no search is in flight: the person's search goes first.
     const read = (cursor: string): Promise<string | null> =>
-      searchSettled.current
+      gate
+        .idle()
         .then(() => client.thread.shells.query({ cursor, limit: 500 }))
         .then((page) => {
           pages.push(page);
@@ -131,11 +120,15 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
     // A failed page stops the background reading (what was read before it still shows). The
     // batch is shown once no search is in flight either, and after a frame, so that the rows a
     // search's answer brings are drawn before the list grows.
-    const settled = <T,>(value: T) => searchSettled.current.then(afterNextPaint).then(() => value);
+    const settled = <T,>(value: T) =>
+      gate
+        .idle()
+        .then(afterNextPaint)
+        .then(() => value);
     read(nextCursor)
       .then(settled)
       .then(finish, () => settled(pages.at(-1)?.nextCursor ?? nextCursor).then(finish));
-  }, [addRows, client, nextCursor]);
+  }, [addRows, client, gate, nextCursor]);
   // The sidebar's search and the graph look threads up in this list: after the first page (shown
   // at once) the rest follows in the background, a batch of pages at a time.
   useEffect(() => {
@@ -152,7 +145,7 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
         return;
       }
       const answer = client.thread.shells.query({ query: trimmed });
-      searchSettled.current = answer.catch(() => undefined);
+      gate.begin(answer);
       answer
         .then((page) => {
           addRows(page);
@@ -162,7 +155,7 @@ export function ShellsProvider({ children }: { children?: ReactNode }) {
         })
         .catch(() => undefined);
     },
-    [addRows, client],
+    [addRows, client, gate],
   );
   // Per-thread sequence of the row shown, so a slow re-read never replaces a newer one.
   const rowSequence = useRef(new Map<string, number>());

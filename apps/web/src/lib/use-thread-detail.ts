@@ -1,6 +1,7 @@
 "use client";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { afterNextPaint } from "./after-next-paint.ts";
 import { useApi } from "./api-context.tsx";
 import { errorMessage } from "./errors.ts";
 import { clearBackgroundFailure, notifyBackgroundFailure } from "./notify.ts";
@@ -34,16 +35,51 @@ const DETAIL_GC_MS = 0;
 
 const detailWatchKey = (threadId: string) => `detail:${threadId}`;
 
+/** Runs in the live window the page reads (the API's default window, `DEFAULT_WINDOW_RUNS`). */
+const LIVE_WINDOW_RUNS = 50;
+/**
+ * Issue 29: a switch to a long thread asks first for the runs that fill the screen, not the
+ * whole live window: the 50-run snapshot (~100 KB on the bench thread) was most of the time to
+ * the first paint, at the server, on the wire and in the browser. The live window follows once
+ * that frame is painted (`widenAfterPaint`).
+ */
+const FIRST_WINDOW_RUNS = 8;
+/** Threads whose preopened watch asked for the first window only, until their frame adopts it. */
+const narrowFirst = new Set<string>();
+
 /**
  * Opens the thread's detail watch now, for the page a navigation to it is about to render
- * (`preopened-watches.ts`): its snapshot then travels while the page does.
+ * (`preopened-watches.ts`): its snapshot then travels while the page does. `runCount` (the
+ * sidebar row's) says whether the thread is longer than the live window: only then does the
+ * watch start from the first screen's runs, since a shorter thread's window is all of it.
  */
-export function preopenThreadDetail(client: SkeinClient, threadId: string): void {
+export function preopenThreadDetail(client: SkeinClient, threadId: string, runCount = 0): void {
   // Any of its tabs open already holds its watch: that frame stays, and adopts nothing.
   const open = /^\/threads\/([^/]+)/.exec(window.location.pathname)?.[1];
   if (open !== undefined && decodeURIComponent(open) === threadId) return;
-  preopenWatch<ThreadDetail>(detailWatchKey(threadId), (observer) =>
-    client.thread.watchDetail.subscribe({ threadId, lastEventId: null }, observer),
+  const narrow = runCount > LIVE_WINDOW_RUNS;
+  const opened = preopenWatch<ThreadDetail>(detailWatchKey(threadId), (observer) =>
+    client.thread.watchDetail.subscribe(
+      narrow
+        ? { threadId, lastEventId: null, window: { limit: FIRST_WINDOW_RUNS } }
+        : { threadId, lastEventId: null },
+      observer,
+    ),
+  );
+  if (opened && narrow) narrowFirst.add(threadId);
+  else if (opened) narrowFirst.delete(threadId);
+}
+
+/**
+ * Once the first window's frame is painted, the live window is read (the detail query's read:
+ * the same sequence and a wider window, which `readLanded` takes in place of the first).
+ */
+function widenAfterPaint(queryClient: QueryClient, threadId: string): void {
+  void afterNextPaint().then(() =>
+    queryClient.invalidateQueries(
+      { queryKey: queryKeys.threadDetail(threadId), exact: true },
+      { cancelRefetch: false },
+    ),
   );
 }
 
@@ -96,6 +132,9 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   });
   const older = olderEntry.threadId === threadId ? olderEntry.pages : [];
   const loadingOlder = useRef(false);
+  // While the first window (`FIRST_WINDOW_RUNS`) is shown, its `before` cursor: the live window
+  // follows it, not older windows (one asked from the first window would overlap the live one).
+  const narrowWindow = useRef<string | null>(null);
   // The live state changes with every event; React sees it at most once per frame (`publish`).
   const live = useRef<{ threadId: string; state: LiveDetail } | null>(early);
   const publisher = useMemo(
@@ -195,6 +234,10 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
         newestOf(previous, data),
       );
       setSeeded(threadId);
+      if (narrowFirst.delete(threadId) && data.window.before !== null) {
+        narrowWindow.current = data.window.before;
+        widenAfterPaint(queryClient, threadId);
+      }
     },
     onEvents: (events) => reader.update(threadId, (state) => receive(state, events)),
   });
@@ -207,6 +250,7 @@ export function useThreadDetail(threadId: string): ThreadDetailState {
   liveBefore.current = detail?.window.before ?? null;
   const loadOlder = useCallback(() => {
     if (before === null || loadingOlder.current) return;
+    if (narrowWindow.current !== null && narrowWindow.current === liveBefore.current) return;
     loadingOlder.current = true;
     const requested = threadId;
     client.thread.detail

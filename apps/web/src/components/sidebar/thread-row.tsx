@@ -64,7 +64,7 @@ export function ThreadRow({ row, active, onToggle, onArchive }: ThreadRowProps) 
               const plain =
                 event.button === 0 &&
                 !(event.metaKey || event.ctrlKey || event.shiftKey || event.altKey);
-              if (plain) preopenThreadDetail(client, shell.id);
+              if (plain) preopenThreadDetail(client, shell.id, shell.runCount);
             }}
           >
             {label}

@@ -96,7 +96,7 @@ export function CommandPalette() {
                   value={`thread:${shell.id}`}
                   onSelect={() => {
                     close();
-                    preopenThreadDetail(client, shell.id);
+                    preopenThreadDetail(client, shell.id, shell.runCount);
                     router.push(`/threads/${shell.id}`);
                   }}
                   className="palette-item"

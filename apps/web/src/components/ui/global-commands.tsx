@@ -48,7 +48,7 @@ export function GlobalCommands() {
     const shown = threadIdIn(window.location.pathname) ?? current;
     const next = neighbourThread(order(), shown, step);
     if (!next) return;
-    preopenThreadDetail(client, next);
+    preopenThreadDetail(client, next, shells.get(next)?.runCount);
     router.push(`/threads/${next}`);
   };
 
