@@ -47,16 +47,28 @@ export function loadClient(url: string, timeoutMs: number) {
     }
   }
 
-  /** `/healthz` one probe after another, `everyMs` apart, until `stop` (which gives the times). */
+  /**
+   * `/healthz` one probe after another, `everyMs` apart, until `stop` (which gives the answered
+   * probes' times and the failures, in words). A probe the server resets or refuses is counted,
+   * not thrown: under this load it happens, and it must not end the bench before its rows.
+   */
   function probeHealth(everyMs: number) {
     const times: number[] = [];
+    const failures: string[] = [];
     let running = true;
     const loop = (async () => {
       while (running) {
         const started = performance.now();
-        const response = await fetch(`${url}/healthz`);
-        await response.arrayBuffer();
-        times.push(performance.now() - started);
+        try {
+          const response = await fetch(`${url}/healthz`);
+          await response.arrayBuffer();
+          if (response.ok) times.push(performance.now() - started);
+          else failures.push(`HTTP ${response.status}`);
+        } catch (error) {
+          const cause =
+            error instanceof Error && error.cause instanceof Error ? error.cause : error;
+          failures.push(cause instanceof Error ? cause.message : String(cause));
+        }
         await new Promise((resolve) => setTimeout(resolve, everyMs));
       }
     })();
@@ -64,7 +76,7 @@ export function loadClient(url: string, timeoutMs: number) {
       async stop() {
         running = false;
         await loop;
-        return times;
+        return { times, failures };
       },
     };
   }

@@ -138,7 +138,7 @@ async function main() {
     const drainedIn = performance.now() - started;
     clearInterval(progress);
     lag.disable();
-    const healthMs = await health.stop();
+    const { times: healthMs, failures: healthFailures } = await health.stop();
     const loadAfter = loadavg()[0] ?? 0;
 
     const all = acks.flat();
@@ -159,7 +159,8 @@ async function main() {
     const idleMedian = percentile(idle, 50);
     const ratio = p99 / idleMedian;
     const faults = check.missing + check.duplicated + check.outOfOrder;
-    const exact = faults === 0 && failed.length === 0 && errors.length === 0;
+    const exact =
+      faults === 0 && failed.length === 0 && errors.length === 0 && healthFailures.length === 0;
     console.log(
       `[load] ${THREADS} threads × ${MESSAGES} messages (+${IDLE} idle), ${SUBSCRIBERS} subscribers; ` +
         `sends took ${round(sentIn)} ms, all runs finished after ${round(drainedIn)} ms\n` +
@@ -168,7 +169,8 @@ async function main() {
         `${errors.length} sends failed or unanswered in ${ACK_TIMEOUT_MS / 1000} s` +
         `${errors.length ? ` (first: ${errors[0]})` : ""}\n` +
         `[load] health p50 ${round(percentile(healthMs, 50))} / p99 ${round(percentile(healthMs, 99))} ms ` +
-        `over ${healthMs.length} probes\n` +
+        `over ${healthMs.length} probes, ${healthFailures.length} failed` +
+        `${healthFailures.length ? ` (first: ${healthFailures[0]})` : ""}\n` +
         `[load] SSE: ${check.events} events × ${SUBSCRIBERS}: ${check.missing} missing, ` +
         `${check.duplicated} duplicated, ${check.outOfOrder} out of order; ${failed.length} runs not completed\n` +
         `[load] server: event loop lag max ${server_.lagMaxMs} ms, CPU ${server_.cpuSeconds} s; ` +
