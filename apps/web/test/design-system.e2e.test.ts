@@ -7,7 +7,7 @@ import {
 import { type AxeFinding, forEachTheme, seriousA11yViolations } from "./support/axe.ts";
 import { chromiumAvailable, saveScreenshot, waitFor } from "./support/browser.ts";
 import { useE2eStack } from "./support/e2e-stack.ts";
-import { sendMessage, text, threadIdOf } from "./support/ui.ts";
+import { openApprovals, sendMessage, text, threadIdOf } from "./support/ui.ts";
 
 const WIDE = { width: 1400, height: 900 };
 const NARROW = { width: 390, height: 844 };
@@ -199,7 +199,7 @@ describe
           responsesTextReply("The command ran."),
         );
         await sendMessage(page, "please run the command");
-        await page.getByRole("link", { name: /^Approvals/ }).click();
+        await openApprovals(page);
         const accept = page.getByRole("button", { name: /^Accept: / }).first();
         await accept.waitFor({ timeout: 60_000 });
         await checkView("approvals");

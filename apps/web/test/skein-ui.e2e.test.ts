@@ -20,6 +20,7 @@ import { useE2eStack } from "./support/e2e-stack.ts";
 import {
   assistantTexts,
   itemIds,
+  openApprovals,
   openThreadByTitle,
   sendMessage,
   text,
@@ -234,7 +235,7 @@ describe
         responsesTextReply("The command ran."),
       );
       await sendMessage(page, "please run the command");
-      await page.getByRole("link", { name: /^Approvals/ }).click();
+      await openApprovals(page);
       const accept = page.getByRole("button", { name: /^Accept: / }).first();
       await accept.waitFor({ timeout: 60_000 });
       await checkView("approvals");
@@ -517,7 +518,7 @@ describe
       await composer.getByLabel("Provider", { exact: true }).selectOption("claude");
       await sendThroughReview(page, "ask me which color");
       const threadId = threadIdOf(page);
-      await page.getByRole("link", { name: /^Approvals/ }).click();
+      await openApprovals(page);
       const blue = page.getByRole("button", { name: `Choose Blue for ${question}` });
       await blue.waitFor({ timeout: 60_000 });
       await expect

@@ -24,6 +24,16 @@ export async function sendMessage(page: Page, text: string): Promise<void> {
   );
 }
 
+/**
+ * Follows the header's Approvals link and waits until the router has committed the page. A thread
+ * page with a pending request shows its own Accept button, and until the URL changes a reload
+ * (as the axe checks do) reloads the thread, dropping the navigation: so wait for the URL.
+ */
+export async function openApprovals(page: Page): Promise<void> {
+  await page.getByRole("link", { name: /^Approvals/ }).click();
+  await page.waitForURL((url) => url.pathname === "/approvals", { timeout: 60_000 });
+}
+
 export async function assistantTexts(scope: Page | Locator): Promise<string[]> {
   const texts = await scope.locator(".item-assistant_message .assistant-message").allInnerTexts();
   return texts.map((text) => text.trim());
