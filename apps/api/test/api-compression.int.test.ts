@@ -69,6 +69,27 @@ describe("API responses compressed (issue 34)", () => {
     expect(answer(gunzipSync(gzip.body))).toEqual(answer(plain.body));
   });
 
+  it("a mutation's answer goes plain: a receipt of a few dozen bytes, answered at once instead of after a compressor's turn on a busy thread pool", async () => {
+    const { t, threadId } = await threadWithRuns(1);
+    const body = JSON.stringify({ threadId, text: "plain answer" });
+    const raw = await new Promise<Raw>((resolve, reject) => {
+      const request = http.request(`${t.server.url}/trpc/thread.sendMessage`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "accept-encoding": "gzip, deflate, br" },
+      });
+      request.on("response", (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+      });
+      request.on("error", reject);
+      request.end(body);
+    });
+    expect(raw.headers["content-encoding"]).toBeUndefined();
+    const answer = JSON.parse(raw.body.toString()) as { result: { data: { runId: string } } };
+    expect(answer.result.data.runId).toMatch(/^run_/);
+  });
+
   it("the sidebar's watch and the log's watch go plain (a frame per event for every follower costs more to compress than it saves)", async () => {
     const { t } = await threadWithRuns(1);
     for (const path of ["thread.watchShells", "events.watch"]) {

@@ -18,6 +18,12 @@ const compress = compression();
  * of a busy log their compressor flushes were the largest share of the server's event loop
  * (send-load.bench.ts, 40 threads: 41 of its 183 busy seconds). A thread's watch keeps
  * compression: its snapshot is a whole window of runs.
+ *
+ * Mutations (POST) go plain too: their answers are receipts of a few dozen bytes, and the
+ * compressor, not knowing a streamed answer's length, compressed each one anyway on libuv's
+ * thread pool, where it queued behind the checkpoints' file work. At 100 threads × 5 messages
+ * that queue held a send's answer for ~1.5 s after it was decided (p50 of the server's own time
+ * 1.6 s → 0.13 s without it).
  */
 const PLAIN_PATHS: ReadonlySet<string> = new Set([
   "/trpc/thread.watchShells",
@@ -31,7 +37,7 @@ export function withCompression(
   serve: () => void,
 ): void {
   const pathname = (req.url ?? "/").split("?")[0] ?? "/";
-  if (PLAIN_PATHS.has(pathname)) serve();
+  if (req.method === "POST" || PLAIN_PATHS.has(pathname)) serve();
   else compress(req, res, () => serve());
 }
 
