@@ -1,17 +1,29 @@
 // The sending side of send-load.bench.ts. A send is one plain HTTP call (no batching: a batch
-// answers when its slowest call does, which would time the batch, not the send) through Node's
-// fetch, whose pool opens a connection per concurrent call.
+// answers when its slowest call does, which would time the batch, not the send). Each simulated
+// person (a load thread) sends over one keep-alive connection of their own, as a browser tab
+// does: a shared pool opened a new connection whenever a send left before the previous answer's
+// socket was back in the pool (~70 of 500 at 100 threads), and under load Node takes one new
+// connection per event-loop turn (libuv 1.46), so those waited in the accept queue for seconds
+// while the server answered the others in milliseconds.
+import http from "node:http";
 import type { ProjectId, ThreadId } from "@skein/domain";
 import { createSkeinClient } from "../src/client.ts";
 
 export type Ack = { ms: number; error: null } | { ms: null; error: string };
+
+/** One person's connection: sends go one after another over the same socket. */
+export type Person = { agent: http.Agent; connections: number };
+
+export function newPerson(): Person {
+  return { agent: new http.Agent({ keepAlive: true, maxSockets: 1 }), connections: 0 };
+}
 
 export type LoadClient = ReturnType<typeof loadClient>;
 
 export function loadClient(url: string, timeoutMs: number) {
   const client = createSkeinClient({ url });
 
-  async function send(threadId: ThreadId, text: string): Promise<Ack> {
+  async function send(threadId: ThreadId, text: string, person: Person): Promise<Ack> {
     const started = performance.now();
     let timer: NodeJS.Timeout | undefined;
     // A plain timer too: at 200 × 5 a few sends outlived their AbortSignal.timeout unanswered.
@@ -22,25 +34,29 @@ export function loadClient(url: string, timeoutMs: number) {
       );
     });
     try {
-      return await Promise.race([answer(threadId, text, started), late]);
+      return await Promise.race([answer(threadId, text, started, person), late]);
     } finally {
       clearTimeout(timer);
     }
   }
 
-  async function answer(threadId: ThreadId, text: string, started: number): Promise<Ack> {
+  async function answer(
+    threadId: ThreadId,
+    text: string,
+    started: number,
+    person: Person,
+  ): Promise<Ack> {
     try {
-      const response = await fetch(`${url}/trpc/thread.sendMessage`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ threadId, text }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const body = (await response.json()) as { result?: { data?: { runId?: string } } };
+      const { status, body } = await post(
+        `${url}/trpc/thread.sendMessage`,
+        JSON.stringify({ threadId, text }),
+        person,
+        timeoutMs,
+      );
       const ms = performance.now() - started;
-      if (!response.ok || !body.result?.data?.runId) {
-        return { ms: null, error: `${response.status} ${JSON.stringify(body).slice(0, 300)}` };
-      }
+      const runId = (JSON.parse(body) as { result?: { data?: { runId?: string } } }).result?.data
+        ?.runId;
+      if (status !== 200 || !runId) return { ms: null, error: `${status} ${body.slice(0, 300)}` };
       return { ms, error: null };
     } catch (error) {
       return { ms: null, error: error instanceof Error ? error.message : String(error) };
@@ -128,4 +144,52 @@ export function loadClient(url: string, timeoutMs: number) {
       return threadId;
     },
   };
+}
+
+/**
+ * Opens the person's connection (a `/healthz` over it), as a page open before the person sends
+ * does; resolves with how long it took.
+ */
+export function connect(url: string, person: Person): Promise<number> {
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${url}/healthz`, { agent: person.agent }, (response) => {
+      response.resume();
+      response.on("end", () => resolve(performance.now() - started));
+    });
+    request.on("socket", () => {
+      if (!request.reusedSocket) person.connections += 1;
+    });
+    request.on("error", reject);
+  });
+}
+
+/** A POST over the person's own connection; counts the connections it had to open. */
+function post(
+  url: string,
+  body: string,
+  person: Person,
+  timeoutMs: number,
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, {
+      method: "POST",
+      agent: person.agent,
+      headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    request.on("socket", () => {
+      if (!request.reusedSocket) person.connections += 1;
+    });
+    request.on("response", (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () =>
+        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+      );
+      response.on("error", reject);
+    });
+    request.on("error", reject);
+    request.end(body);
+  });
 }

@@ -3,8 +3,9 @@
  * (`src/main.ts`, its own process, real SQLite, the real `codex app-server` against the fake
  * Responses server) under THREADS threads × MESSAGES messages while SUBSCRIBERS `events.watch`
  * streams (another process) follow the log. Each send is one HTTP call timed from request to
- * answer; a thread's messages go one after another (each answered before the next, so most
- * queue behind the run in flight), all threads at once. Before the load, IDLE sends one at a
+ * answer, over its person's own keep-alive connection, opened (and timed) before the load as a
+ * page open before its person sends; a thread's messages go one after another (each answered
+ * before the next, so most queue behind the run in flight), all threads at once. Before the load, IDLE sends one at a
  * time on a quiet server give the same run's idle ack; the ratio is load p99 ÷ idle median.
  * `/healthz` is probed all along. Every run must complete and every subscriber must have been
  * given exactly the log (no event lost, duplicated or out of order).
@@ -29,7 +30,7 @@ import { percentile } from "@skein/db/bench";
 import { API_DIR, ChildServer, TSX_LOADER } from "../test/support/child-server.ts";
 import { tempDir } from "../test/support/test-server.ts";
 import { benchSize, writeBenchRows } from "./bench-rows.ts";
-import { loadClient } from "./send-load-client.ts";
+import { connect, loadClient, newPerson } from "./send-load-client.ts";
 import type { SubscriberMessage } from "./send-load-subscribers.ts";
 
 const size = (name: string, full: number, smoke: number) =>
@@ -101,13 +102,23 @@ async function main() {
 
     // Idle: one send at a time, each run finished before the next send.
     const idle: number[] = [];
+    const idlePerson = newPerson();
     for (const [i, threadId] of idleThreads.entries()) {
-      const ack = await api.send(threadId, `idle ${i}`);
+      const ack = await api.send(threadId, `idle ${i}`, idlePerson);
       if (ack.ms === null) throw new Error(`idle send ${i} failed: ${ack.error}`);
       idle.push(ack.ms);
       await messages.finished(i + 1);
     }
     console.error(`[load] idle acks (ms): ${idle.map(round).join(", ")}`);
+
+    // Each person's page is open (its connection made) before they send: opening 100 at once is
+    // timed on its own. Under load Node takes one new connection per event-loop turn (libuv), so
+    // a burst of new connections then waits in the accept queue: a connect figure, not a send's.
+    const people = loadThreads.map(() => newPerson());
+    const connectMs = await Promise.all(people.map((person) => connect(server.url, person)));
+    console.error(
+      `[load] ${people.length} connections opened at once: p50 ${round(percentile(connectMs, 50))} / max ${round(Math.max(...connectMs))} ms`,
+    );
 
     // Load: every thread at once, each thread's messages one after another.
     const loadBefore = loadavg()[0] ?? 0;
@@ -125,14 +136,18 @@ async function main() {
     const acks = await Promise.all(
       loadThreads.map(async (threadId, t) => {
         const mine = [];
+        const person = people[t]!;
         for (let m = 0; m < MESSAGES; m += 1) {
-          mine.push(await api.send(threadId, `t${t} m${m}`));
+          mine.push(await api.send(threadId, `t${t} m${m}`, person));
           acked += 1;
         }
         return mine;
       }),
     );
     const sentIn = performance.now() - started;
+    // Beyond each person's first: a connection dropped and opened again during the load.
+    const connections = people.reduce((sum, person) => sum + person.connections, 0) - people.length;
+    for (const person of [...people, idlePerson]) person.agent.destroy();
     // Bounded: a run that never finishes is reported (as not completed), not waited for.
     await Promise.race([messages.finished(IDLE + THREADS * MESSAGES), sleep(DRAIN_TIMEOUT_MS)]);
     const drainedIn = performance.now() - started;
@@ -167,6 +182,7 @@ async function main() {
         `[load] ack under load p50 ${round(p50)} / p99 ${round(p99)} / max ${round(Math.max(...answered))} ms; ` +
         `idle p50 ${round(idleMedian)} / max ${round(Math.max(...idle))} ms; ratio ${ratio.toFixed(2)}; ` +
         `${errors.length} sends failed or unanswered in ${ACK_TIMEOUT_MS / 1000} s` +
+        `, ${connections} connections opened again` +
         `${errors.length ? ` (first: ${errors[0]})` : ""}\n` +
         `[load] health p50 ${round(percentile(healthMs, 50))} / p99 ${round(percentile(healthMs, 99))} ms ` +
         `over ${healthMs.length} probes, ${healthFailures.length} failed` +
