@@ -58,9 +58,11 @@ for (let i = 0; i < count; i += 1) {
           if (data.type !== "event") return;
           sequences.push(data.event.sequence);
           if (i === 0 && data.event.type === "RunFinished") {
-            const run = data.event.data as { runId: string; status: string };
+            const run = data.event.data as { runId: string; status: string; error?: string | null };
             finishedRuns += 1;
-            if (run.status !== "completed") failed.push(`${run.runId}: ${run.status}`);
+            if (run.status !== "completed") {
+              failed.push(`${run.runId}: ${run.status}${run.error ? ` (${run.error})` : ""}`);
+            }
             // Batched: the parent only needs to know when the count reaches its total.
             if (!reportDue) {
               reportDue = true;

@@ -188,7 +188,8 @@ async function main() {
         `over ${healthMs.length} probes, ${healthFailures.length} failed` +
         `${healthFailures.length ? ` (first: ${healthFailures[0]})` : ""}\n` +
         `[load] SSE: ${check.events} events × ${SUBSCRIBERS}: ${check.missing} missing, ` +
-        `${check.duplicated} duplicated, ${check.outOfOrder} out of order; ${failed.length} runs not completed\n` +
+        `${check.duplicated} duplicated, ${check.outOfOrder} out of order; ${failed.length} runs not completed` +
+        `${failed.length ? ` (first: ${failed[0]})` : ""}\n` +
         `[load] server: event loop lag max ${server_.lagMaxMs} ms, CPU ${server_.cpuSeconds} s; ` +
         `load generator lag max ${round(lag.max / 1e6)} ms; machine load average ${loadBefore.toFixed(2)} → ${loadAfter.toFixed(2)} (2 cores)`,
     );
