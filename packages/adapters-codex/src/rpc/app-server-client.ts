@@ -122,6 +122,11 @@ export class CodexAppServerClient {
     return this.process.alive;
   }
 
+  /** Requests sent and not answered (nor timed out) yet. */
+  get pendingRequests(): number {
+    return this.pending.size;
+  }
+
   get exit(): ProcessExit | null {
     return this.process.exit;
   }

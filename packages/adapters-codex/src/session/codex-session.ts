@@ -269,6 +269,10 @@ export class CodexSession implements ProviderSessionHandle {
     }
   }
 
+  requestsInFlight(): number {
+    return this.client.pendingRequests;
+  }
+
   isAlive(): boolean {
     return this.client.alive;
   }

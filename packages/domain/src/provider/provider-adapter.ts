@@ -208,6 +208,11 @@ export interface ProviderSessionHandle {
 
   /** True while the underlying process/connection is alive. */
   isAlive(): boolean;
+  /**
+   * Optional. Requests sent to the runtime and not answered yet (a thread being started or
+   * resumed): a runtime with any is in use even when no turn runs, and is not closed as idle.
+   */
+  requestsInFlight?(): number;
   /** Stops the runtime; running turns end `interrupted`. */
   close(): Promise<void>;
 }

@@ -54,6 +54,16 @@ export const DEFAULT_RUNTIME_LIMITS: RuntimeLimits = {
   recycleIdleMs: 30_000,
 };
 
+/**
+ * A runtime is in use while a turn runs on it, and while it has not answered a request: under
+ * load a thread's start (Codex `thread/start`) can take longer than `recycleIdleMs`, and a
+ * runtime closed meanwhile took every run starting or about to start a turn on it down with it
+ * (send-load at 200 threads: 316 runs failed "codex app-server was killed by SIGKILL").
+ */
+function inUse(session: LiveSession): boolean {
+  return session.activeTurns > 0 || (session.handle.requestsInFlight?.() ?? 0) > 0;
+}
+
 /** Marks the key of a runtime that drains (at its thread limit; closed once idle). */
 const DRAINING = "#draining:";
 
@@ -314,9 +324,9 @@ export class SessionManager {
   async reapIdle(now = Date.now()): Promise<void> {
     const { maxLoadedThreads, maxRuntimes, recycleIdleMs } = this.limits;
     const resting = (session: LiveSession) =>
-      session.activeTurns === 0 && now - session.lastUsedAt >= recycleIdleMs;
+      !inUse(session) && now - session.lastUsedAt >= recycleIdleMs;
     for (const [key, session] of this.live) {
-      if (session.activeTurns > 0) continue;
+      if (inUse(session)) continue;
       if (this.idleMs > 0 && now - session.lastUsedAt >= this.idleMs) {
         await this.retire(key, session, "idle provider session reaped");
       } else if (
