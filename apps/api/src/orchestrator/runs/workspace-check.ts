@@ -59,6 +59,11 @@ export async function describeStartFailure(
   if (code && CWD_CODES.has(code) && /spawn/i.test(text)) {
     return `The ${name} runtime could not be launched (${text}). Check that ${name} is installed and on the server's PATH, then send the message again.`;
   }
+  // A request the runtime did not answer in time (its thread start, under load) is no setup
+  // problem: pointing the person at their setup would send them the wrong way.
+  if (error instanceof Error && error.name.endsWith("RequestTimeoutError")) {
+    return `The ${name} runtime did not answer in time (${text}): it is busy or the machine is loaded. Send the message again.`;
+  }
   return `The ${name} runtime could not be started: ${text}. Check the provider's setup (provider status lists what is missing), then send the message again.`;
 }
 
