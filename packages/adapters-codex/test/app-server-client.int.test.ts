@@ -34,6 +34,27 @@ describe("codex app-server client (real binary)", () => {
     );
   });
 
+  test("thread starts sent at once go to the runtime at most four at a time, and all are answered", async () => {
+    const harness = await CodexHarness.forTest();
+    const threads = await Promise.all(Array.from({ length: 12 }, () => harness.startThread()));
+    expect(new Set(threads.map((t) => t.id)).size).toBe(12);
+    const starts = new Set<unknown>();
+    let outstanding = 0;
+    let most = 0;
+    for (const frame of harness.sink.frames) {
+      if (frame.direction === "outgoing" && frame.method === "thread/start") {
+        starts.add(frame.jsonRpcId);
+        outstanding += 1;
+        most = Math.max(most, outstanding);
+      } else if (frame.direction === "incoming" && starts.has(frame.jsonRpcId)) {
+        outstanding -= 1;
+      }
+    }
+    expect(starts.size).toBe(12);
+    expect(most).toBe(4);
+    expect(harness.client.pendingRequests).toBe(0);
+  });
+
   test("a turn streams text deltas and completes; the next turn carries it as history", async () => {
     const harness = await CodexHarness.forTest({
       script: [responsesTextReply("First answer here"), responsesTextReply("Second answer")],

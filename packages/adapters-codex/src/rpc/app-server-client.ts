@@ -20,6 +20,7 @@ import {
 import { type IncomingFrame, parseFrame } from "./frames.ts";
 import type { RawEventSink } from "./raw-event-sink.ts";
 import { RawFrameLogger } from "./raw-frame-logger.ts";
+import { ThreadOpenGate } from "./thread-open-gate.ts";
 import {
   isServerRequestMethod,
   type ServerRequestHandler,
@@ -53,6 +54,10 @@ type Pending = {
   timer: NodeJS.Timeout;
 };
 
+/** Requests that load a thread into the runtime: sent at most `MAX_THREAD_OPENS` at once. */
+const THREAD_OPENS: ReadonlySet<string> = new Set(["thread/start", "thread/resume", "thread/fork"]);
+const MAX_THREAD_OPENS = 4;
+
 const DEFAULT_CLIENT_INFO: ClientInfo = { name: "skein", title: "Skein", version: "0.1.0" };
 const METHOD_NOT_FOUND = -32601;
 
@@ -65,6 +70,7 @@ const METHOD_NOT_FOUND = -32601;
 export class CodexAppServerClient {
   private readonly process: AppServerProcess;
   private readonly pending = new Map<RequestId, Pending>();
+  private readonly threadOpens = new ThreadOpenGate(MAX_THREAD_OPENS);
   private readonly listeners = new Set<(n: NotificationEnvelope) => void>();
   private readonly exitListeners = new Set<(exit: ProcessExit) => void>();
   private readonly serverRequests: ServerRequestTracker;
@@ -122,9 +128,9 @@ export class CodexAppServerClient {
     return this.process.alive;
   }
 
-  /** Requests sent and not answered (nor timed out) yet. */
+  /** Requests sent and not answered (nor timed out) yet, and thread opens waiting to be sent. */
   get pendingRequests(): number {
-    return this.pending.size;
+    return this.pending.size + this.threadOpens.waiting;
   }
 
   get exit(): ProcessExit | null {
@@ -139,6 +145,21 @@ export class CodexAppServerClient {
     method: M,
     params: ClientParams<M>,
     options: { timeoutMs?: number } = {},
+  ): Promise<ClientResult<M>> {
+    if (!THREAD_OPENS.has(method)) return this.requestNow(method, params, options);
+    return this.threadOpens
+      .run(() => this.requestNow(method, params, options))
+      .catch((error) => {
+        // A thread open the runtime did not answer: the ones waiting behind it would not be either.
+        if (error instanceof CodexRequestTimeoutError) this.threadOpens.failWaiting(error);
+        throw error;
+      });
+  }
+
+  private requestNow<M extends ClientMethod>(
+    method: M,
+    params: ClientParams<M>,
+    options: { timeoutMs?: number },
   ): Promise<ClientResult<M>> {
     const exit = this.process.exit;
     if (exit) return Promise.reject(new CodexProcessExitedError(exit, method));
