@@ -236,14 +236,14 @@ describe.each(["sqlite", "postgres"] as const)(
             expect(run.error ?? "").toMatch(/\S{3}/);
           }
           const graph = await reads.graph(threadId);
-          for (const { attempts } of graph.runs) {
+          for (const { run, attempts } of graph.runs) {
             for (const { attempt, providerTurn } of attempts) {
               expect(["pending", "running"]).not.toContain(attempt.status);
               if (["superseded", "failed"].includes(attempt.status)) {
-                expect(
-                  providerTurn?.error ?? "",
-                  `${attempt.runId}/${attempt.attemptOrdinal}`,
-                ).toMatch(/\S{3}/);
+                // Says which path left it without a cause (a turn refused before it started has
+                // no provider turn; one ended without words has one), should this ever fail.
+                const seen = `${attempt.runId}/${attempt.attemptOrdinal} ${attempt.status} (${attempt.reason}), turn ${providerTurn ? `${providerTurn.status}: ${providerTurn.error}` : "none"}, run ${run.status}: ${run.error}`;
+                expect(providerTurn?.error ?? "", seen).toMatch(/\S{3}/);
               }
             }
           }
