@@ -146,6 +146,13 @@ export function loadClient(url: string, timeoutMs: number) {
   };
 }
 
+/** Counts the connection a request had to open (not one kept alive from the previous call). */
+function countConnection(request: http.ClientRequest, person: Person): void {
+  request.on("socket", () => {
+    if (!request.reusedSocket) person.connections += 1;
+  });
+}
+
 /**
  * Opens the person's connection (a `/healthz` over it), as a page open before the person sends
  * does; resolves with how long it took.
@@ -157,9 +164,7 @@ export function connect(url: string, person: Person): Promise<number> {
       response.resume();
       response.on("end", () => resolve(performance.now() - started));
     });
-    request.on("socket", () => {
-      if (!request.reusedSocket) person.connections += 1;
-    });
+    countConnection(request, person);
     request.on("error", reject);
   });
 }
@@ -178,9 +183,7 @@ function post(
       headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body) },
       signal: AbortSignal.timeout(timeoutMs),
     });
-    request.on("socket", () => {
-      if (!request.reusedSocket) person.connections += 1;
-    });
+    countConnection(request, person);
     request.on("response", (response) => {
       const chunks: Buffer[] = [];
       response.on("data", (chunk: Buffer) => chunks.push(chunk));

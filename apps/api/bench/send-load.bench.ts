@@ -5,8 +5,9 @@
  * streams (another process) follow the log. Each send is one HTTP call timed from request to
  * answer, over its person's own keep-alive connection, opened (and timed) before the load as a
  * page open before its person sends; a thread's messages go one after another (each answered
- * before the next, so most queue behind the run in flight), all threads at once. Before the load, IDLE sends one at a
- * time on a quiet server give the same run's idle ack; the ratio is load p99 ÷ idle median.
+ * before the next, so most queue behind the run in flight), all threads at once. Before the
+ * load, IDLE sends one at a time on a quiet server give the same run's idle ack; the ratio is
+ * load p99 ÷ idle median.
  * `/healthz` is probed all along. Every run must complete and every subscriber must have been
  * given exactly the log (no event lost, duplicated or out of order).
  *

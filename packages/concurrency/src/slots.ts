@@ -9,7 +9,7 @@
  */
 export class Slots {
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Array<{ start: () => void; fail: (error: Error) => void }> = [];
 
   constructor(readonly limit: number) {
     if (!Number.isInteger(limit) || limit < 1) throw new RangeError("the limit must be ≥ 1");
@@ -17,15 +17,25 @@ export class Slots {
 
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.active < this.limit) this.active += 1;
-    else await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else {
+      await new Promise<void>((start, fail) => this.waiting.push({ start, fail }));
+    }
     try {
       return await task();
     } finally {
       // The slot passes straight to the next waiter (active stays the same), or is freed.
       const next = this.waiting.shift();
-      if (next) next();
+      if (next) next.start();
       else this.active -= 1;
     }
+  }
+
+  /**
+   * Rejects every waiting task with `error` without running it; running ones go on. For work
+   * whose target stopped answering (a runtime that timed out): those queued behind would too.
+   */
+  failWaiting(error: Error): void {
+    for (const waiter of this.waiting.splice(0)) waiter.fail(error);
   }
 
   /** Tasks running and waiting now (tests, metrics). */
