@@ -63,6 +63,51 @@ describe("B16: fork titles come from the domain, for every client", () => {
     expect(titles).toEqual([3, 4, 5, 6].map((n) => `fork of Main at run 1 (${n})`));
   });
 
+  it("B16: a fork's number is checked free when given: a thread titled as the next fork since is stepped past", async () => {
+    const { threadId: second } = await t.client.thread.create.mutate({
+      projectId: projectId as never,
+      title: "Second",
+      provider: "codex",
+    });
+    await answered(second, "one");
+    const forkTitles = async (n: number) => {
+      const titles: string[] = [];
+      for (let i = 0; i < n; i += 1) {
+        titles.push(
+          await titleOf((await t.client.thread.fork.mutate({ threadId: second })).threadId),
+        );
+      }
+      return titles;
+    };
+    expect(await forkTitles(2)).toEqual(["fork of Second at run 1", "fork of Second at run 1 (2)"]);
+    await t.client.thread.create.mutate({
+      projectId: projectId as never,
+      title: "fork of Second at run 1 (3)",
+      provider: "codex",
+    });
+    expect(await forkTitles(2)).toEqual([
+      "fork of Second at run 1 (4)",
+      "fork of Second at run 1 (5)",
+    ]);
+  });
+
+  it("B16: forks of a thread whose title is cut to fit are numbered apart too", async () => {
+    const long = `A long title ${"x".repeat(180)}`;
+    const { threadId } = await t.client.thread.create.mutate({
+      projectId: projectId as never,
+      title: long,
+      provider: "codex",
+    });
+    await answered(threadId, "one");
+    const titles: string[] = [];
+    for (let i = 0; i < 3; i += 1) {
+      titles.push(await titleOf((await t.client.thread.fork.mutate({ threadId })).threadId));
+    }
+    expect(new Set(titles).size).toBe(3);
+    expect(titles.map((title) => title.match(/ \((\d+)\)$/)?.[1] ?? "1")).toEqual(["1", "2", "3"]);
+    expect(titles.every((title) => title.startsWith("fork of A long title x"))).toBe(true);
+  });
+
   it("B16: one run numbering: a fork's own runs count on from the runs it inherited, and so do its forks' titles", async () => {
     const fork = await t.client.thread.fork.mutate({ threadId: main, title: "Branch" });
     await answered(fork.threadId, "on the fork");

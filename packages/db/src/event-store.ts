@@ -150,6 +150,9 @@ export type MessageThreadPageFilter = Omit<ThreadPageFilter, "query"> & { query:
  */
 export type SiblingFilter = { projectId: string; stem: string };
 
+/** B16: one title in a project, matched exactly (case-sensitive). */
+export type TitleFilter = { projectId: string; title: string };
+
 /** A `threads` row found by one of its messages, with that message's text around the match. */
 export type MessageThreadRow = { row: ProjectionRow; excerpt: string };
 
@@ -175,6 +178,11 @@ export interface ProjectionQuery {
    * computed by the store over a range of the (project, title) index, not a search.
    */
   highestSibling(filter: SiblingFilter): Promise<number>;
+  /**
+   * B16: whether an active or archived thread of the project has exactly this title; one read of
+   * the (project, title) index, so a fork can check the number it means to give in constant time.
+   */
+  titleTaken(filter: TitleFilter): Promise<boolean>;
 }
 
 /** An aggregate's serialized state after stream version `version` (whose event had `sequence`). */

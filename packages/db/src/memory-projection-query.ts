@@ -1,5 +1,6 @@
 import type {
   SiblingFilter,
+  TitleFilter,
   ProjectionFilter,
   ProjectionQuery,
   ProjectionRow,
@@ -141,6 +142,12 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
         if (projectId === filter.projectId && visibility !== "deleted") titles.push(title);
       }
       return highestSiblingOf(titles, filter.stem);
+    },
+    async titleTaken(filter: TitleFilter) {
+      return ofTable("threads", {}).some((row) => {
+        const { projectId, title, visibility } = listing(row);
+        return projectId === filter.projectId && title === filter.title && visibility !== "deleted";
+      });
     },
     async messageThreadPage(filter) {
       const threads = new Map(ofTable("threads", {}).map((row) => [row.id, row]));

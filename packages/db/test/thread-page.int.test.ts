@@ -190,6 +190,35 @@ describeStores("fork sibling titles through the (project, title) index (B16)", (
     expect(await highest("fork of Other", "even")).toEqual({ driver: 0, prisma: 0 });
   });
 
+  it("B16: titleTaken is an exact, case-sensitive match in one project, archived too, deleted not", async () => {
+    const stem = "fork of Main at run 3";
+    await seedTitles([
+      [`${stem} (2)`, "even", null],
+      [`${stem} (3)`, "even", "archive"],
+      [`${stem} (4)`, "even", "delete"],
+      [`${stem} (5)`, "odd", null],
+      [`50% off_sale (6)`, "even", null],
+    ]);
+    const taken = async (title: string, project = "even") => {
+      const out: Record<string, boolean> = {};
+      for (const through of ["driver", "prisma"] as const) {
+        const filter = { projectId: idOf("project", project), title };
+        out[through] = (await store.snapshot((q) => q.titleTaken(filter), { through })).data;
+      }
+      return out;
+    };
+    const both = (value: boolean) => ({ driver: value, prisma: value });
+    expect(await taken(`${stem} (2)`)).toEqual(both(true));
+    expect(await taken(`${stem} (3)`)).toEqual(both(true));
+    expect(await taken(`${stem} (4)`)).toEqual(both(false));
+    expect(await taken(`${stem} (5)`)).toEqual(both(false));
+    expect(await taken(`${stem} (5)`, "odd")).toEqual(both(true));
+    expect(await taken(`FORK OF MAIN AT RUN 3 (2)`)).toEqual(both(false));
+    expect(await taken(`${stem} (2`)).toEqual(both(false));
+    expect(await taken(`50_ off% sale (6)`)).toEqual(both(false));
+    expect(await taken(`50% off_sale (6)`)).toEqual(both(true));
+  });
+
   it("B16: highestSibling takes a stem's LIKE wildcards and brackets as plain text", async () => {
     const stem = "50% off_sale [a] (draft)";
     await seedTitles([

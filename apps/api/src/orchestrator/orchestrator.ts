@@ -31,7 +31,7 @@ import { fanOut } from "./parallel/fan-out.ts";
 import { compareForks } from "./parallel/fork-compare.ts";
 import { compareDiff } from "./parallel/fork-diff.ts";
 import { pickWinner } from "./parallel/pick-winner.ts";
-import { nextForkSibling } from "./parallel/fork-sibling.ts";
+import { forkSiblings } from "./parallel/fork-sibling.ts";
 import { forkThread } from "./parallel/fork-workspace.ts";
 import { createThread } from "./workspaces/create-thread.ts";
 import { WorktreeSetups } from "./workspaces/worktree-setup.ts";
@@ -261,6 +261,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     store: options.store,
     claims: gate.claims,
     setups,
+    siblings: forkSiblings(options.store),
   };
   const hygieneDeps = {
     store: options.store,
@@ -441,7 +442,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
               queueMessage,
               dispatch: (threadId, runId) => slots.dispatch(threadId, runId),
               configured: (provider) => sessions.adapter(provider) !== undefined,
-              firstSibling: () => nextForkSibling(options.store, source, { type: "latest_stable" }),
+              firstSibling: () =>
+                forkDeps.siblings.next(source, { type: "latest_stable" }, input.targets.length),
             },
             command,
             input,

@@ -131,6 +131,7 @@ function detached(query: ProjectionQuery): ProjectionQuery {
       (await query.messageThreadPage(filter)).map((hit) => ({ ...hit, row: own(hit.row) })),
     count: (table, filter) => query.count(table, filter),
     highestSibling: (filter) => query.highestSibling(filter),
+    titleTaken: (filter) => query.titleTaken(filter),
   };
 }
 

@@ -79,6 +79,12 @@ export class PgProjectionReader {
     return Number(rows[0]?.[0] ?? 0);
   }
 
+  async titleTaken(filter: Store.TitleFilter): Promise<boolean> {
+    const sql = `SELECT 1 FROM "threads" WHERE project_id = $1 AND title = $2
+      AND visibility IN ('active', 'archived') LIMIT 1`;
+    return (await this.rows(sql, [filter.projectId, filter.title])).length > 0;
+  }
+
   messageThreadPage(filter: Store.MessageThreadPageFilter): Promise<Store.MessageThreadRow[]> {
     return pgMessageThreadPage((text, values) => this.rows(text, values), filter);
   }

@@ -61,6 +61,7 @@ export class PrismaSnapshots {
           count: (table, filter) => guard().count(table, filter),
           threadPage: (filter) => guard().threadPage(filter),
           highestSibling: (filter) => guard().highestSibling(filter),
+          titleTaken: (filter) => guard().titleTaken(filter),
           messageThreadPage: (filter) => guard().messageThreadPage(filter),
         };
         try {

@@ -68,8 +68,8 @@ const PAGE_SELECT = { ...SELECT, activeAt: true, title: true } as const;
 type TitlesModel = {
   findMany(args: {
     where: Where;
-    orderBy: { id: "asc" };
-    skip: number;
+    orderBy?: { id: "asc" };
+    skip?: number;
     take: number;
     select: { title: true };
   }): Promise<{ title: string | null }[]>;
@@ -235,6 +235,19 @@ export function prismaProjectionQuery(
         highest = Math.max(highest, highestSiblingOf(titles, filter.stem));
         if (records.length < TITLE_PAGE) return highest;
       }
+    },
+    async titleTaken(filter) {
+      const threads = model("threads") as unknown as TitlesModel;
+      const [record] = await threads.findMany({
+        where: {
+          projectId: filter.projectId,
+          title: filter.title,
+          visibility: { in: ["active", "archived"] },
+        },
+        take: 1,
+        select: { title: true },
+      });
+      return record !== undefined;
     },
     // Issue 29: a full-text index query has no Prisma form; the SQL readers' statement runs raw.
     async messageThreadPage(filter) {

@@ -20,6 +20,8 @@ export class DataFileGuard {
    * descriptor), so once the path still names that file, its header is what this reads.
    */
   private fd: number | null;
+  /** The header read before every write lands here (one buffer, not one per commit). */
+  private readonly head = Buffer.alloc(HEADER.length);
 
   constructor(private readonly file: string) {
     this.fd = fs.openSync(file, "r");
@@ -37,12 +39,8 @@ export class DataFileGuard {
   /** Why the file cannot take writes now, in words; null when it can. */
   fault(): string | null {
     if (this.damaged !== null) return this.damaged;
-    let stat: fs.Stats;
-    try {
-      stat = fs.statSync(this.file);
-    } catch {
-      return `the data file ${this.file} was deleted while Skein was running`;
-    }
+    const stat = fs.statSync(this.file, { throwIfNoEntry: false });
+    if (stat === undefined) return `the data file ${this.file} was deleted while Skein was running`;
     if (stat.dev !== this.identity.dev || stat.ino !== this.identity.ino) {
       return `the data file ${this.file} was replaced by another file while Skein was running`;
     }
@@ -71,9 +69,8 @@ export class DataFileGuard {
     let fd: number | null = held;
     try {
       fd ??= fs.openSync(this.file, "r");
-      const head = Buffer.alloc(HEADER.length);
-      fs.readSync(fd, head, 0, HEADER.length, 0);
-      return head.equals(HEADER);
+      const read = fs.readSync(fd, this.head, 0, HEADER.length, 0);
+      return read === HEADER.length && this.head.equals(HEADER);
     } catch {
       return false;
     } finally {

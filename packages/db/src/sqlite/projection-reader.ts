@@ -6,6 +6,7 @@ import type {
   ProjectionRow,
   SiblingFilter,
   ThreadPageFilter,
+  TitleFilter,
 } from "../event-store.ts";
 import { checkedTable, escapeLike, filterClause } from "../projection-sql.ts";
 import type { ProjectionTable } from "../projection-types.ts";
@@ -114,6 +115,12 @@ export class ProjectionReader {
           '0123456789') = ''))`;
     const params = { ...filter, end: `${filter.stem} )`, prefix: `${filter.stem} (` };
     return Number(this.statement(sql).pluck().get(params) ?? 0);
+  }
+
+  titleTaken(filter: TitleFilter): boolean {
+    const sql = `SELECT 1 FROM "threads" WHERE project_id = @projectId AND title = @title
+      AND visibility IN ('active', 'archived') LIMIT 1`;
+    return this.statement(sql).pluck().get(filter) !== undefined;
   }
 
   /**

@@ -42,6 +42,7 @@ export class SnapshotPool {
       count: async (table, filter) => guard().count(table, filter),
       threadPage: async (filter) => guard().threadPage(filter),
       highestSibling: async (filter) => guard().highestSibling(filter),
+      titleTaken: async (filter) => guard().titleTaken(filter),
       messageThreadPage: async (filter) => guard().messageThreadPage(filter),
     };
     try {

@@ -9,7 +9,7 @@ import {
   type ThreadId,
   type ThreadState,
 } from "@skein/domain";
-import { nextForkSibling } from "./fork-sibling.ts";
+import type { ForkSiblings } from "./fork-sibling.ts";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import { prepareThreadWorktree, type ThreadWorktreeDeps } from "../workspaces/thread-worktree.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
@@ -55,7 +55,7 @@ export async function planForkWorkspace(
   return null;
 }
 
-type ForkDeps = ThreadWorktreeDeps & { ids: IdSource };
+type ForkDeps = ThreadWorktreeDeps & { ids: IdSource; siblings: ForkSiblings };
 
 type ForkInput = {
   threadId: ThreadId;
@@ -84,7 +84,7 @@ export async function forkThread(
 ): Promise<ForkAnswer> {
   const sibling = input.title
     ? undefined
-    : (input.sibling ?? (await nextForkSibling(deps.store, source, input.sourcePoint)));
+    : (input.sibling ?? (await deps.siblings.next(source, input.sourcePoint)));
   const forkCommand = (threadId: ThreadId) => ({
     type: "ForkThread" as const,
     data: {
