@@ -2,6 +2,7 @@ import { InvalidAppendError } from "./errors.ts";
 import type { AppendFence, AppendOptions, ExpectedVersion, NewEvent } from "./event-store.ts";
 import { isProjectionTable } from "./projection-tables.ts";
 import type { ProjectionTable, ProjectionWrite } from "./projection-types.ts";
+import { type ThreadListing, threadListing } from "./thread-listing.ts";
 
 /**
  * `rawEventId`: the raw provider frame (E18) the event came from, if its data names one; stored
@@ -19,6 +20,8 @@ export type PreparedWrite =
       runOrdinal: number | null;
       status: string | null;
       json: string;
+      /** `threads` rows: the listing columns their data gives (null for other tables). */
+      listing: ThreadListing | null;
     }
   | { op: "delete"; table: ProjectionTable; id: string };
 
@@ -145,6 +148,7 @@ function prepareWrite(write: ProjectionWrite, index: number): PreparedWrite {
     runOrdinal: write.runOrdinal ?? null,
     status: write.status ?? null,
     json: toJson(write.data, `${where}.data`),
+    listing: write.table === "threads" ? threadListing(write.data) : null,
   };
 }
 

@@ -100,7 +100,7 @@ describe("projection row writes", () => {
   });
 });
 
-describe("thread listing columns (migration 0011)", () => {
+describe("thread listing columns (migrations 0012, 0013)", () => {
   const shell = (fields: Record<string, unknown>): ProjectionWrite => ({
     op: "put",
     table: "threads",
@@ -120,6 +120,52 @@ describe("thread listing columns (migration 0011)", () => {
       .prepare(`SELECT count(*) AS n FROM threads_title_search WHERE title MATCH ?`)
       .pluck()
       .get(`"${word}"`);
+
+  it("a new thread row is written with its listing columns at once: each index once, title searchable", async () => {
+    const bare = await pagesOf([]);
+    const inserted = await pagesOf([shell({})]);
+    expect(listing()).toEqual({
+      project_id: "prj_1",
+      title: "First",
+      active_at: "2026-01-01T00:00:00Z",
+      visibility: "active",
+    });
+    expect(titleHits("First")).toBe(1);
+    // The row's page, its primary key, (thread_id, sort_key), status and the three listing
+    // indexes (7), and the title search's content, size and term pages (3).
+    expect(inserted).toBe(bare + 10);
+    const writer = new Database(store.file, { readonly: true });
+    try {
+      const triggers = writer
+        .prepare(`SELECT name FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'threads'`)
+        .pluck()
+        .all();
+      expect(triggers.sort()).toEqual([
+        "threads_title_search_delete",
+        "threads_title_search_insert",
+        "threads_title_search_update",
+      ]);
+    } finally {
+      writer.close();
+    }
+  });
+
+  it("listing columns take the data's members as json_extract would: absent or null is NULL", async () => {
+    await pagesOf([
+      {
+        ...shell({}),
+        data: { title: "No project", archivedAt: null, deletedAt: null },
+      } as ProjectionWrite,
+    ]);
+    expect(listing()).toEqual({
+      project_id: null,
+      title: "No project",
+      active_at: null,
+      visibility: "active",
+    });
+    await pagesOf([shell({ archivedAt: "2026-01-03T00:00:00Z", deletedAt: null })]);
+    expect(listing()).toMatchObject({ project_id: "prj_1", visibility: "archived" });
+  });
 
   it("moving only the activity time rewrites the activity indexes, not the title's", async () => {
     await pagesOf([shell({})]);

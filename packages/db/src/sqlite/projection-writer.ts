@@ -2,6 +2,7 @@ import type Database from "better-sqlite3";
 import type { PreparedWrite } from "../prepare-append.ts";
 import type { ProjectionTable } from "../projection-types.ts";
 import type { SqliteDatabase } from "./connection.ts";
+import { ThreadRowWriter } from "./thread-row-writer.ts";
 
 type Statement<P extends unknown[], R = unknown> = Database.Statement<P, R>;
 
@@ -31,6 +32,8 @@ type TableStatements = {
  */
 export class ProjectionWriter {
   private readonly tables = new Map<ProjectionTable, TableStatements>();
+  /** Prepared with the first thread row written. */
+  private threads: ThreadRowWriter | null = null;
 
   constructor(private readonly db: SqliteDatabase) {}
 
@@ -38,6 +41,11 @@ export class ProjectionWriter {
     const statements = this.statements(write.table);
     if (write.op === "delete") {
       statements.remove.run(write.id);
+      return;
+    }
+    if (write.listing !== null) {
+      this.threads ??= new ThreadRowWriter(this.db);
+      this.threads.apply(write, write.listing, sequence);
       return;
     }
     const { id, threadId, sortKey, runOrdinal, status, json } = write;
