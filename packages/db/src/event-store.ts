@@ -129,7 +129,7 @@ export type ProjectionFilter = {
 /** B7: one page of the thread list (P1), newest activity first; see `ProjectionQuery.threadPage`. */
 export type ThreadPageFilter = {
   projectId?: string;
-  visibility: "active" | "archived";
+  visibility: "active" | "archived" | "deleted";
   /** Case-insensitive substring of the title. */
   query?: string;
   /** The last row of the previous page: the page continues strictly after it. */

@@ -219,6 +219,23 @@ describeStores("fork sibling titles through the (project, title) index (B16)", (
     expect(await taken(`50% off_sale (6)`)).toEqual(both(true));
   });
 
+  it("B7: a page of deleted threads (the purge's sweep) is read by visibility like the others", async () => {
+    await seedTitles([
+      ["kept", "even", null],
+      ["gone one", "even", "delete"],
+      ["put away", "odd", "archive"],
+      ["gone two", "odd", "delete"],
+    ]);
+    for (const through of ["driver", "prisma"] as const) {
+      const { data: rows } = await store.snapshot(
+        (q) => q.threadPage({ visibility: "deleted", limit: 10 }),
+        { through },
+      );
+      const titles = rows.map((row) => (row.data as ThreadShell).title).sort();
+      expect({ through, titles }).toEqual({ through, titles: ["gone one", "gone two"] });
+    }
+  });
+
   it("B16: highestSibling takes a stem's LIKE wildcards and brackets as plain text", async () => {
     const stem = "50% off_sale [a] (draft)";
     await seedTitles([

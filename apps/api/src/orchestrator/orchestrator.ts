@@ -42,6 +42,7 @@ import { draftHandoff } from "./transfers/handoff-draft.ts";
 import { netDiffReader } from "./transfers/net-diffs.ts";
 import { type Logger, silentLogger } from "./logger.ts";
 import { recoverAfterRestart, startLeaseSweep } from "./recovery/recovery.ts";
+import { watchThreadsAtStart } from "./recovery/thread-watchers.ts";
 import { reviewDiff } from "./checkpoints/review-diff.ts";
 import { searchWorkspaceFiles } from "./workspaces/file-search.ts";
 import { rollbackToCheckpoint } from "./checkpoints/rollback.ts";
@@ -143,6 +144,11 @@ export type OrchestratorOptions = {
 export type Orchestrator = OrchestratorCommands & {
   /** R2: ends runs left in flight by a previous process and re-dispatches queued runs. */
   recover(): Promise<void>;
+  /**
+   * Resolves once the start-up pass `recover` begins has handed every thread to the pull request
+   * watch and the usage-limit waits; it runs after `recover` returns, so the server answers first.
+   */
+  watching(): Promise<void>;
   /** Resolves when the run has settled in this process (tests, the delegate tool). */
   waitForRun(runId: string): Promise<void>;
   readonly repository: AggregateRepository;
@@ -227,6 +233,9 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
   const attachmentStore = AttachmentStore.inDataDir(options.dataDir);
   executor.attachments = attachmentStore;
   let stopSweep: (() => void) | null = null;
+  /** The start-up pass that hands threads to their watchers (see `recover`). */
+  let watchersStarted: Promise<void> = Promise.resolve();
+  let stopping = false;
   const gate = new CommandGate(options.store, ids, log, leases.owner, leases.ttlMs);
   const runtime = new RuntimeForwarder(leases, repo, options.remote ?? noRuntimeRemote, log);
   sessions.askPeersToRelease = (nativeThreadRef) => runtime.askPeersToRelease(nativeThreadRef);
@@ -619,13 +628,16 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
         .catch((error: unknown) => log.warn({ err: error }, "purge at startup failed"));
       for (const threadId of queued) executor.kick(threadId);
       stopSweep = startLeaseSweep(options.store, repo, leases, executor, log);
-      await gitFinish.watch
-        .start()
-        .catch((error: unknown) => log.warn({ err: error }, "pull request watch did not start"));
-      await usageLimits
-        .start()
-        .catch((error: unknown) => log.warn({ err: error }, "usage limit waits did not start"));
+      watchersStarted = watchThreadsAtStart(
+        options.store,
+        [gitFinish.watch, usageLimits],
+        () => stopping,
+      ).catch((error: unknown) => {
+        if (!stopping)
+          log.warn({ err: error }, "pull request and usage limit watches did not start");
+      });
     },
+    watching: () => watchersStarted,
     async waitForRun(runId) {
       // Register first, then check: a run settling in between still wakes us.
       const settled = executor.waitForRun(runId as Parameters<RunExecutor["waitForRun"]>[0]);
@@ -634,6 +646,7 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
       await settled;
     },
     async shutdown() {
+      stopping = true;
       stopSweep?.();
       gitFinish.watch.stop();
       usageLimits.stop();

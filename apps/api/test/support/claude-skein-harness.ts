@@ -244,6 +244,8 @@ export async function createClaudeSkeinHarness(
       await orchestrator.shutdown();
       orchestrator = await make();
       await orchestrator.recover();
+      // As a restarted server: its watches have seen every thread before the test looks.
+      await orchestrator.watching();
       return orchestrator;
     },
     async close() {

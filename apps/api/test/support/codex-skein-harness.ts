@@ -269,6 +269,8 @@ export async function createCodexSkeinHarness(
       await orchestrator.shutdown();
       orchestrator = await make();
       await orchestrator.recover();
+      // As a restarted server: its watches have seen every thread before the test looks.
+      await orchestrator.watching();
       return orchestrator;
     },
     rawLogFiles: () =>

@@ -1,4 +1,4 @@
-import type { EventStore } from "@skein/db";
+import type { EventStore, ProjectionRow } from "@skein/db";
 import {
   PreconditionFailedError,
   type PullRequestFact,
@@ -14,6 +14,7 @@ import {
 import type { PrSyncAnswer } from "@skein/contract";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { Logger } from "../logger.ts";
+import { threadRows } from "../../read-models/thread-pages.ts";
 import { inWords } from "./git-errors.ts";
 
 /** The most pull requests one instance watches at once; more wait for a `pr.sync`. */
@@ -50,13 +51,10 @@ export class PullRequestWatch {
 
   constructor(private readonly deps: PullRequestWatchDeps) {}
 
-  /** Starts watching every thread whose pull request is open (at start-up). */
-  async start(): Promise<void> {
-    const { data } = await this.deps.store.snapshot((q) => q.list("threads"));
-    for (const row of data) {
-      const pr = (row.data as { pullRequest?: ThreadPullRequest | null } | null)?.pullRequest;
-      if (pr?.state === "open") this.watch(row.id as ThreadId, pr, this.interval());
-    }
+  /** At start-up: watches the thread (a row of the thread list) if its pull request is open. */
+  startFrom(row: ProjectionRow): void {
+    const pr = (row.data as { pullRequest?: ThreadPullRequest | null } | null)?.pullRequest;
+    if (pr?.state === "open") this.watch(row.id as ThreadId, pr, this.interval());
   }
 
   /** Watches the thread's pull request, polling first after `firstInMs` (default: the interval). */
@@ -102,9 +100,8 @@ export class PullRequestWatch {
    * is recorded is what the poll reads from the API.
    */
   async syncRepository(repository: string, numbers: readonly number[] | null): Promise<number> {
-    const { data } = await this.deps.store.snapshot((q) => q.list("threads"));
     let synced = 0;
-    for (const row of data) {
+    for await (const row of threadRows(this.deps.store, ["active", "archived"])) {
       const pr = (row.data as { pullRequest?: ThreadPullRequest | null } | null)?.pullRequest;
       if (pr?.state !== "open" || pr.repository.toLowerCase() !== repository.toLowerCase())
         continue;

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { EventStore } from "@skein/db";
+import type { EventStore, ProjectionRow } from "@skein/db";
 import {
   type AppThread,
   type CommandId,
@@ -40,13 +40,10 @@ export class UsageLimitWaits {
 
   constructor(private readonly deps: UsageLimitWaitsDeps) {}
 
-  /** Plans the resume of every thread a limit holds (at start-up). */
-  async start(): Promise<void> {
-    const { data } = await this.deps.store.snapshot((q) => q.list("threads"));
-    for (const row of data) {
-      const limit = (row.data as { usageLimit?: ThreadUsageLimit | null } | null)?.usageLimit;
-      if (usageLimitStands(limit)) await this.consider(row.id as ThreadId);
-    }
+  /** At start-up: plans the thread's resume (a row of the thread list) if a limit holds it. */
+  async startFrom(row: ProjectionRow): Promise<void> {
+    const limit = (row.data as { usageLimit?: ThreadUsageLimit | null } | null)?.usageLimit;
+    if (usageLimitStands(limit)) await this.consider(row.id as ThreadId);
   }
 
   /** Plans, moves or drops the thread's resume as the thread says now. Never rejects. */

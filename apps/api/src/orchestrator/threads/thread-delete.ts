@@ -14,6 +14,7 @@ import type { CommandGate } from "../commands/command-gate.ts";
 import type { CheckpointService } from "../checkpoints/checkpoint-service.ts";
 import type { Logger } from "../logger.ts";
 import { forkPointCommit, holdsUncapturedWork } from "../parallel/worktree-hygiene.ts";
+import { threadRows } from "../../read-models/thread-pages.ts";
 
 /** How long a deleted thread keeps its worktree and checkpoint refs (the undo window): 7 days. */
 export const DEFAULT_PURGE_GRACE_MS = 7 * 24 * 60 * 60_000;
@@ -148,8 +149,7 @@ export function threadDeleteCommands(deps: Deps): Commands {
       const grace = input.graceMs ?? deps.graceMs ?? DEFAULT_PURGE_GRACE_MS;
       const cutoff = deps.now().getTime() - grace;
       const result: PurgeResult = { purged: [], kept: [] };
-      const { data: rows } = await store.snapshot((q) => q.list("threads"));
-      for (const row of rows) {
+      for await (const row of threadRows(store, ["deleted"])) {
         const shell = row.data as { id: ThreadId; deletedAt?: string | null } | null;
         if (!shell?.deletedAt || Date.parse(shell.deletedAt) > cutoff) continue;
         try {
@@ -195,11 +195,11 @@ function hygiene(deps: Deps) {
 }
 
 async function threadsOf(store: EventStore, projectId: ProjectId): Promise<ThreadId[]> {
-  const { data: rows } = await store.snapshot((q) => q.list("threads"));
-  return rows
-    .map((row) => row.data as { id: ThreadId; projectId: string } | null)
-    .filter((shell) => shell?.projectId === projectId)
-    .map((shell) => shell!.id);
+  const ids: ThreadId[] = [];
+  for await (const row of threadRows(store, ["active", "archived", "deleted"], projectId)) {
+    ids.push(row.id as ThreadId);
+  }
+  return ids;
 }
 
 /** Live sub-agent child threads of a thread (their lineage names it; not deleted yet). */

@@ -7,6 +7,7 @@ import {
 } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { EffectClaims } from "../commands/effect-claims.ts";
+import { threadRows } from "../../read-models/thread-pages.ts";
 
 /** The claim every port choice holds (issue 35 claims), so two threads never pick one port. */
 export const PORT_CLAIM = "thread-ports";
@@ -21,9 +22,9 @@ export async function freePort(
   range: PortRange,
   except?: ThreadId,
 ): Promise<number> {
-  const { data: rows } = await store.snapshot((q) => q.list("threads"));
   const held = new Set<number>();
-  for (const row of rows) {
+  // Archived and deleted threads hold no port: only the active ones are read.
+  for await (const row of threadRows(store, ["active"])) {
     const thread = row.data as {
       id?: string;
       port?: number | null;
