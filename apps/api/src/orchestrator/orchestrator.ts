@@ -648,6 +648,8 @@ export async function createOrchestrator(options: OrchestratorOptions): Promise<
     async shutdown() {
       stopping = true;
       stopSweep?.();
+      // The start-up pass stops at its next thread; nothing of it outlives the store.
+      await watchersStarted;
       gitFinish.watch.stop();
       usageLimits.stop();
       await executor.stop();
