@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -12,16 +12,42 @@ export type Child = {
   stop(): Promise<void>;
 };
 
-/** A port nobody listens on right now (the web UI's must be known before the API starts: CORS). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nobody listens on right now (the web UI's must be known before the API starts: CORS).
+ * Taken below the kernel's ephemeral range: a port from `listen(0)` is free only until the next
+ * outgoing connection, and a test that opens thousands (the 10,000-run thread's) took the UI's
+ * port before `next start` bound it (EADDRINUSE in CI).
+ */
+export async function freePort(): Promise<number> {
+  const [ephemeralLow] = ephemeralRange();
+  const low = 10_000;
+  const high = Math.max(low + 1_000, ephemeralLow);
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await listenable(port)) return port;
+  }
+  throw new Error(`no free port found between ${low} and ${high}`);
+}
+
+/** The kernel's range for ports it hands out itself (Linux; the usual default elsewhere). */
+function ephemeralRange(): [number, number] {
+  try {
+    const [from, to] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8")
+      .trim()
+      .split(/\s+/)
+      .map(Number);
+    if (from && to) return [from, to];
+  } catch {
+    // not Linux
+  }
+  return [32_768, 60_999];
+}
+
+function listenable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address !== null ? address.port : 0;
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
   });
 }
 
