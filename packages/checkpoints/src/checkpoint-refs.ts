@@ -71,9 +71,10 @@ export async function resolveCheckpoint(ctx: GitContext, ref: string): Promise<R
   const [commit, type] = text.slice(0, headerEnd).split(" ");
   if (type !== "commit" || !commit) throw new CheckpointMissingError(ref);
   const raw = text.slice(headerEnd + 1);
-  const tree = /^tree ([0-9a-f]{40,64})$/m.exec(raw.slice(0, raw.indexOf("\n\n")))?.[1];
+  const bodyStart = raw.indexOf("\n\n");
+  const tree = /^tree ([0-9a-f]{40,64})$/m.exec(raw.slice(0, bodyStart))?.[1];
   if (!tree) throw new CheckpointMissingError(ref);
-  const message = raw.slice(raw.indexOf("\n\n") + 2);
+  const message = raw.slice(bodyStart + 2);
   const match = new RegExp(`^${BASE_TRAILER}: ([0-9a-f]{40,64}|none)$`, "m").exec(message);
   const base = match?.[1] && match[1] !== "none" ? match[1] : null;
   return { ref, commit, tree, base };

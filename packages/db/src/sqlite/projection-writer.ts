@@ -44,7 +44,7 @@ export class ProjectionWriter {
       return;
     }
     if (write.listing !== null) {
-      this.threads ??= new ThreadRowWriter(this.db);
+      this.threads ??= new ThreadRowWriter(this.db, statements);
       this.threads.apply(write, write.listing, sequence);
       return;
     }

@@ -25,10 +25,15 @@ export class ThreadRowWriter {
   private readonly identity: Statement<Value[]>;
   private readonly activity: Statement<Value[]>;
   private readonly activityStatus: Statement<Value[]>;
-  private readonly status: Statement<Value[]>;
-  private readonly data: Statement<Value[]>;
 
-  constructor(db: SqliteDatabase) {
+  /** `plain`: the table's own updates for a write that moves no listing column. */
+  constructor(
+    db: SqliteDatabase,
+    private readonly plain: {
+      status: Statement<[string | null, string, number, string]>;
+      data: Statement<[string, number, string]>;
+    },
+  ) {
     this.keys = db
       .prepare<[string], Stored>(
         `SELECT thread_id, sort_key, run_ordinal, status, project_id, title, active_at, visibility
@@ -52,12 +57,6 @@ export class ThreadRowWriter {
     );
     this.activityStatus = db.prepare<Value[]>(
       `UPDATE "threads" SET status = ?, data = ?, updated_sequence = ?, active_at = ? WHERE id = ?`,
-    );
-    this.status = db.prepare<Value[]>(
-      `UPDATE "threads" SET status = ?, data = ?, updated_sequence = ? WHERE id = ?`,
-    );
-    this.data = db.prepare<Value[]>(
-      `UPDATE "threads" SET data = ?, updated_sequence = ? WHERE id = ?`,
     );
   }
 
@@ -87,9 +86,9 @@ export class ThreadRowWriter {
       if (storedStatus !== status) this.activityStatus.run(status, json, sequence, activeAt, id);
       else this.activity.run(json, sequence, activeAt, id);
     } else if (storedStatus !== status) {
-      this.status.run(status, json, sequence, id);
+      this.plain.status.run(status, json, sequence, id);
     } else {
-      this.data.run(json, sequence, id);
+      this.plain.data.run(json, sequence, id);
     }
   }
 }
