@@ -70,10 +70,11 @@ describe("B5 plan mode through the orchestrator, real Codex and Claude on fake m
     )?.item;
     expect(planItem).toMatchObject({ planStatus: "accepted" });
 
-    // What Codex's model was sent: default mode, the handoff of Claude's run (with its plan),
-    // then the accepted plan in full ahead of the person's words.
+    // What Codex's model was sent: no plan mode (a new Codex thread runs in its default mode,
+    // so none is set), the handoff of Claude's run (with its plan), then the accepted plan in
+    // full ahead of the person's words.
     const codexRequest = h.openai!.requests.at(-1)!;
-    expect(collaborationModes(codexRequest).at(-1)).toMatch(/Default mode/);
+    expect(collaborationModes(codexRequest)).toEqual([]);
     const texts = messageTexts(codexRequest, "user");
     const handoff = implemented.state.handoffs.get(run!.contextHandoffId!)!;
     expect(texts).toContain(handoff.summaryText);

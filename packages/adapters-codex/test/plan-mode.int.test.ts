@@ -67,4 +67,73 @@ describe("codex plan mode and effort (real binary)", () => {
     expect(request(h, 0).reasoning).toEqual({ effort: "low" });
     expect(collaborationModes(request(h, 0))).toEqual([]);
   }, 90_000);
+
+  test("issue 34: a default turn on a thread that holds no collaboration mode sets none; a plan turn sets one, the next default turn sets default back, and a turn in the mode held sets nothing", async () => {
+    const h = await AdapterHarness.forTest([
+      responsesTextReply("hello"),
+      responsesTextReply("forked hello"),
+      proposedPlanReply(PLAN),
+      responsesTextReply("Implemented."),
+      responsesTextReply("Still default."),
+    ]);
+    const session = await h.openSession();
+    const { nativeThreadRef } = await session.startThread(h.settings());
+    const turn = (ref: string, text: string, interactionMode: "default" | "plan") =>
+      collect(session.startTurn(ref, { text, interactionMode }, { settings: h.settings() }));
+    const modesSent = () =>
+      h.sent("turn/start").map((f) => {
+        const params = (f.payload as { params: { collaborationMode?: { mode: string } } }).params;
+        return params.collaborationMode?.mode ?? null;
+      });
+
+    expect(completion(await turn(nativeThreadRef, "hi", "default"))).toMatchObject({
+      status: "completed",
+    });
+    // A fork of a thread that holds none holds none either.
+    const fork = await session.forkThread({ nativeThreadRef, at: null }, h.settings());
+    await turn(fork.nativeThreadRef, "hi from the fork", "default");
+    expect(collaborationModes(request(h, 0))).toEqual([]);
+    expect(collaborationModes(request(h, 1))).toEqual([]);
+
+    await turn(nativeThreadRef, "plan a greeting", "plan");
+    await turn(nativeThreadRef, "implement it", "default");
+    await turn(nativeThreadRef, "and test it", "default");
+    expect(modesSent()).toEqual([null, null, "plan", "default", null]);
+    expect(collaborationModes(request(h, 2)).at(-1)).toMatch(/^# Plan Mode/);
+    expect(collaborationModes(request(h, 3)).at(-1)).toMatch(/Default mode/);
+    // Still in default mode: Codex's plan instructions are not in force.
+    expect(collaborationModes(request(h, 4)).at(-1)).toMatch(/Default mode/);
+  }, 90_000);
+
+  test("issue 34: a resumed thread is sent a mode only when Codex holds another one than its turn asks", async () => {
+    const h = await AdapterHarness.forTest([
+      responsesTextReply("hello"),
+      proposedPlanReply(PLAN),
+      responsesTextReply("after resume, plain"),
+      responsesTextReply("after resume, planned"),
+    ]);
+    const first = await h.openSession();
+    const plain = await first.startThread(h.settings());
+    const planned = await first.startThread(h.settings());
+    const run = (s: typeof first, ref: string, text: string, interactionMode: "default" | "plan") =>
+      collect(s.startTurn(ref, { text, interactionMode }, { settings: h.settings() }));
+    await run(first, plain.nativeThreadRef, "hi", "default");
+    await run(first, planned.nativeThreadRef, "plan a greeting", "plan");
+    await first.close();
+
+    const second = await h.openSession();
+    await second.resumeThread(plain.nativeThreadRef, h.settings());
+    await second.resumeThread(planned.nativeThreadRef, h.settings());
+    await run(second, plain.nativeThreadRef, "go on", "default");
+    await run(second, planned.nativeThreadRef, "implement it", "default");
+    const modes = h
+      .sent("turn/start")
+      .map(
+        (f) =>
+          (f.payload as { params: { collaborationMode?: { mode: string } } }).params
+            .collaborationMode?.mode ?? null,
+      );
+    expect(modes).toEqual([null, "plan", null, "default"]);
+    expect(collaborationModes(request(h, 3)).at(-1)).toMatch(/Default mode/);
+  }, 90_000);
 });

@@ -16,7 +16,7 @@ import { RuntimeNotices } from "./runtime-notices.ts";
 import { answerRequest } from "../mapping/request-mapping.ts";
 import { dynamicTools, runtimePolicy, threadParams } from "../mapping/runtime-policy.ts";
 import { turnModeParams } from "../mapping/turn-mode.ts";
-import type { Thread, ThreadHistoryMode, UserInput } from "../protocol/index.ts";
+import type { CollaborationMode, Thread, ThreadHistoryMode, UserInput } from "../protocol/index.ts";
 import type { CodexAppServerClient } from "../rpc/app-server-client.ts";
 import type { ProcessExit } from "../rpc/errors.ts";
 import type { IncomingServerRequest } from "../rpc/server-requests.ts";
@@ -45,6 +45,8 @@ export class CodexSession implements ProviderSessionHandle {
   private readonly historyModes = new Map<string, ThreadHistoryMode>();
   /** The model each loaded thread runs on (Codex says on start/resume/fork), for plan mode. */
   private readonly threadModels = new Map<string, string>();
+  /** The collaboration mode each loaded thread holds, where known (see turn-mode.ts). */
+  private readonly heldModes = new Map<string, CollaborationMode | null>();
   private readonly requests: ServerRequestRouter;
   private readonly lineage = new SubAgentLineage();
   /** E5: notices waiting for the next turn (see runtime-notices.ts). */
@@ -94,7 +96,9 @@ export class CodexSession implements ProviderSessionHandle {
       ...threadParams(settings, this.options.defaultModel),
       ...(tools ? { dynamicTools: tools } : {}),
     });
-    return { nativeThreadRef: this.rememberLoaded(started) };
+    const nativeThreadRef = this.rememberLoaded(started);
+    this.heldModes.set(nativeThreadRef, null);
+    return { nativeThreadRef };
   }
 
   async resumeThread(nativeThreadRef: string, settings: ThreadSettings) {
@@ -104,7 +108,9 @@ export class CodexSession implements ProviderSessionHandle {
         ...threadParams(settings, this.options.defaultModel),
         excludeTurns: true,
       });
-      return { nativeThreadRef: this.rememberLoaded(resumed) };
+      const ref = this.rememberLoaded(resumed);
+      this.heldModes.set(ref, resumed.collaborationMode);
+      return { nativeThreadRef: ref };
     } catch (error) {
       // Codex refuses a thread another app-server has loaded (one writer per thread).
       const text = error instanceof Error ? error.message : String(error);
@@ -124,9 +130,8 @@ export class CodexSession implements ProviderSessionHandle {
     };
     const at = source.at;
     if (!at) {
-      return {
-        nativeThreadRef: this.rememberLoaded(await this.client.request("thread/fork", base)),
-      };
+      const forked = await this.client.request("thread/fork", base);
+      return { nativeThreadRef: this.rememberFork(source.nativeThreadRef, forked) };
     }
     if (at.turn.status === "running" || at.turn.status === "pending") {
       throw new Error(`cannot fork at turn ${at.turn.ordinal}: it has not finished (T2)`);
@@ -141,11 +146,11 @@ export class CodexSession implements ProviderSessionHandle {
         const first = native[0]?.id;
         if (!first) throw new Error("forkThread: the native thread has no turns to fork before");
         const forked = await this.client.request("thread/fork", { ...base, beforeTurnId: first });
-        return { nativeThreadRef: this.rememberLoaded(forked) };
+        return { nativeThreadRef: this.rememberFork(source.nativeThreadRef, forked) };
       }
     }
     const forked = await this.client.request("thread/fork", { ...base, lastTurnId });
-    return { nativeThreadRef: this.rememberLoaded(forked) };
+    return { nativeThreadRef: this.rememberFork(source.nativeThreadRef, forked) };
   }
 
   /**
@@ -190,6 +195,7 @@ export class CodexSession implements ProviderSessionHandle {
     const mode = turnModeParams(
       input,
       options.settings.model || this.threadModels.get(nativeThreadRef) || this.options.defaultModel,
+      this.heldModes.get(nativeThreadRef),
     );
     if (this.running.has(nativeThreadRef)) {
       // `turn/start` on a busy thread would silently steer the running turn instead.
@@ -221,6 +227,8 @@ export class CodexSession implements ProviderSessionHandle {
       return turn.handle;
     }
     const policy = runtimePolicy(options.settings.runtimeMode);
+    // Until Codex answers, the thread may hold either mode: the next turn says its own.
+    if (mode.collaborationMode) this.heldModes.delete(nativeThreadRef);
     this.client
       .request("turn/start", {
         threadId: nativeThreadRef,
@@ -231,7 +239,10 @@ export class CodexSession implements ProviderSessionHandle {
         ...mode,
       })
       .then(
-        (response) => turn.markStarted(response.turn.id),
+        (response) => {
+          if (mode.collaborationMode) this.heldModes.set(nativeThreadRef, mode.collaborationMode);
+          turn.markStarted(response.turn.id);
+        },
         (error: unknown) => turn.abort("failed", failureOfWords(errorText(error))),
       );
     return turn.handle;
@@ -339,6 +350,16 @@ export class CodexSession implements ProviderSessionHandle {
     if (known) return known;
     const { thread } = await this.client.request("thread/read", { threadId });
     return this.historyModes.get(this.remember(thread)) ?? thread.historyMode;
+  }
+
+  /**
+   * A fork of a thread that holds no collaboration mode holds none either (a mode once set stays,
+   * so none was set at any of the source's turns); of any other, what it holds is not known.
+   */
+  private rememberFork(source: string, forked: { thread: Thread; model: string }): string {
+    const ref = this.rememberLoaded(forked);
+    if (this.heldModes.get(source) === null) this.heldModes.set(ref, null);
+    return ref;
   }
 
   private rememberLoaded(loaded: { thread: Thread; model: string }): string {
