@@ -11,18 +11,17 @@
  * wall-clock bound.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { createGeminiAdapter, geminiAgentSpec } from "@skein/adapters-acp";
 import { openSqliteEventStore } from "@skein/db";
 import type { RunId, ThreadId } from "@skein/domain";
 import { createGeminiTestHome } from "@skein/fake-models";
 import { createOrchestrator } from "../src/orchestrator/index.ts";
 import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
+import { startModelProcess } from "./model-process.ts";
 import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
 const WARMUP = benchSize(3, 0);
@@ -60,18 +59,8 @@ function rawAcp(child: ChildProcess) {
   };
 }
 
-/** The fake Gemini API in its own process (see fake-gemini-process.ts); resolves with its URL. */
-async function startFakeInItsOwnProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const script = fileURLToPath(new URL("./fake-gemini-process.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", script], {
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const [line] = await once(createInterface({ input: child.stdout! }), "line");
-  return { url: String(line).trim(), child };
-}
-
 async function main() {
-  const server = await startFakeInItsOwnProcess();
+  const server = await startModelProcess("fake-gemini-process.ts");
   const home = await createGeminiTestHome({ baseUrl: server.url });
   const dataDir = mkdtempSync(join(tmpdir(), "skein-acp-bench-data-"));
   const skeinCwd = mkdtempSync(join(tmpdir(), "skein-acp-bench-skein-"));
@@ -173,7 +162,7 @@ async function main() {
     child.kill("SIGTERM");
     await orchestrator.shutdown();
     await store.close();
-    server.child.stdin?.end();
+    server.close();
     await home.remove();
     for (const dir of [dataDir, skeinCwd, directCwd]) rmSync(dir, { recursive: true, force: true });
   }

@@ -13,6 +13,7 @@ import { type RunId, threadStreamId } from "@skein/domain";
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
 import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
+import { startModelProcess } from "./model-process.ts";
 import { median, pairedTurns } from "./paired-turns.ts";
 
 const WARMUP = benchSize(3, 0);
@@ -31,7 +32,10 @@ async function finished(events: AsyncIterable<StoredEvent>, runId: RunId): Promi
 async function main() {
   /** Outgoing requests and turn/completed of the Skein turn being timed, by time. */
   let frames: { method: string; at: number }[] = [];
+  // The fake model apart from Skein's event loop, as a real model service runs (model-process.ts).
+  const model = await startModelProcess("fake-responses-process.ts");
   const h = await createCodexSkeinHarness({
+    modelUrl: model.url,
     onFrame: (frame) => {
       const wanted =
         (frame.direction === "outgoing" && frame.messageKind === "request") ||
@@ -93,6 +97,7 @@ async function main() {
   } finally {
     await direct.close();
     await h.close();
+    model.close();
   }
 }
 

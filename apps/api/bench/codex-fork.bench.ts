@@ -16,6 +16,7 @@ import type { RunId } from "@skein/domain";
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
 import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
+import { startModelProcess } from "./model-process.ts";
 import { median, pairedTurns } from "./paired-turns.ts";
 
 const RUNS = Number(process.env.SKEIN_BENCH_FORK_RUNS ?? benchSize(1_000, 3));
@@ -33,7 +34,9 @@ async function finished(events: AsyncIterable<StoredEvent>, runId: RunId): Promi
 }
 
 async function main() {
-  const h = await createCodexSkeinHarness();
+  // The fake model apart from Skein's event loop, as a real model service runs (model-process.ts).
+  const model = await startModelProcess("fake-responses-process.ts");
+  const h = await createCodexSkeinHarness({ modelUrl: model.url });
   const direct = await startDirectCodex(h);
   try {
     // The two sources, built side by side (not timed).
@@ -85,6 +88,7 @@ async function main() {
   } finally {
     await direct.close();
     await h.close();
+    model.close();
   }
 }
 

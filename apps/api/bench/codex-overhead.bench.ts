@@ -10,6 +10,7 @@
 import { createCodexSkeinHarness } from "../test/support/codex-skein-harness.ts";
 import { benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
 import { startDirectCodex } from "./direct-codex.ts";
+import { startModelProcess } from "./model-process.ts";
 import { median, pairedTurns, skeinThreadTurns } from "./paired-turns.ts";
 
 const WARMUP = benchSize(5, 0);
@@ -27,7 +28,10 @@ async function main() {
   // Codex's own share of each Skein turn: its turn/start frame out → its turn/completed frame in.
   let protocolStart = 0;
   let protocolEnd = 0;
+  // The fake model apart from Skein's event loop, as a real model service runs (model-process.ts).
+  const model = await startModelProcess("fake-responses-process.ts");
   const h = await createCodexSkeinHarness({
+    modelUrl: model.url,
     onFrame: (frame) => {
       if (frame.direction === "outgoing" && frame.method === "turn/start") {
         protocolStart = performance.now();
@@ -82,6 +86,7 @@ async function main() {
   } finally {
     await direct.close();
     await h.close();
+    model.close();
   }
 }
 

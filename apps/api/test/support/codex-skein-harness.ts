@@ -69,6 +69,11 @@ export type CodexSkeinOptions = {
   postgresUrl?: string;
   /** Puts a fault proxy between Codex and the fake server (model requests only), as `faults`. */
   faultProxy?: boolean;
+  /**
+   * Codex talks to this model server instead of `server` (which then sees no requests): benches
+   * that time Skein against the runtime run the fake model in a process of its own.
+   */
+  modelUrl?: string;
   /** A fault between a bring-back's files and its append (every incarnation after restarts). */
   afterBringBackFiles?: OrchestratorOptions["afterBringBackFiles"];
   /** B21: when idle runtimes are recycled (the default otherwise). */
@@ -150,7 +155,7 @@ export async function createCodexSkeinHarness(
   let home: CodexTestHome;
   try {
     home = await createCodexTestHome({
-      baseUrl: faults?.url ?? server.url,
+      baseUrl: options.modelUrl ?? faults?.url ?? server.url,
       model: options.model ?? "gpt-5.5",
       ...(options.features ? { features: options.features } : {}),
       ...(options.extraToml ? { extraToml: options.extraToml } : {}),
