@@ -9,6 +9,9 @@
  * - rss_mib_large: the API's resident memory after starting on it and serving 100 watch
  *   subscribers (shells and details of the largest threads) their snapshots, target ≤ 300.
  * - bytes_per_event: the database's size on disk ÷ its events (reported).
+ * - free_port_ratio: the port a new thread's first run takes (issue 26), chosen on that history
+ *   ÷ on the empty data dir (medians of 21), target ≤ 3: read from the ports held, not from
+ *   every thread.
  *
  * Scale down with SKEIN_BENCH_LARGE_EVENTS / SKEIN_BENCH_LARGE_THREADS; SKEIN_BENCH_LARGE_DIR
  * names where the generated data dir lives. SKEIN_BENCH_LARGE_PG=1 puts the history in a
@@ -25,6 +28,7 @@ import { createSkeinClient } from "../src/client.ts";
 import { connectAdmin, scratchSchema, TEST_DATABASE_URL } from "../test/support/postgres.ts";
 import { type BenchRow, benchSize, writeBenchRows } from "./bench-rows.ts";
 import { type GenerateStats, generateHistory } from "./generate/history-generator.ts";
+import { freePort } from "../src/orchestrator/workspaces/thread-ports.ts";
 
 const EVENTS = Number(process.env.SKEIN_BENCH_LARGE_EVENTS ?? benchSize(1_500_000, 3_000));
 const THREADS = Number(process.env.SKEIN_BENCH_LARGE_THREADS ?? Math.round(EVENTS / 15));
@@ -208,6 +212,22 @@ async function rssWithSubscribers(api: Api): Promise<number> {
   return rss;
 }
 
+/** Median ms of choosing a free port on the store in `url` or `dataDir` (21 choices). */
+async function freePortMs(where: { url: string } | { dataDir: string }): Promise<number> {
+  const store = await openEventStore(where);
+  try {
+    const times: number[] = [];
+    for (let i = 0; i < 21; i += 1) {
+      const started = performance.now();
+      await freePort(store, { from: 3100, to: 3999 });
+      times.push(performance.now() - started);
+    }
+    return times.sort((a, b) => a - b)[10]!;
+  } finally {
+    await store.close();
+  }
+}
+
 /** The database's size on disk: SQLite's file and WAL, or every relation of the schema. */
 async function databaseBytes(dataDir: string): Promise<number> {
   if (PG_URL) {
@@ -243,10 +263,12 @@ async function main() {
   mkdirSync(emptyDir, { recursive: true });
   const emptySchema = PG_URL ? await scratchSchema() : null;
   let emptyMs: number;
+  let emptyPortMs: number;
   try {
     const empty = await medianStartup(emptyDir, emptySchema?.url ?? null);
     await stopApi(empty.api);
     emptyMs = empty.ms;
+    emptyPortMs = await freePortMs(emptySchema ? { url: emptySchema.url } : { dataDir: emptyDir });
   } finally {
     rmSync(emptyDir, { recursive: true, force: true });
     await emptySchema?.drop();
@@ -260,11 +282,14 @@ async function main() {
   }
   console.log(`large history: ${stats.events} events, ${stats.threads} threads`);
   const bytes = await databaseBytes(DATA_DIR);
+  const largePortMs = await freePortMs(PG_URL ? { url: PG_URL } : { dataDir: DATA_DIR });
+  console.log(`free port: ${largePortMs.toFixed(3)} ms on it, ${emptyPortMs.toFixed(3)} ms empty`);
   writeBenchRows(PG_URL ? "api-large-history-pg.json" : "api-large-history.json", [
     row("startup_ms", startupMs, "ms", 1_500),
     row("startup_empty_ms", emptyMs, "ms", null),
     row("rss_mib_large", rss, "MiB", 300),
     row("bytes_per_event", bytes / stats.events, "bytes", null),
+    row("free_port_ratio", largePortMs / emptyPortMs, "ratio", 3),
   ]);
   console.log(`large history bench took ${((performance.now() - begun) / 1000).toFixed(1)} s`);
 }

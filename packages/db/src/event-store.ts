@@ -150,6 +150,9 @@ export type MessageThreadPageFilter = Omit<ThreadPageFilter, "query"> & { query:
  */
 export type SiblingFilter = { projectId: string; stem: string };
 
+/** Issue 26: a port range, and the thread whose own port does not count. */
+export type PortFilter = { from: number; to: number; except?: string };
+
 /** B16: one title in a project, matched exactly (case-sensitive). */
 export type TitleFilter = { projectId: string; title: string };
 
@@ -183,6 +186,11 @@ export interface ProjectionQuery {
    * the (project, title) index, so a fork can check the number it means to give in constant time.
    */
   titleTaken(filter: TitleFilter): Promise<boolean>;
+  /**
+   * Issue 26: the ports from `from` to `to` that open (active) threads hold, but `except`'s,
+   * ascending and each once; read from the (visibility, port) index, not from the threads' rows.
+   */
+  portsHeld(filter: PortFilter): Promise<number[]>;
 }
 
 /** An aggregate's serialized state after stream version `version` (whose event had `sequence`). */

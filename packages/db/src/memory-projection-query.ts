@@ -1,6 +1,7 @@
 import type {
   SiblingFilter,
   TitleFilter,
+  PortFilter,
   ProjectionFilter,
   ProjectionQuery,
   ProjectionRow,
@@ -148,6 +149,16 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
         const { projectId, title, visibility } = listing(row);
         return projectId === filter.projectId && title === filter.title && visibility !== "deleted";
       });
+    },
+    async portsHeld(filter: PortFilter) {
+      const held = new Set<number>();
+      for (const row of ofTable("threads", {})) {
+        if (row.id === filter.except || listing(row).visibility !== "active") continue;
+        const { port } = row.data as { port?: unknown };
+        if (typeof port !== "number" || !Number.isInteger(port)) continue;
+        if (port >= filter.from && port <= filter.to) held.add(port);
+      }
+      return [...held].sort((a, b) => a - b);
     },
     async messageThreadPage(filter) {
       const threads = new Map(ofTable("threads", {}).map((row) => [row.id, row]));

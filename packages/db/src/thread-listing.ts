@@ -8,6 +8,8 @@ export type ThreadListing = {
   title: ListingValue;
   activeAt: ListingValue;
   visibility: "active" | "archived" | "deleted";
+  /** Issue 26: the port the thread holds (migration 0014), a whole number or null. */
+  port: number | null;
 };
 
 type ListingValue = string | number | null;
@@ -24,6 +26,7 @@ export function threadListing(data: unknown): ThreadListing {
         : extracted(shell.archivedAt) !== null
           ? "archived"
           : "active",
+    port: Number.isInteger(shell.port) ? (shell.port as number) : null,
   };
 }
 

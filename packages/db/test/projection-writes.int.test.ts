@@ -121,6 +121,16 @@ describe("thread listing columns (migrations 0012, 0013)", () => {
       .pluck()
       .get(`"${word}"`);
 
+  it("issue 26: a thread row's port column follows the port in its data (set, moved, cleared)", async () => {
+    const port = () => peek.prepare(`SELECT port FROM threads WHERE id = 'thr_1'`).pluck().get();
+    await pagesOf([shell({ port: 3100 })]);
+    expect(port()).toBe(3100);
+    await pagesOf([shell({ port: 3107, lastActivityAt: "2026-01-02T00:00:00Z" })]);
+    expect(port()).toBe(3107);
+    await pagesOf([shell({ port: null, lastActivityAt: "2026-01-02T00:00:00Z" })]);
+    expect(port()).toBe(null);
+  });
+
   it("a new thread row is written with its listing columns at once: each index once, title searchable", async () => {
     const bare = await pagesOf([]);
     const inserted = await pagesOf([shell({})]);
@@ -131,9 +141,9 @@ describe("thread listing columns (migrations 0012, 0013)", () => {
       visibility: "active",
     });
     expect(titleHits("First")).toBe(1);
-    // The row's page, its primary key, (thread_id, sort_key), status and the three listing
-    // indexes (7), and the title search's content, size and term pages (3).
-    expect(inserted).toBe(bare + 10);
+    // The row's page, its primary key, (thread_id, sort_key), status, the three listing
+    // indexes and (visibility, port) (8), and the title search's content, size and term pages (3).
+    expect(inserted).toBe(bare + 11);
     const writer = new Database(store.file, { readonly: true });
     try {
       const triggers = writer

@@ -247,3 +247,62 @@ describeStores("fork sibling titles through the (project, title) index (B16)", (
     expect(await highest(stem, "even")).toEqual({ driver: 3, prisma: 3 });
   });
 });
+
+describeStores("ports held, read from the (visibility, port) index (issue 26)", (stores) => {
+  beforeEach(async () => {
+    store = await stores.fresh();
+  });
+
+  it("issue 26: portsHeld lists the ports open threads hold in the range, each once, but the one excepted; archived, deleted and cleared ports are free", async () => {
+    const meta = metaSource("ports");
+    const plan: [number | null, "archive" | "delete" | "clear" | null][] = [
+      [3100, null],
+      [3101, "archive"],
+      [3102, "delete"],
+      [3103, null],
+      [3103, null],
+      [3104, "clear"],
+      [3999, null],
+      [4000, null],
+      [null, null],
+    ];
+    const drivers = plan.map(([port, fate], i) => {
+      const driver = new ThreadDriver(store, `p${i}`, meta);
+      const threadId = driver.threadId;
+      driver.send({
+        type: "CreateThread",
+        data: {
+          threadId,
+          projectId: idOf("project", "ports"),
+          title: `ports ${i}`,
+          defaultProvider: "codex",
+        },
+      });
+      if (port !== null) driver.send({ type: "UpdateThreadSettings", data: { threadId, port } });
+      if (fate === "archive") driver.send({ type: "ArchiveThread", data: { threadId } });
+      if (fate === "delete") driver.send({ type: "DeleteThread", data: { threadId } });
+      if (fate === "clear")
+        driver.send({ type: "UpdateThreadSettings", data: { threadId, port: null } });
+      return driver;
+    });
+    await Promise.all(drivers.map((driver) => driver.flush()));
+    const held = async (filter: { from: number; to: number; except?: string }) => {
+      const out: Record<string, number[]> = {};
+      for (const through of ["driver", "prisma"] as const) {
+        out[through] = (await store.snapshot((q) => q.portsHeld(filter), { through })).data;
+      }
+      return out;
+    };
+    const both = (ports: number[]) => ({ driver: ports, prisma: ports });
+    expect(await held({ from: 3100, to: 3999 })).toEqual(both([3100, 3103, 3999]));
+    expect(await held({ from: 3101, to: 3998 })).toEqual(both([3103]));
+    expect(await held({ from: 3100, to: 3999, except: drivers[0]!.threadId })).toEqual(
+      both([3103, 3999]),
+    );
+    // Two threads hold 3103: excepting one leaves it held by the other.
+    expect(await held({ from: 3103, to: 3103, except: drivers[3]!.threadId })).toEqual(
+      both([3103]),
+    );
+    expect(await held({ from: 5000, to: 5100 })).toEqual(both([]));
+  });
+});

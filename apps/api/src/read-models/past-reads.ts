@@ -132,6 +132,7 @@ function detached(query: ProjectionQuery): ProjectionQuery {
     count: (table, filter) => query.count(table, filter),
     highestSibling: (filter) => query.highestSibling(filter),
     titleTaken: (filter) => query.titleTaken(filter),
+    portsHeld: (filter) => query.portsHeld(filter),
   };
 }
 

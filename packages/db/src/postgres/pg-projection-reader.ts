@@ -85,6 +85,13 @@ export class PgProjectionReader {
     return (await this.rows(sql, [filter.projectId, filter.title])).length > 0;
   }
 
+  async portsHeld(filter: Store.PortFilter): Promise<number[]> {
+    const sql = `SELECT DISTINCT port FROM "threads" WHERE visibility = 'active'
+      AND port BETWEEN $1 AND $2 AND id <> $3 ORDER BY port`;
+    const rows = await this.rows(sql, [filter.from, filter.to, filter.except ?? ""]);
+    return rows.map((row) => Number(row[0]));
+  }
+
   messageThreadPage(filter: Store.MessageThreadPageFilter): Promise<Store.MessageThreadRow[]> {
     return pgMessageThreadPage((text, values) => this.rows(text, values), filter);
   }

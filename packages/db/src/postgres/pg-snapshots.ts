@@ -33,6 +33,7 @@ export class PgSnapshots {
       threadPage: async (filter) => guard().threadPage(filter),
       highestSibling: async (filter) => guard().highestSibling(filter),
       titleTaken: async (filter) => guard().titleTaken(filter),
+      portsHeld: async (filter) => guard().portsHeld(filter),
       messageThreadPage: async (filter) => guard().messageThreadPage(filter),
     };
     try {

@@ -62,6 +62,7 @@ export class PrismaSnapshots {
           threadPage: (filter) => guard().threadPage(filter),
           highestSibling: (filter) => guard().highestSibling(filter),
           titleTaken: (filter) => guard().titleTaken(filter),
+          portsHeld: (filter) => guard().portsHeld(filter),
           messageThreadPage: (filter) => guard().messageThreadPage(filter),
         };
         try {

@@ -75,6 +75,15 @@ type TitlesModel = {
   }): Promise<{ title: string | null }[]>;
 };
 
+type PortsModel = {
+  findMany(args: {
+    where: Where;
+    distinct: ["port"];
+    orderBy: { port: "asc" };
+    select: { port: true };
+  }): Promise<{ port: number }[]>;
+};
+
 /** Titles read per page when Prisma counts a fork's siblings. */
 const TITLE_PAGE = 1_000;
 
@@ -248,6 +257,20 @@ export function prismaProjectionQuery(
         select: { title: true },
       });
       return record !== undefined;
+    },
+    async portsHeld(filter) {
+      const threads = model("threads") as unknown as PortsModel;
+      const records = await threads.findMany({
+        where: {
+          visibility: "active",
+          port: { gte: filter.from, lte: filter.to },
+          id: { not: filter.except ?? "" },
+        },
+        distinct: ["port"],
+        orderBy: { port: "asc" },
+        select: { port: true },
+      });
+      return records.map((record) => record.port);
     },
     // Issue 29: a full-text index query has no Prisma form; the SQL readers' statement runs raw.
     async messageThreadPage(filter) {

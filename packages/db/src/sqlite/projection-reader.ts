@@ -6,6 +6,7 @@ import type {
   ProjectionRow,
   SiblingFilter,
   ThreadPageFilter,
+  PortFilter,
   TitleFilter,
 } from "../event-store.ts";
 import { checkedTable, escapeLike, filterClause } from "../projection-sql.ts";
@@ -121,6 +122,13 @@ export class ProjectionReader {
     const sql = `SELECT 1 FROM "threads" WHERE project_id = @projectId AND title = @title
       AND visibility IN ('active', 'archived') LIMIT 1`;
     return this.statement(sql).pluck().get(filter) !== undefined;
+  }
+
+  portsHeld(filter: PortFilter): number[] {
+    const sql = `SELECT DISTINCT port FROM "threads" WHERE visibility = 'active'
+      AND port BETWEEN @from AND @to AND id <> @except ORDER BY port`;
+    const params = { from: filter.from, to: filter.to, except: filter.except ?? "" };
+    return this.statement(sql).pluck().all(params) as number[];
   }
 
   /**

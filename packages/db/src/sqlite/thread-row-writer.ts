@@ -8,11 +8,11 @@ type Put = Extract<PreparedWrite, { op: "put" }>;
 type Value = string | number | null;
 
 /** A `threads` row's indexed columns as stored: the projection keys, then the listing. */
-type Stored = [Value, number, Value, Value, Value, Value, Value, Value];
+type Stored = [Value, number, Value, Value, Value, Value, Value, Value, Value];
 
 /**
  * Migration 0013: a `threads` row is written with its listing columns (project, title, activity
- * time, visibility) in the same statement, computed from its data before the transaction. The
+ * time, visibility; and since 0014 the port it holds) in the same statement, computed from its data before the transaction. The
  * triggers that derived them did it with a second UPDATE of the row just written, so a new thread
  * wrote each listing index twice and every activity update parsed the row's JSON six times over
  * and ran a statement more. As for the other tables, an update names only the columns that moved,
@@ -36,21 +36,22 @@ export class ThreadRowWriter {
   ) {
     this.keys = db
       .prepare<[string], Stored>(
-        `SELECT thread_id, sort_key, run_ordinal, status, project_id, title, active_at, visibility
-         FROM "threads" WHERE id = ?`,
+        `SELECT thread_id, sort_key, run_ordinal, status, project_id, title, active_at, visibility,
+           port FROM "threads" WHERE id = ?`,
       )
       .raw();
     this.insert = db.prepare<Value[]>(
       `INSERT INTO "threads" (id, thread_id, sort_key, run_ordinal, status, data, updated_sequence,
-         project_id, title, active_at, visibility) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         project_id, title, active_at, visibility, port) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.all = db.prepare<Value[]>(
       `UPDATE "threads" SET thread_id = ?, sort_key = ?, run_ordinal = ?, status = ?, data = ?,
-         updated_sequence = ?, project_id = ?, title = ?, active_at = ?, visibility = ? WHERE id = ?`,
+         updated_sequence = ?, project_id = ?, title = ?, active_at = ?, visibility = ?, port = ?
+       WHERE id = ?`,
     );
     this.identity = db.prepare<Value[]>(
       `UPDATE "threads" SET status = ?, data = ?, updated_sequence = ?, project_id = ?, title = ?,
-         active_at = ?, visibility = ? WHERE id = ?`,
+         active_at = ?, visibility = ?, port = ? WHERE id = ?`,
     );
     this.activity = db.prepare<Value[]>(
       `UPDATE "threads" SET data = ?, updated_sequence = ?, active_at = ? WHERE id = ?`,
@@ -80,7 +81,12 @@ export class ThreadRowWriter {
     const [storedThread, storedSort, storedRun, storedStatus, storedProject, storedTitle] = stored;
     if (storedThread !== threadId || storedSort !== sortKey || storedRun !== runOrdinal) {
       this.all.run(threadId, sortKey, runOrdinal, status, json, sequence, ...listed(listing), id);
-    } else if (storedProject !== projectId || storedTitle !== title || stored[7] !== visibility) {
+    } else if (
+      storedProject !== projectId ||
+      storedTitle !== title ||
+      stored[7] !== visibility ||
+      stored[8] !== listing.port
+    ) {
       this.identity.run(status, json, sequence, ...listed(listing), id);
     } else if (stored[6] !== activeAt) {
       if (storedStatus !== status) this.activityStatus.run(status, json, sequence, activeAt, id);
@@ -94,5 +100,5 @@ export class ThreadRowWriter {
 }
 
 function listed(listing: ThreadListing): Value[] {
-  return [listing.projectId, listing.title, listing.activeAt, listing.visibility];
+  return [listing.projectId, listing.title, listing.activeAt, listing.visibility, listing.port];
 }

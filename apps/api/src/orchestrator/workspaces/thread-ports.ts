@@ -7,7 +7,6 @@ import {
 } from "@skein/domain";
 import type { AggregateRepository } from "../commands/aggregate-repository.ts";
 import type { EffectClaims } from "../commands/effect-claims.ts";
-import { threadRows } from "../../read-models/thread-pages.ts";
 
 /** The claim every port choice holds (issue 35 claims), so two threads never pick one port. */
 export const PORT_CLAIM = "thread-ports";
@@ -22,18 +21,11 @@ export async function freePort(
   range: PortRange,
   except?: ThreadId,
 ): Promise<number> {
-  const held = new Set<number>();
-  // Archived and deleted threads hold no port: only the active ones are read.
-  for await (const row of threadRows(store, ["active"])) {
-    const thread = row.data as {
-      id?: string;
-      port?: number | null;
-      archivedAt?: string | null;
-      deletedAt?: string | null;
-    } | null;
-    if (thread?.id === except) continue;
-    if (thread?.port != null && !thread.archivedAt && !thread.deletedAt) held.add(thread.port);
-  }
+  // Archived and deleted threads hold no port: the store reads the active ones' from its index.
+  const { data: ports } = await store.snapshot((q) =>
+    q.portsHeld({ from: range.from, to: range.to, ...(except ? { except } : {}) }),
+  );
+  const held = new Set(ports);
   for (let port = range.from; port <= range.to; port += 1) {
     if (!held.has(port)) return port;
   }
