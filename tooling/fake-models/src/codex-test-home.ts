@@ -22,6 +22,13 @@ export type CodexTestHome = {
  * Writes a throwaway `CODEX_HOME` whose config routes every model call to the fake server and
  * turns off everything that would reach the network (update checks, plugins, apps, analytics).
  * Retries are off so a scripted HTTP error surfaces immediately instead of after back-off.
+ *
+ * Shell snapshots are off too: for every new thread Codex runs the machine's login shell
+ * (`bash -lc`, sourcing ~/.bashrc) to capture its environment, so what a test or bench costs
+ * would depend on the host's shell setup. On these machines ~/.bashrc runs `pyenv init`, whose
+ * rehash lock serialized 200 threads' snapshots into an 80 s stall of every first turn, and one
+ * snapshot kept both cores busy through the first turn it raced. Commands still run in a login
+ * shell of their own; only the cache of its environment is skipped.
  */
 export async function createCodexTestHome(options: CodexTestHomeOptions): Promise<CodexTestHome> {
   const dir = await mkdtemp(join(tmpdir(), "skein-codex-home-"));
@@ -42,6 +49,7 @@ export async function createCodexTestHome(options: CodexTestHomeOptions): Promis
     "plugins = false",
     "remote_plugin = false",
     "apps = false",
+    "shell_snapshot = false",
     ...Object.entries(options.features ?? {}).map(([name, on]) => `${name} = ${on}`),
     "",
     "[analytics]",
