@@ -26,10 +26,11 @@ const FORCED_CONFIG = [
 ] as const;
 
 /**
- * The parent process may itself run under git (hooks, CI) with GIT_DIR & co. set; inheriting those
- * would point our commands at the wrong repository or index.
+ * The environment every git command starts from, read when the git helper starts. The parent
+ * process may itself run under git (hooks, CI) with GIT_DIR & co. set; inheriting those would
+ * point our commands at the wrong repository or index.
  */
-function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv {
+function cleanEnv(): NodeJS.ProcessEnv {
   const env: Record<string, string | undefined> = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith("GIT_")) env[key] = value;
@@ -39,7 +40,7 @@ function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv 
   env.GIT_OPTIONAL_LOCKS = "0";
   // A copy of process.env with some keys dropped; typed loosely so apps that narrow ProcessEnv
   // (Next.js requires NODE_ENV) can type-check this package too.
-  return { ...env, ...extra } as NodeJS.ProcessEnv;
+  return env as NodeJS.ProcessEnv;
 }
 
 /**
@@ -49,7 +50,7 @@ function cleanEnv(extra: Record<string, string> | undefined): NodeJS.ProcessEnv 
  */
 const gitProcesses = new Slots(4);
 /** Where they are started (see git-host.ts): not in this process. */
-const host = new GitHost();
+const host = new GitHost(cleanEnv);
 
 export function runGit(args: readonly string[], options: GitRunOptions): Promise<GitResult> {
   return gitProcesses.run(() => spawnGit(args, options));
@@ -60,7 +61,7 @@ async function spawnGit(args: readonly string[], options: GitRunOptions): Promis
   const { code, stdout, stderr } = await host.run({
     args: fullArgs,
     cwd: options.cwd,
-    env: cleanEnv(options.env),
+    env: options.env ?? {},
     input: options.input ?? "",
   });
   const exitCode = code ?? -1;

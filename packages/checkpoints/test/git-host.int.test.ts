@@ -18,10 +18,10 @@ function scratch(): string {
   return dir;
 }
 
-const request = (cwd: string, args: string[], input = "") => ({
+const request = (cwd: string, args: string[], input = "", env: Record<string, string> = {}) => ({
   args,
   cwd,
-  env: { ...process.env, LC_ALL: "C" },
+  env,
   input,
 });
 
@@ -65,5 +65,28 @@ describe("GitHost (git started outside the server's process)", () => {
     expect(again.code).toBe(0);
     const next = (host as unknown as { child: { pid: number } }).child;
     expect(next.pid).not.toBe(helper.pid);
+  });
+
+  it("git runs in the environment the helper started with, a command's own variables over it", async () => {
+    const base = {
+      ...process.env,
+      LC_ALL: "C",
+      SKEIN_BASE_ONLY: "from the start",
+      SKEIN_BOTH: "base",
+    };
+    const host = new GitHost(() => base);
+    const cwd = scratch();
+    const show = [
+      "-c",
+      'alias.envshow=!printf \'%s|%s|%s\' "$SKEIN_BASE_ONLY" "$SKEIN_BOTH" "$SKEIN_OWN"',
+      "envshow",
+    ];
+    const own = await host.run(
+      request(cwd, show, "", { SKEIN_BOTH: "command", SKEIN_OWN: "mine" }),
+    );
+    expect(own.stdout.toString("utf8")).toBe("from the start|command|mine");
+    // The next command does not keep the one before's variables.
+    const plain = await host.run(request(cwd, show));
+    expect(plain.stdout.toString("utf8")).toBe("from the start|base|");
   });
 });

@@ -15,7 +15,9 @@ process.on("message", (request) => {
   };
   let child;
   try {
-    child = spawn("git", args, { cwd, env, stdio: ["pipe", "pipe", "pipe"] });
+    // The command's own variables over the environment this helper was started with.
+    const merged = env && Object.keys(env).length > 0 ? { ...process.env, ...env } : process.env;
+    child = spawn("git", args, { cwd, env: merged, stdio: ["pipe", "pipe", "pipe"] });
   } catch (error) {
     answer({ error: { message: String(error?.message ?? error), code: error?.code ?? null } });
     return;
