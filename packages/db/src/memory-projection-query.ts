@@ -10,6 +10,7 @@ import type {
 import { EXCERPT_BEFORE, EXCERPT_LENGTH, MESSAGE_SEARCH_SCAN } from "./message-search.ts";
 import type { ProjectionTable } from "./projection-types.ts";
 import { highestSiblingOf } from "./sibling-number.ts";
+import { threadListing } from "./thread-listing.ts";
 
 /** Projection rows held in memory, keyed `table/id` (e.g. rebuilt from the log up to a sequence). */
 export type MemoryRows = ReadonlyMap<string, ProjectionRow & { table: ProjectionTable }>;
@@ -154,9 +155,9 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
       const held = new Set<number>();
       for (const row of ofTable("threads", {})) {
         if (row.id === filter.except || listing(row).visibility !== "active") continue;
-        const { port } = row.data as { port?: unknown };
-        if (typeof port !== "number" || !Number.isInteger(port)) continue;
-        if (port >= filter.from && port <= filter.to) held.add(port);
+        // The port as the stores' column holds it (thread-listing.ts).
+        const { port } = threadListing(row.data);
+        if (port !== null && port >= filter.from && port <= filter.to) held.add(port);
       }
       return [...held].sort((a, b) => a - b);
     },

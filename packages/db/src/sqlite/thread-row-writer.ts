@@ -12,11 +12,12 @@ type Stored = [Value, number, Value, Value, Value, Value, Value, Value, Value];
 
 /**
  * Migration 0013: a `threads` row is written with its listing columns (project, title, activity
- * time, visibility; and since 0014 the port it holds) in the same statement, computed from its data before the transaction. The
- * triggers that derived them did it with a second UPDATE of the row just written, so a new thread
- * wrote each listing index twice and every activity update parsed the row's JSON six times over
- * and ran a statement more. As for the other tables, an update names only the columns that moved,
- * so it rewrites only the indexes that hold them; the title search follows the title by trigger.
+ * time, visibility; since 0014 also the port it holds) in the same statement, computed from its
+ * data before the transaction. The triggers that derived them did it with a second UPDATE of the
+ * row just written, so a new thread wrote each listing index twice and every activity update
+ * parsed the row's JSON six times over and ran a statement more. As for the other tables, an
+ * update names only the columns that moved, so it rewrites only the indexes that hold them; the
+ * title search follows the title by trigger.
  */
 export class ThreadRowWriter {
   private readonly keys: Statement<[string], Stored>;
@@ -63,7 +64,7 @@ export class ThreadRowWriter {
 
   apply(write: Put, listing: ThreadListing, sequence: number): void {
     const { id, threadId, sortKey, runOrdinal, status, json } = write;
-    const { projectId, title, activeAt, visibility } = listing;
+    const { projectId, title, activeAt, visibility, port } = listing;
     const stored = this.keys.get(id);
     if (stored === undefined) {
       this.insert.run(
@@ -85,7 +86,7 @@ export class ThreadRowWriter {
       storedProject !== projectId ||
       storedTitle !== title ||
       stored[7] !== visibility ||
-      stored[8] !== listing.port
+      stored[8] !== port
     ) {
       this.identity.run(status, json, sequence, ...listed(listing), id);
     } else if (stored[6] !== activeAt) {
