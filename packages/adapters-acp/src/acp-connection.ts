@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { Readable, Writable } from "node:stream";
 import {
   type AnyMessage,
   type ClientApp,
@@ -12,6 +11,7 @@ import {
 import { type SessionRawLog, withParentDeathSignal } from "@skein/adapter-kit";
 import type { AcpAgentSpec } from "./agent-spec.ts";
 import { frameOf } from "./raw-frames.ts";
+import { pipeSink, pipeSource } from "./stdio-streams.ts";
 
 /** What Skein offers an agent: file reads and writes inside the thread's folder, unless its spec
  * turns one off (see `AcpAgentSpec.clientFs`). */
@@ -115,10 +115,7 @@ export async function connectAgent(
   const stdout = child.stdout;
   if (!stdin || !stdout) throw new AcpStartError(`${spec.name}: no stdio pipes`);
   stdin.on("error", () => {});
-  const stream = ndJsonStream(
-    Writable.toWeb(stdin) as WritableStream<Uint8Array>,
-    Readable.toWeb(stdout) as ReadableStream<Uint8Array>,
-  );
+  const stream = ndJsonStream(pipeSink(stdin), pipeSource(stdout));
   const connection = app.connect(loggedStream(stream, options.log));
   try {
     const initialize: InitializeResponse = await withTimeout(
