@@ -191,6 +191,11 @@ export interface ProjectionQuery {
    * ascending and each once; read from the (visibility, port) index, not from the threads' rows.
    */
   portsHeld(filter: PortFilter): Promise<number[]>;
+  /**
+   * T9/E9: the ids of the sub-agent child threads of `threadId` that are not deleted, in id
+   * order; read from the subagent_of index, not from every thread's row.
+   */
+  subagentChildren(threadId: string): Promise<string[]>;
 }
 
 /** An aggregate's serialized state after stream version `version` (whose event had `sequence`). */

@@ -161,6 +161,15 @@ export function memoryProjectionQuery(rows: MemoryRows): ProjectionQuery {
       }
       return [...held].sort((a, b) => a - b);
     },
+    async subagentChildren(threadId: string) {
+      return ofTable("threads", {})
+        .filter((row) => {
+          const { subagentOf, visibility } = threadListing(row.data);
+          return subagentOf === threadId && visibility !== "deleted";
+        })
+        .map((row) => row.id)
+        .sort();
+    },
     async messageThreadPage(filter) {
       const threads = new Map(ofTable("threads", {}).map((row) => [row.id, row]));
       const hits = new Map<string, { row: ProjectionRow; excerpt: string }>();

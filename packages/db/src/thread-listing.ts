@@ -10,6 +10,8 @@ export type ThreadListing = {
   visibility: "active" | "archived" | "deleted";
   /** Issue 26: the port the thread holds (migration 0014), a whole number or null. */
   port: number | null;
+  /** The thread a sub-agent's child thread works for (migration 0015), or null. */
+  subagentOf: string | null;
 };
 
 type ListingValue = string | number | null;
@@ -27,7 +29,17 @@ export function threadListing(data: unknown): ThreadListing {
           ? "archived"
           : "active",
     port: Number.isInteger(shell.port) ? (shell.port as number) : null,
+    subagentOf: subagentParentOf(shell.lineage),
   };
+}
+
+/** A lineage's parent when the thread is a sub-agent's child (a fork's or promoted thread's: null). */
+function subagentParentOf(lineage: unknown): string | null {
+  if (typeof lineage !== "object" || lineage === null) return null;
+  const { parentThreadId, relationshipToParent } = lineage as Record<string, unknown>;
+  return relationshipToParent === "subagent" && typeof parentThreadId === "string"
+    ? parentThreadId
+    : null;
 }
 
 /** A member as `json_extract` returns it: JSON null or absent is NULL, true and false are 1 and 0, objects their JSON text. */

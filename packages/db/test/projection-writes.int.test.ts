@@ -131,6 +131,19 @@ describe("thread listing columns (migrations 0012, 0013)", () => {
     expect(port()).toBe(null);
   });
 
+  it("T9: a thread row's subagent_of column follows its lineage (a sub-agent's child; promoted, a fork: none)", async () => {
+    const of = () =>
+      peek.prepare(`SELECT subagent_of FROM threads WHERE id = 'thr_1'`).pluck().get();
+    const lineage = (parentThreadId: string | null, relationshipToParent: string | null) =>
+      shell({ lineage: { parentThreadId, relationshipToParent, rootThreadId: "thr_0" } });
+    await pagesOf([lineage("thr_0", "subagent")]);
+    expect(of()).toBe("thr_0");
+    await pagesOf([lineage(null, null)]);
+    expect(of()).toBe(null);
+    await pagesOf([lineage("thr_0", "fork")]);
+    expect(of()).toBe(null);
+  });
+
   it("a new thread row is written with its listing columns at once: each index once, title searchable", async () => {
     const bare = await pagesOf([]);
     const inserted = await pagesOf([shell({})]);
@@ -142,8 +155,9 @@ describe("thread listing columns (migrations 0012, 0013)", () => {
     });
     expect(titleHits("First")).toBe(1);
     // The row's page, its primary key, (thread_id, sort_key), status, the three listing
-    // indexes and (visibility, port) (8), and the title search's content, size and term pages (3).
-    expect(inserted).toBe(bare + 11);
+    // indexes, (visibility, port) and subagent_of (9), and the title search's content, size and
+    // term pages (3).
+    expect(inserted).toBe(bare + 12);
     const writer = new Database(store.file, { readonly: true });
     try {
       const triggers = writer

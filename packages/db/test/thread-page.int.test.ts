@@ -306,3 +306,57 @@ describeStores("ports held, read from the (visibility, port) index (issue 26)", 
     expect(await held({ from: 5000, to: 5100 })).toEqual(both([]));
   });
 });
+
+describeStores("sub-agent children, read from the subagent_of index (T9)", (stores) => {
+  let store: EventStore;
+  beforeEach(async () => {
+    store = await stores.fresh();
+  });
+
+  it("T9: subagentChildren lists a thread's live sub-agent children only: not a promoted or deleted child, nor another thread's", async () => {
+    const meta = metaSource("children");
+    const create = (name: string, parent?: ThreadDriver) => {
+      const driver = new ThreadDriver(store, name, meta);
+      driver.send(
+        {
+          type: "CreateThread",
+          data: {
+            threadId: driver.threadId,
+            projectId: idOf("project", "children"),
+            title: name,
+            defaultProvider: "codex",
+            ...(parent ? { parentThreadId: parent.threadId } : {}),
+          },
+        },
+        (id) => (id === parent?.threadId ? parent.state : undefined),
+      );
+      return driver;
+    };
+    const parent = create("parent");
+    const other = create("other");
+    const kept = [create("child b", parent), create("child a", parent)];
+    const promoted = create("child promoted", parent);
+    promoted.send({ type: "PromoteThread", data: { threadId: promoted.threadId } });
+    const deleted = create("child deleted", parent);
+    deleted.send({ type: "DeleteThread", data: { threadId: deleted.threadId } });
+    const othersChild = create("other's child", other);
+    const grandchild = create("grandchild", kept[0]);
+    const drivers = [parent, other, ...kept, promoted, deleted, othersChild, grandchild];
+    await Promise.all(drivers.map((driver) => driver.flush()));
+
+    const children = async (of: ThreadDriver) => {
+      const out: Record<string, string[]> = {};
+      for (const through of ["driver", "prisma"] as const) {
+        out[through] = (
+          await store.snapshot((q) => q.subagentChildren(of.threadId), { through })
+        ).data;
+      }
+      return out;
+    };
+    const both = (ids: string[]) => ({ driver: ids, prisma: ids });
+    expect(await children(parent)).toEqual(both(kept.map((d) => d.threadId).sort()));
+    expect(await children(other)).toEqual(both([othersChild.threadId]));
+    expect(await children(kept[0]!)).toEqual(both([grandchild.threadId]));
+    expect(await children(promoted)).toEqual(both([]));
+  });
+});

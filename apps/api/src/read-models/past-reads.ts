@@ -133,6 +133,7 @@ function detached(query: ProjectionQuery): ProjectionQuery {
     highestSibling: (filter) => query.highestSibling(filter),
     titleTaken: (filter) => query.titleTaken(filter),
     portsHeld: (filter) => query.portsHeld(filter),
+    subagentChildren: (threadId) => query.subagentChildren(threadId),
   };
 }
 

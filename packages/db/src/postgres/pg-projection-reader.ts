@@ -92,6 +92,12 @@ export class PgProjectionReader {
     return rows.map((row) => Number(row[0]));
   }
 
+  async subagentChildren(threadId: string): Promise<string[]> {
+    const sql = `SELECT id FROM "threads" WHERE subagent_of = $1 AND visibility <> 'deleted'
+      ORDER BY id`;
+    return (await this.rows(sql, [threadId])).map((row) => String(row[0]));
+  }
+
   messageThreadPage(filter: Store.MessageThreadPageFilter): Promise<Store.MessageThreadRow[]> {
     return pgMessageThreadPage((text, values) => this.rows(text, values), filter);
   }

@@ -63,6 +63,7 @@ export class PrismaSnapshots {
           highestSibling: (filter) => guard().highestSibling(filter),
           titleTaken: (filter) => guard().titleTaken(filter),
           portsHeld: (filter) => guard().portsHeld(filter),
+          subagentChildren: (threadId) => guard().subagentChildren(threadId),
           messageThreadPage: (filter) => guard().messageThreadPage(filter),
         };
         try {

@@ -84,6 +84,14 @@ type PortsModel = {
   }): Promise<{ port: number }[]>;
 };
 
+type IdsModel = {
+  findMany(args: {
+    where: Where;
+    orderBy: { id: "asc" };
+    select: { id: true };
+  }): Promise<{ id: string }[]>;
+};
+
 /** Titles read per page when Prisma counts a fork's siblings. */
 const TITLE_PAGE = 1_000;
 
@@ -271,6 +279,15 @@ export function prismaProjectionQuery(
         select: { port: true },
       });
       return records.map((record) => record.port);
+    },
+    async subagentChildren(threadId) {
+      const threads = model("threads") as unknown as IdsModel;
+      const records = await threads.findMany({
+        where: { subagentOf: threadId, visibility: { not: "deleted" } },
+        orderBy: { id: "asc" },
+        select: { id: true },
+      });
+      return records.map((record) => record.id);
     },
     // Issue 29: a full-text index query has no Prisma form; the SQL readers' statement runs raw.
     async messageThreadPage(filter) {

@@ -131,6 +131,12 @@ export class ProjectionReader {
     return this.statement(sql).pluck().all(params) as number[];
   }
 
+  subagentChildren(threadId: string): string[] {
+    const sql = `SELECT id FROM "threads" WHERE subagent_of = @threadId
+      AND visibility <> 'deleted' ORDER BY id`;
+    return this.statement(sql).pluck().all({ threadId }) as string[];
+  }
+
   /**
    * Whether the trigram index narrows a title search to few rows. A query it cannot index (under
    * three characters) or one matching many titles reads faster by walking the listing index in

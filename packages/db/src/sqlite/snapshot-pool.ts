@@ -44,6 +44,7 @@ export class SnapshotPool {
       highestSibling: async (filter) => guard().highestSibling(filter),
       titleTaken: async (filter) => guard().titleTaken(filter),
       portsHeld: async (filter) => guard().portsHeld(filter),
+      subagentChildren: async (threadId) => guard().subagentChildren(threadId),
       messageThreadPage: async (filter) => guard().messageThreadPage(filter),
     };
     try {

@@ -8,11 +8,11 @@ type Put = Extract<PreparedWrite, { op: "put" }>;
 type Value = string | number | null;
 
 /** A `threads` row's indexed columns as stored: the projection keys, then the listing. */
-type Stored = [Value, number, Value, Value, Value, Value, Value, Value, Value];
+type Stored = [Value, number, Value, Value, Value, Value, Value, Value, Value, Value];
 
 /**
  * Migration 0013: a `threads` row is written with its listing columns (project, title, activity
- * time, visibility; since 0014 also the port it holds) in the same statement, computed from its
+ * time, visibility; since 0014 the port it holds, since 0015 the thread it is a sub-agent of) in the same statement, computed from its
  * data before the transaction. The triggers that derived them did it with a second UPDATE of the
  * row just written, so a new thread wrote each listing index twice and every activity update
  * parsed the row's JSON six times over and ran a statement more. As for the other tables, an
@@ -38,21 +38,22 @@ export class ThreadRowWriter {
     this.keys = db
       .prepare<[string], Stored>(
         `SELECT thread_id, sort_key, run_ordinal, status, project_id, title, active_at, visibility,
-           port FROM "threads" WHERE id = ?`,
+           port, subagent_of FROM "threads" WHERE id = ?`,
       )
       .raw();
     this.insert = db.prepare<Value[]>(
       `INSERT INTO "threads" (id, thread_id, sort_key, run_ordinal, status, data, updated_sequence,
-         project_id, title, active_at, visibility, port) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+         project_id, title, active_at, visibility, port, subagent_of)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.all = db.prepare<Value[]>(
       `UPDATE "threads" SET thread_id = ?, sort_key = ?, run_ordinal = ?, status = ?, data = ?,
-         updated_sequence = ?, project_id = ?, title = ?, active_at = ?, visibility = ?, port = ?
-       WHERE id = ?`,
+         updated_sequence = ?, project_id = ?, title = ?, active_at = ?, visibility = ?, port = ?,
+         subagent_of = ? WHERE id = ?`,
     );
     this.identity = db.prepare<Value[]>(
       `UPDATE "threads" SET status = ?, data = ?, updated_sequence = ?, project_id = ?, title = ?,
-         active_at = ?, visibility = ?, port = ? WHERE id = ?`,
+         active_at = ?, visibility = ?, port = ?, subagent_of = ? WHERE id = ?`,
     );
     this.activity = db.prepare<Value[]>(
       `UPDATE "threads" SET data = ?, updated_sequence = ?, active_at = ? WHERE id = ?`,
@@ -64,7 +65,7 @@ export class ThreadRowWriter {
 
   apply(write: Put, listing: ThreadListing, sequence: number): void {
     const { id, threadId, sortKey, runOrdinal, status, json } = write;
-    const { projectId, title, activeAt, visibility, port } = listing;
+    const { projectId, title, activeAt, visibility, port, subagentOf } = listing;
     const stored = this.keys.get(id);
     if (stored === undefined) {
       this.insert.run(
@@ -86,7 +87,8 @@ export class ThreadRowWriter {
       storedProject !== projectId ||
       storedTitle !== title ||
       stored[7] !== visibility ||
-      stored[8] !== port
+      stored[8] !== port ||
+      stored[9] !== subagentOf
     ) {
       this.identity.run(status, json, sequence, ...listed(listing), id);
     } else if (stored[6] !== activeAt) {
@@ -101,5 +103,6 @@ export class ThreadRowWriter {
 }
 
 function listed(listing: ThreadListing): Value[] {
-  return [listing.projectId, listing.title, listing.activeAt, listing.visibility, listing.port];
+  const { projectId, title, activeAt, visibility, port, subagentOf } = listing;
+  return [projectId, title, activeAt, visibility, port, subagentOf];
 }

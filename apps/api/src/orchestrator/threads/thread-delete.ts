@@ -204,23 +204,9 @@ async function threadsOf(store: EventStore, projectId: ProjectId): Promise<Threa
 
 /** Live sub-agent child threads of a thread (their lineage names it; not deleted yet). */
 async function subagentChildrenOf(store: EventStore, threadId: ThreadId): Promise<ThreadId[]> {
-  const { data: rows } = await store.snapshot((q) => q.list("threads"));
-  return rows
-    .map((row) => row.data as ThreadShellLike | null)
-    .filter(
-      (shell) =>
-        shell?.lineage?.parentThreadId === threadId &&
-        shell.lineage.relationshipToParent === "subagent" &&
-        !shell.deletedAt,
-    )
-    .map((shell) => shell!.id);
+  const { data } = await store.snapshot((q) => q.subagentChildren(threadId));
+  return data as ThreadId[];
 }
-
-type ThreadShellLike = {
-  id: ThreadId;
-  deletedAt?: string | null;
-  lineage?: { parentThreadId: string | null; relationshipToParent: string | null } | null;
-};
 
 function reasonOf(error: unknown): string {
   return `the purge failed: ${error instanceof Error ? error.message : String(error)}`;
