@@ -4,6 +4,42 @@ import { addTokenUsage, type ProviderKind, type Run } from "@skein/domain";
 
 const DAY_MS = 86_400_000;
 
+const THREAD_PAGE = 200;
+
+type ThreadListed = { id: string; title?: string; lastActivityAt?: string | null };
+
+/**
+ * Every thread (active, archived or deleted) with activity at or after `sinceIso`, newest first,
+ * paged through the thread list's index. A run's queueing, start, end and cancellation each move
+ * its thread's last activity, so a thread quiet since before the window holds no run of it: the
+ * view reads the threads and runs of the days it shows, not every run ever recorded.
+ */
+async function* threadsActiveSince(
+  q: ProjectionQuery,
+  sinceIso: string,
+): AsyncGenerator<ThreadListed> {
+  for (const visibility of ["active", "archived", "deleted"] as const) {
+    let after: { activeAt: string; id: string } | undefined;
+    for (;;) {
+      const page = await q.threadPage({
+        visibility,
+        limit: THREAD_PAGE,
+        ...(after ? { after } : {}),
+      });
+      for (const row of page) {
+        const thread = row.data as ThreadListed;
+        if (!thread.lastActivityAt || thread.lastActivityAt < sinceIso) break;
+        yield thread;
+      }
+      const last = page.at(-1)?.data as ThreadListed | undefined;
+      if (page.length < THREAD_PAGE || !last?.lastActivityAt || last.lastActivityAt < sinceIso) {
+        break;
+      }
+      after = { activeAt: last.lastActivityAt, id: last.id };
+    }
+  }
+}
+
 /**
  * B20's usage view from what the runs recorded (tokens, and cost where the provider reports it):
  * one row per provider, thread and UTC day, newest day first, and each provider's total.
@@ -16,31 +52,30 @@ export async function readUsageSummary(
   const since = new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS - (days - 1) * DAY_MS);
   const sinceIso = since.toISOString();
   const rows = new Map<string, UsageRow>();
-  for (const row of await q.list("runs")) {
-    const run = row.data as Run;
-    const at = run.completedAt ?? run.requestedAt;
-    if (!run.usage || at < sinceIso) continue;
-    const day = at.slice(0, 10);
-    const key = `${run.provider}|${run.threadId}|${day}`;
-    const found = rows.get(key);
-    if (found) {
-      found.runs += 1;
-      found.usage = addTokenUsage(found.usage, run.usage);
-    } else {
-      rows.set(key, {
-        provider: run.provider,
-        day,
-        threadId: run.threadId,
-        threadTitle: "",
-        runs: 1,
-        usage: run.usage,
-      });
-    }
-  }
   const titles = new Map<string, string>();
-  for (const threadId of new Set([...rows.values()].map((r) => r.threadId))) {
-    const shell = (await q.get("threads", threadId))?.data as { title?: string } | undefined;
-    titles.set(threadId, shell?.title ?? threadId);
+  for await (const thread of threadsActiveSince(q, sinceIso)) {
+    titles.set(thread.id, thread.title ?? thread.id);
+    for (const row of await q.list("runs", { threadId: thread.id })) {
+      const run = row.data as Run;
+      const at = run.completedAt ?? run.requestedAt;
+      if (!run.usage || at < sinceIso) continue;
+      const day = at.slice(0, 10);
+      const key = `${run.provider}|${run.threadId}|${day}`;
+      const found = rows.get(key);
+      if (found) {
+        found.runs += 1;
+        found.usage = addTokenUsage(found.usage, run.usage);
+      } else {
+        rows.set(key, {
+          provider: run.provider,
+          day,
+          threadId: run.threadId,
+          threadTitle: "",
+          runs: 1,
+          usage: run.usage,
+        });
+      }
+    }
   }
   const list = [...rows.values()]
     .map((row) => ({ ...row, threadTitle: titles.get(row.threadId) ?? row.threadId }))
