@@ -15,6 +15,7 @@ import { directClaudeSession } from "@skein/adapters-claude/testing";
 import type { RunId, ThreadId } from "@skein/domain";
 import { createClaudeSkeinHarness } from "../test/support/claude-skein-harness.ts";
 import { type BenchRow, benchSize, ratioRow, writeBenchRows } from "./bench-rows.ts";
+import { startModelProcess } from "./model-process.ts";
 import { median, pairedTurns, skeinThreadTurns, type TimedTurn } from "./paired-turns.ts";
 
 const ROUNDS = Number(process.env.SKEIN_BENCH_CLAUDE_ROUNDS ?? benchSize(20, 1));
@@ -32,8 +33,10 @@ async function finished(events: AsyncIterable<StoredEvent>, runId: RunId): Promi
 }
 
 async function main() {
-  const h = await createClaudeSkeinHarness();
-  const config = { configDir: h.claudeConfigDir, baseUrl: h.anthropic.url, apiKey: "test" };
+  // The fake model apart from Skein's event loop, as a real model service runs (model-process.ts).
+  const model = await startModelProcess("fake-messages-process.ts");
+  const h = await createClaudeSkeinHarness({ modelUrl: model.url });
+  const config = { configDir: h.claudeConfigDir, baseUrl: model.url, apiKey: "test" };
   const cwd = h.workspaceRoot;
   const rows: BenchRow[] = [];
   const row = async (name: string, skeinSide: TimedTurn, directSide: TimedTurn) => {
@@ -126,6 +129,7 @@ async function main() {
     writeBenchRows("claude-overhead.json", rows);
   } finally {
     await h.close();
+    model.close();
   }
 }
 

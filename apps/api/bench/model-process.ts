@@ -12,7 +12,7 @@ export type ModelProcess = { url: string; close(): void };
  * this way, as a real model service would run: apart from Skein's event loop.
  */
 export async function startModelProcess(
-  script: "fake-gemini-process.ts" | "fake-responses-process.ts",
+  script: "fake-gemini-process.ts" | "fake-messages-process.ts" | "fake-responses-process.ts",
 ): Promise<ModelProcess> {
   const file = fileURLToPath(new URL(`./${script}`, import.meta.url));
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", file], {

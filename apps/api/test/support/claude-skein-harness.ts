@@ -139,6 +139,11 @@ export async function createClaudeSkeinHarness(
     claudeEnv?: Record<string, string>;
     /** Issue 32: the usage-limit waits' clock and bounds (kept across `restart`). */
     usageLimits?: OrchestratorOptions["usageLimits"];
+    /**
+     * `claude` talks to this Messages API instead of `anthropic` (which then sees no requests):
+     * benches that time Skein against the runtime run the fake model in a process of its own.
+     */
+    modelUrl?: string;
   } = {},
 ): Promise<ClaudeSkeinHarness> {
   const temp = (prefix: string) => mkdtempSync(join(tmpdir(), prefix));
@@ -167,7 +172,7 @@ export async function createClaudeSkeinHarness(
   const claudeSessions: ClaudeProviderSession[] = [];
   const realClaude = createClaudeAdapter({
     configDir: claudeConfigDir,
-    baseUrl: faults?.url ?? anthropic.url,
+    baseUrl: options.modelUrl ?? faults?.url ?? anthropic.url,
     apiKey: "test",
     ...(options.claudeEnv ? { env: options.claudeEnv } : {}),
     ...(options.claudeExecutablePath ? { executablePath: options.claudeExecutablePath } : {}),
