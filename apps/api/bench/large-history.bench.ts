@@ -12,6 +12,11 @@
  * - free_port_ratio: the port a new thread's first run takes (issue 26), chosen on that history
  *   ÷ on the empty data dir (medians of 21), target ≤ 3: read from the ports held, not from
  *   every thread.
+ * - usage_view_ratio: the usage view of the last 30 days (B20; the generated history is older)
+ *   on that history ÷ on the empty data dir, target ≤ 3: it reads the threads active in its days,
+ *   not every run ever recorded.
+ * - subagent_children_ratio: the lookup deleting a thread makes for its sub-agent children, on
+ *   that history ÷ empty, target ≤ 3: an index read, not every thread's row.
  *
  * Scale down with SKEIN_BENCH_LARGE_EVENTS / SKEIN_BENCH_LARGE_THREADS; SKEIN_BENCH_LARGE_DIR
  * names where the generated data dir lives. SKEIN_BENCH_LARGE_PG=1 puts the history in a
@@ -29,6 +34,7 @@ import { connectAdmin, scratchSchema, TEST_DATABASE_URL } from "../test/support/
 import { type BenchRow, benchSize, writeBenchRows } from "./bench-rows.ts";
 import { type GenerateStats, generateHistory } from "./generate/history-generator.ts";
 import { freePort } from "../src/orchestrator/workspaces/thread-ports.ts";
+import { readUsageSummary } from "../src/read-models/usage-summary.ts";
 
 const EVENTS = Number(process.env.SKEIN_BENCH_LARGE_EVENTS ?? benchSize(1_500_000, 3_000));
 const THREADS = Number(process.env.SKEIN_BENCH_LARGE_THREADS ?? Math.round(EVENTS / 15));
@@ -212,17 +218,27 @@ async function rssWithSubscribers(api: Api): Promise<number> {
   return rss;
 }
 
-/** Median ms of choosing a free port on the store in `url` or `dataDir` (21 choices). */
-async function freePortMs(where: { url: string } | { dataDir: string }): Promise<number> {
+/** Median ms of each read below on the store in `url` or `dataDir` (21 of each). */
+async function storeReadMs(
+  where: { url: string } | { dataDir: string },
+): Promise<{ port: number; usage: number; children: number }> {
   const store = await openEventStore(where);
-  try {
+  const median = async (read: () => Promise<unknown>) => {
     const times: number[] = [];
     for (let i = 0; i < 21; i += 1) {
       const started = performance.now();
-      await freePort(store, { from: 3100, to: 3999 });
+      await read();
       times.push(performance.now() - started);
     }
     return times.sort((a, b) => a - b)[10]!;
+  };
+  try {
+    const now = new Date();
+    return {
+      port: await median(() => freePort(store, { from: 3100, to: 3999 })),
+      usage: await median(() => store.snapshot((q) => readUsageSummary(q, 30, now))),
+      children: await median(() => store.snapshot((q) => q.subagentChildren("thr_bench"))),
+    };
   } finally {
     await store.close();
   }
@@ -263,12 +279,12 @@ async function main() {
   mkdirSync(emptyDir, { recursive: true });
   const emptySchema = PG_URL ? await scratchSchema() : null;
   let emptyMs: number;
-  let emptyPortMs: number;
+  let emptyReads: Awaited<ReturnType<typeof storeReadMs>>;
   try {
     const empty = await medianStartup(emptyDir, emptySchema?.url ?? null);
     await stopApi(empty.api);
     emptyMs = empty.ms;
-    emptyPortMs = await freePortMs(emptySchema ? { url: emptySchema.url } : { dataDir: emptyDir });
+    emptyReads = await storeReadMs(emptySchema ? { url: emptySchema.url } : { dataDir: emptyDir });
   } finally {
     rmSync(emptyDir, { recursive: true, force: true });
     await emptySchema?.drop();
@@ -282,14 +298,20 @@ async function main() {
   }
   console.log(`large history: ${stats.events} events, ${stats.threads} threads`);
   const bytes = await databaseBytes(DATA_DIR);
-  const largePortMs = await freePortMs(PG_URL ? { url: PG_URL } : { dataDir: DATA_DIR });
-  console.log(`free port: ${largePortMs.toFixed(3)} ms on it, ${emptyPortMs.toFixed(3)} ms empty`);
+  const largeReads = await storeReadMs(PG_URL ? { url: PG_URL } : { dataDir: DATA_DIR });
+  for (const read of ["port", "usage", "children"] as const) {
+    console.log(
+      `${read}: ${largeReads[read].toFixed(3)} ms on it, ${emptyReads[read].toFixed(3)} ms empty`,
+    );
+  }
   writeBenchRows(PG_URL ? "api-large-history-pg.json" : "api-large-history.json", [
     row("startup_ms", startupMs, "ms", 1_500),
     row("startup_empty_ms", emptyMs, "ms", null),
     row("rss_mib_large", rss, "MiB", 300),
     row("bytes_per_event", bytes / stats.events, "bytes", null),
-    row("free_port_ratio", largePortMs / emptyPortMs, "ratio", 3),
+    row("free_port_ratio", largeReads.port / emptyReads.port, "ratio", 3),
+    row("usage_view_ratio", largeReads.usage / emptyReads.usage, "ratio", 3),
+    row("subagent_children_ratio", largeReads.children / emptyReads.children, "ratio", 3),
   ]);
   console.log(`large history bench took ${((performance.now() - begun) / 1000).toFixed(1)} s`);
 }

@@ -4,13 +4,14 @@ import { addTokenUsage, type ProviderKind, type Run } from "@skein/domain";
 
 const DAY_MS = 86_400_000;
 
-const THREAD_PAGE = 200;
+/** Thread pages grow from the first (most views stop within it) up to the last size. */
+const THREAD_PAGES = [4, 32, 256, 1_024] as const;
 
 type ThreadListed = { id: string; title?: string; lastActivityAt?: string | null };
 
 /**
  * Every thread (active, archived or deleted) with activity at or after `sinceIso`, newest first,
- * paged through the thread list's index. A run's queueing, start, end and cancellation each move
+ * paged through the thread list's index in pages that grow while the window goes on. A run's queueing, start, end and cancellation each move
  * its thread's last activity, so a thread quiet since before the window holds no run of it: the
  * view reads the threads and runs of the days it shows, not every run ever recorded.
  */
@@ -20,10 +21,11 @@ async function* threadsActiveSince(
 ): AsyncGenerator<ThreadListed> {
   for (const visibility of ["active", "archived", "deleted"] as const) {
     let after: { activeAt: string; id: string } | undefined;
-    for (;;) {
+    for (let pages = 0; ; pages += 1) {
+      const limit = THREAD_PAGES[Math.min(pages, THREAD_PAGES.length - 1)]!;
       const page = await q.threadPage({
         visibility,
-        limit: THREAD_PAGE,
+        limit,
         ...(after ? { after } : {}),
       });
       for (const row of page) {
@@ -32,7 +34,7 @@ async function* threadsActiveSince(
         yield thread;
       }
       const last = page.at(-1)?.data as ThreadListed | undefined;
-      if (page.length < THREAD_PAGE || !last?.lastActivityAt || last.lastActivityAt < sinceIso) {
+      if (page.length < limit || !last?.lastActivityAt || last.lastActivityAt < sinceIso) {
         break;
       }
       after = { activeAt: last.lastActivityAt, id: last.id };
