@@ -28,7 +28,8 @@ const OBJECT_ID = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
  * - a cached index already holding exactly `tree` (the previous capture's) is used as is;
  * - otherwise the newest cached index (or the user's own index) is merged with `read-tree -m`,
  *   which keeps stat data for every entry whose content matches `tree`;
- * - with no seed at all, a plain `read-tree` (every file gets hashed once).
+ * - with no seed at all, a plain `read-tree` (every file gets hashed once);
+ * - `tree` null: no file at all, which git reads as an empty index.
  */
 export async function openTempIndex(ctx: GitContext, tree: string | null): Promise<TempIndex> {
   const file = path.join(ctx.scratchDir, `index-${process.pid}-${randomBytes(6).toString("hex")}`);
@@ -42,8 +43,10 @@ export async function openTempIndex(ctx: GitContext, tree: string | null): Promi
   };
 
   try {
-    if (tree === null) await git(["read-tree", "--empty"]);
-    else if (OBJECT_ID.test(tree) && (await copyPreservingMtime(cachePath(ctx, tree), file))) {
+    // An index file that does not exist is an empty index to git: a thread's first capture (its
+    // baseline, which its first turn waits on) spares a git process (issue 34).
+    if (tree === null) return tempIndex(ctx, file, env, git, dispose);
+    if (OBJECT_ID.test(tree) && (await copyPreservingMtime(cachePath(ctx, tree), file))) {
       // Exact match: nothing to merge.
     } else if (await seedFromNewest(ctx, file)) {
       await git(["read-tree", "-m", tree]).catch(async (error: unknown) => {
@@ -57,6 +60,16 @@ export async function openTempIndex(ctx: GitContext, tree: string | null): Promi
     throw error;
   }
 
+  return tempIndex(ctx, file, env, git, dispose);
+}
+
+function tempIndex(
+  ctx: GitContext,
+  file: string,
+  env: Record<string, string>,
+  git: TempIndex["git"],
+  dispose: () => Promise<void>,
+): TempIndex {
   return {
     env,
     git,
