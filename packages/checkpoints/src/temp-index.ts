@@ -43,10 +43,10 @@ export async function openTempIndex(ctx: GitContext, tree: string | null): Promi
   };
 
   try {
-    // An index file that does not exist is an empty index to git: a thread's first capture (its
-    // baseline, which its first turn waits on) spares a git process (issue 34).
-    if (tree === null) return tempIndex(ctx, file, env, git, dispose);
-    if (OBJECT_ID.test(tree) && (await copyPreservingMtime(cachePath(ctx, tree), file))) {
+    if (tree === null) {
+      // An index file that does not exist is an empty index to git: a thread's first capture
+      // (its baseline, which its first turn waits on) spares a git process (issue 34).
+    } else if (OBJECT_ID.test(tree) && (await copyPreservingMtime(cachePath(ctx, tree), file))) {
       // Exact match: nothing to merge.
     } else if (await seedFromNewest(ctx, file)) {
       await git(["read-tree", "-m", tree]).catch(async (error: unknown) => {
@@ -60,16 +60,6 @@ export async function openTempIndex(ctx: GitContext, tree: string | null): Promi
     throw error;
   }
 
-  return tempIndex(ctx, file, env, git, dispose);
-}
-
-function tempIndex(
-  ctx: GitContext,
-  file: string,
-  env: Record<string, string>,
-  git: TempIndex["git"],
-  dispose: () => Promise<void>,
-): TempIndex {
   return {
     env,
     git,

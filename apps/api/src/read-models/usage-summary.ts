@@ -11,9 +11,10 @@ type ThreadListed = { id: string; title?: string; lastActivityAt?: string | null
 
 /**
  * Every thread (active, archived or deleted) with activity at or after `sinceIso`, newest first,
- * paged through the thread list's index in pages that grow while the window goes on. A run's queueing, start, end and cancellation each move
- * its thread's last activity, so a thread quiet since before the window holds no run of it: the
- * view reads the threads and runs of the days it shows, not every run ever recorded.
+ * paged through the thread list's index in pages that grow while the window goes on. A run's
+ * queueing, start, end and cancellation each move its thread's last activity, so a thread quiet
+ * since before the window holds no run of it: the view reads the threads and runs of the days it
+ * shows, not every run ever recorded.
  */
 async function* threadsActiveSince(
   q: ProjectionQuery,

@@ -12,12 +12,12 @@ type Stored = [Value, number, Value, Value, Value, Value, Value, Value, Value, V
 
 /**
  * Migration 0013: a `threads` row is written with its listing columns (project, title, activity
- * time, visibility; since 0014 the port it holds, since 0015 the thread it is a sub-agent of) in the same statement, computed from its
- * data before the transaction. The triggers that derived them did it with a second UPDATE of the
- * row just written, so a new thread wrote each listing index twice and every activity update
- * parsed the row's JSON six times over and ran a statement more. As for the other tables, an
- * update names only the columns that moved, so it rewrites only the indexes that hold them; the
- * title search follows the title by trigger.
+ * time, visibility; since 0014 the port it holds, since 0015 the thread it is a sub-agent of) in
+ * the same statement, computed from its data before the transaction. The triggers that derived
+ * them did it with a second UPDATE of the row just written, so a new thread wrote each listing
+ * index twice and every activity update parsed the row's JSON six times over and ran a statement
+ * more. As for the other tables, an update names only the columns that moved, so it rewrites only
+ * the indexes that hold them; the title search follows the title by trigger.
  */
 export class ThreadRowWriter {
   private readonly keys: Statement<[string], Stored>;
