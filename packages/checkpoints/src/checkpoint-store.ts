@@ -18,6 +18,7 @@ import {
   safetyWroteTree,
 } from "./path-restore.ts";
 import { restoreCheckpoint, restoreTree } from "./restore.ts";
+import { completeStaged, dropStaged, stageCapture } from "./staged-capture.ts";
 import { summarizeCheckpointFiles } from "./summary.ts";
 import { sweepAbandonedTempIndexes } from "./temp-index.ts";
 import type {
@@ -26,6 +27,7 @@ import type {
   BranchMergePlan,
   CaptureInput,
   CaptureResult,
+  StagedCaptureInput,
   CheckpointFileSummary,
   CheckpointStatus,
   FileChange,
@@ -51,6 +53,10 @@ export type CheckpointStore = {
   readonly mode: "repo" | "shadow";
   readonly workspaceRoot: string;
   capture(input: CaptureInput): Promise<CaptureResult>;
+  /** Reads the folder for a first capture now; its commit waits for `completeStaged`. */
+  stageCapture(input: StagedCaptureInput): Promise<void>;
+  /** Writes a staged capture's commit and ref; false when none was staged under that name. */
+  completeStaged(input: StagedCaptureInput): Promise<boolean>;
   diff(fromRef: string | null, toRef: string, paths?: readonly string[]): Promise<FileDiff[]>;
   status(ref: string): Promise<CheckpointStatus>;
   restore(ref: string): Promise<RestoreResult>;
@@ -100,7 +106,7 @@ export type CheckpointStore = {
     before: string;
     wrote: string;
   }): Promise<string>;
-  /** Issue 33: removes every checkpoint ref of a thread (a purge); how many there were. */
+  /** Issue 33: removes every checkpoint ref (and staged capture) of a thread; how many refs. */
   deleteThreadRefs(threadId: string): Promise<number>;
   /** The tree the restore that made this safety checkpoint left behind. */
   safetyWroteTree(ref: string): Promise<string>;
@@ -120,6 +126,8 @@ export async function createCheckpointStore(
     mode: ctx.mode,
     workspaceRoot: ctx.workspaceRoot,
     capture: (input) => captureCheckpoint(ctx, input),
+    stageCapture: (input) => stageCapture(ctx, input),
+    completeStaged: (input) => completeStaged(ctx, input),
     diff: (fromRef, toRef, paths) => diffCheckpoints(ctx, fromRef, toRef, paths),
     status: async (ref) => ((await checkpointExists(ctx, ref)) ? "ready" : "missing"),
     restore: (ref) => restoreCheckpoint(ctx, ref),
@@ -144,7 +152,10 @@ export async function createCheckpointStore(
     planPathRestore: (input) => planPathRestore(ctx, input),
     recordSafetyCheckpoint: (input) => recordSafetyCheckpoint(ctx, input),
     safetyWroteTree: (ref) => safetyWroteTree(ctx, ref),
-    deleteThreadRefs: (threadId) => deleteThreadRefs(ctx, threadId),
+    deleteThreadRefs: async (threadId) => {
+      await dropStaged(ctx, threadId);
+      return deleteThreadRefs(ctx, threadId);
+    },
     reversePatchTree: (tree, patch) => reversePatchTree(ctx, tree, patch),
     diffTrees: (from, to, paths) => diffTrees(ctx, from, to, paths),
     checkpointBaseTree: (ref) => checkpointBaseTree(ctx, ref),

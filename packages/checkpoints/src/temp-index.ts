@@ -14,6 +14,8 @@ export type TempIndex = {
   git(args: readonly string[], input?: string): Promise<Buffer>;
   /** Keep this index's stat data for later captures; it must hold exactly `tree` right now. */
   keepAsStatCache(tree: string): Promise<void>;
+  /** Keeps this index under another name (a staged capture); dispose then removes nothing. */
+  moveTo(target: string): Promise<void>;
   dispose(): Promise<void>;
 };
 
@@ -63,12 +65,20 @@ export async function openTempIndex(ctx: GitContext, tree: string | null): Promi
   return {
     env,
     git,
-    async keepAsStatCache(heldTree) {
-      await rename(file, cachePath(ctx, heldTree)).catch(() => undefined);
-      await pruneCaches(ctx).catch(() => undefined);
-    },
+    keepAsStatCache: (heldTree) => keepIndexAsStatCache(ctx, file, heldTree),
+    moveTo: (target) => rename(file, target),
     dispose,
   };
+}
+
+/** Keeps an index file's stat data for later captures; it must hold exactly `tree` right now. */
+export async function keepIndexAsStatCache(
+  ctx: GitContext,
+  file: string,
+  tree: string,
+): Promise<void> {
+  await rename(file, cachePath(ctx, tree)).catch(() => undefined);
+  await pruneCaches(ctx).catch(() => undefined);
 }
 
 function cachePath(ctx: GitContext, tree: string): string {
@@ -103,7 +113,7 @@ async function seedFromNewest(ctx: GitContext, target: string): Promise<boolean>
  * Git trusts cached stat data only for files older than the index file itself (its racy-git
  * check), so a copy must keep the original mtime or edits made just before it could go unseen.
  */
-async function copyPreservingMtime(source: string, target: string): Promise<boolean> {
+export async function copyPreservingMtime(source: string, target: string): Promise<boolean> {
   try {
     const info = await stat(source);
     await copyFile(source, target);

@@ -17,15 +17,10 @@ export type CaptureInput = {
   runId: string;
   /** The previous checkpoint of the thread; omitted for the first run (diff against the base). */
   parentRef?: string;
-  /**
-   * Called once the working tree has been read (staged into the capture's own index): what the
-   * folder holds after this cannot change the checkpoint. The commit and ref are written after
-   * it, so a caller can let the folder change from then on without waiting for the whole capture.
-   */
-  onFolderRead?: () => void;
-  /** False: `files` is left empty (no diff is run), for a snapshot nobody lists (a baseline). */
-  listFiles?: boolean;
 };
+
+/** A capture whose folder is read now and whose commit is written later (staged-capture.ts). */
+export type StagedCaptureInput = { threadId: string; runId: string };
 
 export type CaptureResult = {
   ref: string;

@@ -36,7 +36,7 @@ export class CheckpointService {
   /** Runs whose capture ended (recorded, failed or skipped), oldest first. */
   private readonly settled = new Set<RunId>();
   private readonly waiters = new Map<RunId, (() => void)[]>();
-  /** Baselines whose folder is read but whose commit may still be in the writing, by thread. */
+  /** Baselines whose folder is still being read, by thread. */
   private readonly baselines = new Map<ThreadId, Promise<void>>();
 
   constructor(
@@ -77,52 +77,52 @@ export class CheckpointService {
    * Snapshots the workspace before a thread's first run (no ready checkpoint yet), so the first
    * run's checkpoint lists what that run changed, not every file that already existed or was
    * uncommitted. Best effort: without a baseline the first checkpoint diffs against HEAD.
-   * Resolves once the folder has been read (the run's turn may start then, issue 34); the
-   * baseline's commit and ref are written after, and whatever reads the baseline
-   * (`baselineOf`) waits for them. Never rejects.
+   * Resolves once the folder has been read (the run's turn may start then, issue 34). The
+   * reading is staged, and its commit written when the baseline is first wanted (`baselineOf`,
+   * after the run's turn), so no git process runs beside the turn. Never rejects.
    */
   captureBaseline(threadId: ThreadId, state: ThreadState, cwd: string): Promise<void> {
     if (!this.captureEnabled || lastRootCheckpointRef(state) || !existsSync(cwd)) {
       return Promise.resolve();
     }
-    let folderRead!: () => void;
-    const read = new Promise<void>((resolve) => {
-      folderRead = resolve;
-    });
-    const whole = (async () => {
+    const read = (async () => {
       try {
         const store = await this.storeFor(cwd);
-        // Only an earlier run of the thread can have left a baseline: a thread's first run
-        // spares the look (a git process on the way to its first turn, issue 34).
+        // Only an earlier run of the thread can have left a baseline (staged or written): a
+        // thread's first run spares the look (a git process on the way to its first turn).
         const earlier = state.runs.size > 1;
-        if (earlier && (await store.status(baselineRef(threadId))) === "ready") return;
-        await store.capture({
-          threadId,
-          runId: BASELINE_RUN,
-          onFolderRead: folderRead,
-          listFiles: false,
-        });
+        if (earlier && (await this.completedBaseline(store, threadId))) return;
+        await store.stageCapture({ threadId, runId: BASELINE_RUN });
       } catch (error) {
         this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
-      } finally {
-        folderRead();
       }
     })();
-    this.baselines.set(threadId, whole);
-    void whole.then(() => {
-      if (this.baselines.get(threadId) === whole) this.baselines.delete(threadId);
+    this.baselines.set(threadId, read);
+    void read.then(() => {
+      if (this.baselines.get(threadId) === read) this.baselines.delete(threadId);
     });
     return read;
   }
 
   /**
    * The baseline ref when the thread has one in this workspace's store, else undefined; a
-   * baseline still being written is waited for.
+   * baseline whose folder is still being read is waited for, and a staged one is written.
    */
   async baselineOf(store: CheckpointStore, threadId: ThreadId): Promise<string | undefined> {
     await this.baselines.get(threadId);
-    const ref = baselineRef(threadId);
-    return (await store.status(ref).catch(() => "missing")) === "ready" ? ref : undefined;
+    return (await this.completedBaseline(store, threadId).catch((error: unknown) => {
+      this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
+      return false;
+    }))
+      ? baselineRef(threadId)
+      : undefined;
+  }
+
+  /** True when the thread's baseline ref exists, once a staged reading of it is written. */
+  private async completedBaseline(store: CheckpointStore, threadId: ThreadId): Promise<boolean> {
+    const staged = { threadId, runId: BASELINE_RUN };
+    if (await store.completeStaged(staged)) return true;
+    return (await store.status(baselineRef(threadId)).catch(() => "missing")) === "ready";
   }
 
   /** Records the run's root scope and a checkpoint; capture failures become status `error`. */

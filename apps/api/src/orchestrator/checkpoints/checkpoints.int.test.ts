@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ThreadId } from "@skein/domain";
@@ -95,6 +95,36 @@ describe("checkpoints, rollback and isolated forks (issue 6)", () => {
     const nativeRef = (lastTurn.args as { nativeThreadRef: string }).nativeThreadRef;
     const history = await h.codex.sessions.at(-1)!.readHistory(nativeRef);
     expect(history.map((t) => t.userText)).toEqual(["run 1", "run 4"]);
+  });
+
+  it("a thread's first run cut short by a restart keeps the folder as it was read before it: the next checkpoint lists the agent's files, not the person's", async () => {
+    const ws = createGitWorkspace({ "a.txt": "base\n" });
+    writeFileSync(path.join(ws, "mine.txt"), "the person's, uncommitted\n");
+    const h = await harness({ workspaceRoot: ws, projectSettings: IN_PLACE });
+    const { threadId } = await h.orchestrator.createThread({
+      projectId: h.projectId,
+      runtimeMode: "approval-required",
+    });
+    // The first turn writes, then waits on an approval nobody answers: the process "dies" there,
+    // with the baseline's reading staged and its commit not yet written (issue 34).
+    h.codex.enqueue([
+      writeFile("a.txt", "run one\n"),
+      { type: "command", command: "make", output: "", approval: true },
+    ]);
+    await h.orchestrator.sendMessage({ threadId, text: "first" });
+    await eventually(async () => {
+      const pending = [...(await h.thread(threadId)).requests.values()];
+      expect(pending.map((r) => r.status)).toEqual(["pending"]);
+    });
+    const next = await h.restart();
+    await next.recover();
+    h.codex.enqueue([writeFile("b.txt", "run two\n")]);
+    const { runId } = await runMessage(h, threadId, "second");
+    const checkpoint = await checkpointOf(h, threadId, runId);
+    expect(checkpoint.files.map((f) => [f.path, f.status])).toEqual([
+      ["a.txt", "modified"],
+      ["b.txt", "added"],
+    ]);
   });
 
   it("rollback while a run is active is refused clearly and changes nothing", async () => {
