@@ -131,10 +131,15 @@ async function pruneCaches(ctx: GitContext): Promise<void> {
 
 const ABANDONED_AFTER_MS = 60 * 60 * 1000;
 
+/** A staged capture's working copies (staged-capture.ts), never its reading itself. */
+const STAGED_COPY = /^staged\..+\.(index|json)\.[0-9a-f]{8}$/;
+
 /** A crash mid-capture leaves its temporary index behind; sweep those older than an hour. */
 export async function sweepAbandonedTempIndexes(ctx: GitContext): Promise<void> {
   const cutoff = Date.now() - ABANDONED_AFTER_MS;
-  const names = (await readdir(ctx.scratchDir)).filter((n) => n.startsWith("index-"));
+  const names = (await readdir(ctx.scratchDir)).filter(
+    (n) => n.startsWith("index-") || STAGED_COPY.test(n),
+  );
   await Promise.all(
     names.map(async (name) => {
       const full = path.join(ctx.scratchDir, name);

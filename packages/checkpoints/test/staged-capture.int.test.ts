@@ -1,4 +1,4 @@
-import { existsSync, readdirSync } from "node:fs";
+import { copyFileSync, existsSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCheckpointStore } from "../src/index.ts";
@@ -89,10 +89,25 @@ describe("a staged capture (issue 34: the folder read before a turn, the commit 
     ]);
     // A crash between the start file and the index: the start alone is not a reading.
     const scratch = path.join(shadowDir, "scratch");
-    const { rmSync } = await import("node:fs");
     rmSync(path.join(scratch, "staged.thr_10.baseline.index"));
     expect(await first.completeStaged({ threadId: "thr_10", runId: "baseline" })).toBe(false);
     expect(existsSync(path.join(scratch, "staged.thr_10.baseline.json"))).toBe(false);
+  });
+
+  it("a completion's copy left by a crash is swept after an hour; the staged reading is kept", async () => {
+    const { repo, shadowDir, first } = await sharedStores();
+    await first.stageCapture(BASELINE);
+    const scratch = path.join(shadowDir, "scratch");
+    const copy = path.join(scratch, "staged.thr_1.baseline.index.0badc0de");
+    copyFileSync(path.join(scratch, "staged.thr_1.baseline.index"), copy);
+    const twoHoursAgo = new Date(Date.now() - 2 * 60 * 60 * 1000);
+    utimesSync(copy, twoHoursAgo, twoHoursAgo);
+    const reopened = await createCheckpointStore({ workspaceRoot: repo, shadowDir });
+    expect(stagedFiles(shadowDir)).toEqual([
+      "staged.thr_1.baseline.index",
+      "staged.thr_1.baseline.json",
+    ]);
+    expect(await reopened.completeStaged(BASELINE)).toBe(true);
   });
 
   it("rejects ids outside what a ref segment holds, writing nothing", async () => {
