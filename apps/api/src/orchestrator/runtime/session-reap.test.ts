@@ -1,6 +1,6 @@
 import type { ProviderSessionId } from "@skein/domain";
 import type { ProviderAdapter, ProviderSessionHandle } from "@skein/domain/provider";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Logger } from "../logger.ts";
 import { SessionManager } from "./session-manager.ts";
 
@@ -82,5 +82,56 @@ describe("idle runtimes are closed, busy ones are not (B21, issue 35)", () => {
     } finally {
       await sessions.closeAll();
     }
+  });
+
+  describe("B21: opening a runtime past the bound closes the least recently used rested one at once", () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    /** Three runtimes, one folder each, opened in turn (the bound is one live runtime). */
+    function threeRuntimes() {
+      const runtimes = [fakeRuntime(), fakeRuntime(), fakeRuntime()];
+      let next = 0;
+      const adapter = {
+        capabilities: {},
+        openSession: async () => runtimes[next++]!.adapter.openSession({} as never),
+      } as unknown as ProviderAdapter;
+      // idleMs 0 and the reaper's pass never due: only the opening itself can close anything.
+      const sessions = managerFor(adapter, { idleMs: 0, recycleIdleMs: 30_000 });
+      return { runtimes, sessions };
+    }
+
+    it("one rested for recycleIdleMs is closed when the next opens, without a reaper pass", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const { runtimes, sessions } = threeRuntimes();
+      try {
+        await sessions.ensure("codex", "/a", null);
+        vi.setSystemTime(Date.now() + 31_000);
+        await sessions.ensure("codex", "/b", null);
+        await vi.waitFor(() => expect(runtimes[0]!.state.closed).toBe(1));
+        expect(sessions.stats().runtimes).toBe(1);
+      } finally {
+        await sessions.closeAll();
+      }
+    });
+
+    it("one used just now, or answering a request, is kept (the bound waits for it)", async () => {
+      vi.useFakeTimers({ toFake: ["Date"] });
+      const { runtimes, sessions } = threeRuntimes();
+      try {
+        await sessions.ensure("codex", "/a", null);
+        runtimes[0]!.state.inFlight = 1;
+        vi.setSystemTime(Date.now() + 31_000);
+        await sessions.ensure("codex", "/b", null);
+        vi.setSystemTime(Date.now() + 1_000);
+        await sessions.ensure("codex", "/c", null);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        expect(runtimes.map((r) => r.state.closed)).toEqual([0, 0, 0]);
+        expect(sessions.stats().runtimes).toBe(3);
+      } finally {
+        await sessions.closeAll();
+      }
+    });
   });
 });
