@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { readFile, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { readFile, readdir, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { commitIndex, readFolder, type Starting } from "./capture.ts";
 import { checkpointRef } from "./checkpoint-refs.ts";
@@ -7,6 +7,7 @@ import { CheckpointCaptureError } from "./errors.ts";
 import type { GitContext } from "./git-context.ts";
 import { copyPreservingMtime, keepIndexAsStatCache } from "./temp-index.ts";
 import type { StagedCaptureInput } from "./types.ts";
+import { removeFile } from "./remove-file.ts";
 
 /**
  * A first capture in two halves (issue 34). Reading the folder must happen before a turn may
@@ -53,7 +54,7 @@ export async function completeStaged(ctx: GitContext, input: StagedCaptureInput)
   const files = stagedFiles(ctx, input);
   const start = await readStart(files.start);
   if (start === null) {
-    await rm(files.index, { force: true });
+    await removeFile(files.index);
     return false;
   }
   // Each completer writes from a copy of its own: git locks the index file it writes a tree
@@ -61,7 +62,7 @@ export async function completeStaged(ctx: GitContext, input: StagedCaptureInput)
   const own = `${files.index}.${randomBytes(4).toString("hex")}`;
   if (!(await copyPreservingMtime(files.index, own))) {
     // Completed meanwhile, or staging died between its two files.
-    await rm(files.start, { force: true });
+    await removeFile(files.start);
     return false;
   }
   const options = { ...input, listFiles: false, createOnly: true };
@@ -71,14 +72,14 @@ export async function completeStaged(ctx: GitContext, input: StagedCaptureInput)
     await keepIndexAsStatCache(ctx, own, tree);
   } catch (error) {
     // A reading git cannot write now it never will: dropped, so no later capture tries again.
-    await rm(files.index, { force: true });
+    await removeFile(files.index);
     throw new CheckpointCaptureError(input.threadId, input.runId, error);
   } finally {
-    await rm(own, { force: true });
-    await rm(`${own}.lock`, { force: true });
-    await rm(files.start, { force: true });
+    await removeFile(own);
+    await removeFile(`${own}.lock`);
+    await removeFile(files.start);
   }
-  await rm(files.index, { force: true });
+  await removeFile(files.index);
   return true;
 }
 
@@ -86,7 +87,7 @@ export async function completeStaged(ctx: GitContext, input: StagedCaptureInput)
 export async function dropStaged(ctx: GitContext, threadId: string): Promise<number> {
   const prefix = `staged.${threadId}.`;
   const names = (await readdir(ctx.scratchDir)).filter((name) => name.startsWith(prefix));
-  await Promise.all(names.map((name) => rm(path.join(ctx.scratchDir, name), { force: true })));
+  await Promise.all(names.map((name) => removeFile(path.join(ctx.scratchDir, name))));
   return names.filter((name) => name.endsWith(".json")).length;
 }
 

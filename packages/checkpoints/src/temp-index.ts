@@ -1,9 +1,10 @@
 import { randomBytes } from "node:crypto";
-import { copyFile, readdir, rename, rm, stat, utimes } from "node:fs/promises";
+import { copyFile, readdir, rename, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import { GitCommandError } from "./errors.ts";
 import type { GitContext } from "./git-context.ts";
 import { runGit } from "./git-runner.ts";
+import { removeFile } from "./remove-file.ts";
 
 /**
  * A private index file. Everything Skein stages goes here, never into the user's index; the
@@ -40,8 +41,8 @@ export async function openTempIndex(ctx: GitContext, tree: string | null): Promi
     (await runGit(args, { cwd: ctx.workspaceRoot, env, ...(input === undefined ? {} : { input }) }))
       .stdout;
   const dispose = async () => {
-    await rm(file, { force: true });
-    await rm(`${file}.lock`, { force: true });
+    await removeFile(file);
+    await removeFile(`${file}.lock`);
   };
 
   try {
@@ -126,7 +127,7 @@ export async function copyPreservingMtime(source: string, target: string): Promi
 
 async function pruneCaches(ctx: GitContext): Promise<void> {
   const stale = (await cachesNewestFirst(ctx)).slice(CACHES_KEPT);
-  await Promise.all(stale.map((file) => rm(file, { force: true })));
+  await Promise.all(stale.map(removeFile));
 }
 
 const ABANDONED_AFTER_MS = 60 * 60 * 1000;
@@ -144,7 +145,7 @@ export async function sweepAbandonedTempIndexes(ctx: GitContext): Promise<void> 
     names.map(async (name) => {
       const full = path.join(ctx.scratchDir, name);
       const info = await stat(full).catch(() => null);
-      if (info && info.mtimeMs < cutoff) await rm(full, { force: true });
+      if (info && info.mtimeMs < cutoff) await removeFile(full);
     }),
   );
 }
