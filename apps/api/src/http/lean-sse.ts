@@ -19,7 +19,7 @@ import {
   pingFrame,
   returnFrame,
 } from "./sse-frames.ts";
-import { flushCompressed } from "./response-compression.ts";
+import { writeFrame } from "./sse-writes.ts";
 
 /**
  * The watch subscriptions, written straight to the socket. tRPC's own SSE output pushes every
@@ -76,56 +76,6 @@ function parseRequest(req: IncomingMessage, paths: ReadonlySet<string>): Parsed 
   }
 }
 
-const corked = new WeakSet<ServerResponse>();
-
-/**
- * Writes `bytes`; resolves once the socket can take more (backpressure reaches the store feed).
- * Everything written before the current burst of microtasks settles goes out as one socket write
- * (and one compressor flush): a stream hands over its ready events one message each, back to
- * back, and a syscall per message and subscriber would cost more than the rest of the fan-out.
- */
-function write(res: ServerResponse, bytes: Buffer): Promise<void> | null {
-  if (!corked.has(res)) {
-    corked.add(res);
-    res.cork();
-    process.nextTick(() => {
-      corked.delete(res);
-      flushCompressed(res);
-      res.uncork();
-    });
-  }
-  if (res.write(bytes)) return null;
-  return drained(res);
-}
-
-const drainWaiters = new WeakMap<ServerResponse, { promise: Promise<void>; resolve: () => void }>();
-const watchedForDrain = new WeakSet<ServerResponse>();
-
-/**
- * Resolves at the response's next drain (or close). One pair of listeners per response for its
- * whole life: a compressed response hands `drain` listeners to its compressor, where `off` on
- * the response cannot remove them, so adding and removing per wait would pile them up.
- */
-function drained(res: ServerResponse): Promise<void> {
-  const waiting = drainWaiters.get(res);
-  if (waiting) return waiting.promise;
-  let resolve = () => {};
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  drainWaiters.set(res, { promise, resolve });
-  if (!watchedForDrain.has(res)) {
-    watchedForDrain.add(res);
-    const wake = () => {
-      drainWaiters.get(res)?.resolve();
-      drainWaiters.delete(res);
-    };
-    res.on("drain", wake);
-    res.on("close", wake);
-  }
-  return promise;
-}
-
 /** Returns false when the request is not one to serve here (the caller passes it to tRPC). */
 export async function serveLeanSse(
   req: IncomingMessage,
@@ -157,11 +107,11 @@ export async function serveLeanSse(
   res.once("close", () => abort.abort());
   // Without tRPC's no-transform: the stream is compressed here when the client accepts it.
   res.writeHead(200, { ...sseHeaders, "Cache-Control": "no-cache" });
-  write(res, connectedFrame(options.client));
+  writeFrame(res, connectedFrame(options.client));
   // One timer per stream, re-armed on each write (no per-message timer): a ping after each
   // quiet `pingMs`, so the client's inactivity timeout only fires on a dead connection.
   const ping = setTimeout(function beat() {
-    write(res, pingFrame);
+    writeFrame(res, pingFrame);
     ping.refresh();
   }, options.pingMs);
   const iterator = iterable[Symbol.asyncIterator]();
@@ -178,10 +128,10 @@ export async function serveLeanSse(
         bytes = Buffer.from(`data: ${JSON.stringify(value)}\n\n\n`);
       }
       ping.refresh();
-      const drained = write(res, bytes);
+      const drained = writeFrame(res, bytes);
       if (drained !== null) await drained;
     }
-    if (!abort.signal.aborted) write(res, returnFrame);
+    if (!abort.signal.aborted) writeFrame(res, returnFrame);
   } catch (cause) {
     if (!isAbortError(cause) && !abort.signal.aborted) {
       const error = getTRPCErrorFromUnknown(cause);
@@ -194,7 +144,7 @@ export async function serveLeanSse(
         input: parsed.input,
         ctx,
       });
-      write(res, errorFrame(shape));
+      writeFrame(res, errorFrame(shape));
     }
   } finally {
     clearTimeout(ping);

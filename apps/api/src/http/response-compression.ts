@@ -6,7 +6,7 @@ import compression from "compression";
  * Issue 34: tRPC answers and the watch streams (SSE) go out brotli- or gzip-compressed when the
  * client accepts it (browsers and Node's fetch do); a thread's detail is mostly repeated keys
  * and ids, so it shrinks to a fraction. Answers under 1 KB go as they are. A stream's frames
- * are held by the compressor until `flushCompressed` (lean-sse.ts calls it after each burst).
+ * are held by the compressor until `flushCompressed` (sse-writes.ts calls it at each flush).
  */
 const compress = compression();
 
