@@ -17,6 +17,16 @@ function loggedResponse() {
   return { log, res: res as unknown as ServerResponse };
 }
 
+/** Runs `body` with the hold's clock (timers and performance.now) under the test's control. */
+async function withFakeClock(body: () => Promise<void>): Promise<void> {
+  vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
+  try {
+    await body();
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
 const flushes = (log: string[]) => log.filter((entry) => entry === "flush").length;
 
 describe("SSE frames to the socket (issue 35: a busy stream's writes held together)", () => {
@@ -30,8 +40,7 @@ describe("SSE frames to the socket (issue 35: a busy stream's writes held togeth
   });
 
   it("frames right after a flush are held together until the hold has passed, then go out as one", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
-    try {
+    await withFakeClock(async () => {
       const { log, res } = loggedResponse();
       writeFrame(res, Buffer.from("first"));
       await new Promise((resolve) => setImmediate(resolve));
@@ -44,14 +53,11 @@ describe("SSE frames to the socket (issue 35: a busy stream's writes held togeth
       expect(log).toEqual(["first", "flush", "second", "third"]);
       vi.advanceTimersByTime(1);
       expect(log).toEqual(["first", "flush", "second", "third", "flush"]);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 
   it("after a quiet spell as long as the hold, the next frame goes out at once again", async () => {
-    vi.useFakeTimers({ toFake: ["setTimeout", "performance"] });
-    try {
+    await withFakeClock(async () => {
       const { log, res } = loggedResponse();
       writeFrame(res, Buffer.from("x"));
       await new Promise((resolve) => setImmediate(resolve));
@@ -59,8 +65,6 @@ describe("SSE frames to the socket (issue 35: a busy stream's writes held togeth
       writeFrame(res, Buffer.from("y"));
       await new Promise((resolve) => setImmediate(resolve));
       expect(log).toEqual(["x", "flush", "y", "flush"]);
-    } finally {
-      vi.useRealTimers();
-    }
+    });
   });
 });
