@@ -52,19 +52,14 @@ export async function stageCapture(ctx: GitContext, input: StagedCaptureInput): 
  */
 export async function completeStaged(ctx: GitContext, input: StagedCaptureInput): Promise<boolean> {
   const files = stagedFiles(ctx, input);
+  // Nothing found is never removed here: a reading may be being staged at this moment (its
+  // start is written before its index), and a start left alone is replaced by the next staging.
   const start = await readStart(files.start);
-  if (start === null) {
-    await removeFile(files.index);
-    return false;
-  }
+  if (start === null) return false;
   // Each completer writes from a copy of its own: git locks the index file it writes a tree
   // from, and two instances may complete the same reading at once (the ref is created once).
   const own = `${files.index}.${randomBytes(4).toString("hex")}`;
-  if (!(await copyPreservingMtime(files.index, own))) {
-    // Completed meanwhile, or staging died between its two files.
-    await removeFile(files.start);
-    return false;
-  }
+  if (!(await copyPreservingMtime(files.index, own))) return false;
   const options = { ...input, listFiles: false, createOnly: true };
   const env = { ...ctx.env, GIT_INDEX_FILE: own };
   try {
@@ -72,15 +67,20 @@ export async function completeStaged(ctx: GitContext, input: StagedCaptureInput)
     await keepIndexAsStatCache(ctx, own, tree);
   } catch (error) {
     // A reading git cannot write now it never will: dropped, so no later capture tries again.
-    await removeFile(files.index);
+    await dropReading(files);
     throw new CheckpointCaptureError(input.threadId, input.runId, error);
   } finally {
     await removeFile(own);
     await removeFile(`${own}.lock`);
-    await removeFile(files.start);
   }
-  await removeFile(files.index);
+  await dropReading(files);
   return true;
+}
+
+/** The index first: a start left without its index by a crash reads as nothing staged. */
+async function dropReading(files: { index: string; start: string }): Promise<void> {
+  await removeFile(files.index);
+  await removeFile(files.start);
 }
 
 /** Drops every staged capture of a thread (issue 33's purge); how many there were. */

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, readdirSync, rmSync, utimesSync } from "node:fs";
+import { copyFileSync, readdirSync, rmSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCheckpointStore } from "../src/index.ts";
@@ -78,7 +78,7 @@ describe("a staged capture (issue 34: the folder read before a turn, the commit 
     );
   });
 
-  it("is dropped with its thread's refs, and a torn staging is cleaned up instead of written", async () => {
+  it("is dropped with its thread's refs; a torn staging is not a reading and the next staging replaces it", async () => {
     const { shadowDir, first } = await sharedStores();
     await first.stageCapture(BASELINE);
     await first.stageCapture({ threadId: "thr_10", runId: "baseline" });
@@ -87,11 +87,17 @@ describe("a staged capture (issue 34: the folder read before a turn, the commit 
       "staged.thr_10.baseline.index",
       "staged.thr_10.baseline.json",
     ]);
-    // A crash between the start file and the index: the start alone is not a reading.
+    // A crash between the start file and the index: the start alone is not a reading, and the
+    // next staging under that name replaces it.
     const scratch = path.join(shadowDir, "scratch");
     rmSync(path.join(scratch, "staged.thr_10.baseline.index"));
-    expect(await first.completeStaged({ threadId: "thr_10", runId: "baseline" })).toBe(false);
-    expect(existsSync(path.join(scratch, "staged.thr_10.baseline.json"))).toBe(false);
+    const torn = { threadId: "thr_10", runId: "baseline" };
+    expect(await first.completeStaged(torn)).toBe(false);
+    expect(await first.status("refs/skein/checkpoints/thr_10/baseline")).toBe("missing");
+    await first.stageCapture(torn);
+    expect(await first.completeStaged(torn)).toBe(true);
+    expect(await first.status("refs/skein/checkpoints/thr_10/baseline")).toBe("ready");
+    expect(stagedFiles(shadowDir)).toEqual([]);
   });
 
   it("a completion's copy left by a crash is swept after an hour; the staged reading is kept", async () => {
