@@ -83,12 +83,11 @@ async function dropReading(files: { index: string; start: string }): Promise<voi
   await removeFile(files.start);
 }
 
-/** Drops every staged capture of a thread (issue 33's purge); how many there were. */
-export async function dropStaged(ctx: GitContext, threadId: string): Promise<number> {
+/** Drops every staged capture of a thread (issue 33's purge). */
+export async function dropStaged(ctx: GitContext, threadId: string): Promise<void> {
   const prefix = `staged.${threadId}.`;
   const names = (await readdir(ctx.scratchDir)).filter((name) => name.startsWith(prefix));
   await Promise.all(names.map((name) => removeFile(path.join(ctx.scratchDir, name))));
-  return names.filter((name) => name.endsWith(".json")).length;
 }
 
 async function readStart(file: string): Promise<Starting | null> {

@@ -88,10 +88,11 @@ export class CheckpointService {
     const read = (async () => {
       try {
         const store = await this.storeFor(cwd);
-        // Only an earlier run of the thread can have left a baseline (staged or written): a
-        // thread's first run spares the look (a git process on the way to its first turn).
+        // Only an earlier run of the thread can have left a baseline: a thread's first run
+        // spares the look (a git process on the way to its first turn). One an earlier run left
+        // staged (cut short by a restart) is written by stageCapture instead of read anew.
         const earlier = state.runs.size > 1;
-        if (earlier && (await this.completedBaseline(store, threadId))) return;
+        if (earlier && (await store.status(baselineRef(threadId))) === "ready") return;
         await store.stageCapture({ threadId, runId: BASELINE_RUN });
       } catch (error) {
         this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
@@ -110,19 +111,15 @@ export class CheckpointService {
    */
   async baselineOf(store: CheckpointStore, threadId: ThreadId): Promise<string | undefined> {
     await this.baselines.get(threadId);
-    return (await this.completedBaseline(store, threadId).catch((error: unknown) => {
-      this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
-      return false;
-    }))
-      ? baselineRef(threadId)
-      : undefined;
-  }
-
-  /** True when the thread's baseline ref exists, once a staged reading of it is written. */
-  private async completedBaseline(store: CheckpointStore, threadId: ThreadId): Promise<boolean> {
-    const staged = { threadId, runId: BASELINE_RUN };
-    if (await store.completeStaged(staged)) return true;
-    return (await store.status(baselineRef(threadId)).catch(() => "missing")) === "ready";
+    const ref = baselineRef(threadId);
+    const written = await store
+      .completeStaged({ threadId, runId: BASELINE_RUN })
+      .catch((error: unknown) => {
+        this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
+        return false;
+      });
+    if (written) return ref;
+    return (await store.status(ref).catch(() => "missing")) === "ready" ? ref : undefined;
   }
 
   /** Records the run's root scope and a checkpoint; capture failures become status `error`. */
