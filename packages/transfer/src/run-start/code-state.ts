@@ -12,8 +12,9 @@ import type { TransferInputs } from "./start-inputs.ts";
 
 /**
  * Issue 25 item 2: a net diff the caller reads from git before a handoff is built, from `base`
- * (null: the thread's start) to `source`. The workflow deciding the handoff is pure, so the
- * diffs it may want are read up front, and the build picks the one matching what it covers.
+ * (null: the thread's start) to `source`. The workflow deciding the handoff is pure, so once it
+ * has resolved a handoff it asks for the diffs that handoff may want (`LoadCodeState`), and the
+ * build picks the one matching what it covers.
  */
 export type CodeStateRequest = { readonly source: Checkpoint; readonly base: Checkpoint | null };
 

@@ -49,6 +49,7 @@ export function decide(
       }
       return { type: "LoadContext", data: { after: null } };
     case "ContextLoaded":
+    case "CodeStateLoaded":
       return resolve(s);
     case "RuntimeReady":
       return openTarget(s, meta);
@@ -105,6 +106,12 @@ function resolve(s: RunStartState): RunStartOutput {
       `The run could not be given its context on ${request.run.provider}: ${resolution.detail}. ` +
         "Send the message with another provider, or fork from another point.",
     );
+  }
+  // Only a handoff shows the state of the work; git is read for it once it is certain to be
+  // built (issue 34: a native fork's first turn waited behind two diffs it never used).
+  const buildsHandoff = resolution.kind === "portable" || resolution.kind === "delta";
+  if (buildsHandoff && inputs.netDiffs === undefined) {
+    return { type: "LoadCodeState", data: { state, inputs } };
   }
   return { type: "EnsureRuntime", data: { resolution } };
 }

@@ -42,6 +42,10 @@ export function evolve(
       };
     case "ContextLoaded":
       return { ...state, context: message.data };
+    case "CodeStateLoaded": {
+      const { state: thread, inputs, netDiffs } = message.data;
+      return { ...state, context: { state: thread, inputs: { ...inputs, netDiffs } } };
+    }
     case "EnsureRuntime":
       return { ...state, resolution: message.data.resolution };
     case "RuntimeReady":
@@ -70,6 +74,7 @@ export function evolve(
       return state.resuming
         ? { ...state, resuming: { ...state.resuming, attempts: state.resuming.attempts + 1 } }
         : state;
+    case "LoadCodeState":
     case "StartThread":
     case "ForkNative":
     case "NativeForkFailed":

@@ -14,11 +14,23 @@ export function requested(s: ThreadScenario, runId: RunId, capabilities = ALL): 
   };
 }
 
-/** The ContextLoaded fact for a thread (other threads read from `others`). */
+/**
+ * The ContextLoaded fact for a thread (other threads read from `others`), its code state read
+ * and empty: a handoff resolved from it is built at once (`unread` is the first load, before).
+ */
 export async function loaded(state: ThreadState, ...others: ThreadState[]): Promise<RunStartInput> {
+  const fact = await unread(state, ...others);
+  return {
+    type: "ContextLoaded",
+    data: { ...fact.data, inputs: { ...fact.data.inputs, netDiffs: [] } },
+  };
+}
+
+/** The first ContextLoaded of a round, as the runner reads it: no net diffs read yet. */
+export async function unread(state: ThreadState, ...others: ThreadState[]) {
   const byId = new Map(others.map((o) => [o.thread!.id, o]));
   const inputs = await gatherTransferInputs(state, async (threadId) => byId.get(threadId)!);
-  return { type: "ContextLoaded", data: { state, inputs } };
+  return { type: "ContextLoaded", data: { state, inputs } } satisfies RunStartInput;
 }
 
 export function runtime(facts: Partial<RuntimeFacts> = {}): RunStartInput {

@@ -11,6 +11,7 @@ import type {
 import type { NativeTurnRecord } from "@skein/domain/provider";
 import type { TransferCapabilities } from "../inputs.ts";
 import type { ProviderThreadFailureReason, StartContextResolution } from "../resolution-types.ts";
+import type { NetDiff } from "../brief/net-diff.ts";
 import type { TransferInputs } from "./start-inputs.ts";
 
 /** What the live runtime chosen for the run knows, as far as the start needs it. */
@@ -39,6 +40,11 @@ export type ContextLoaded = {
   type: "ContextLoaded";
   data: { state: ThreadState; inputs: TransferInputs };
 };
+/** The context again after `LoadCodeState`, with the net diffs read (none: an empty list). */
+export type CodeStateLoaded = {
+  type: "CodeStateLoaded";
+  data: ContextLoaded["data"] & { netDiffs: NetDiff[] };
+};
 export type RuntimeReady = { type: "RuntimeReady"; data: RuntimeFacts };
 export type ThreadStarted = { type: "ThreadStarted"; data: { nativeThreadRef: string } };
 export type NativeForked = { type: "NativeForked"; data: { nativeThreadRef: string } };
@@ -59,6 +65,7 @@ export type StartRejected = { type: "StartRejected"; data: { error: Error; state
 export type RunStartInput =
   | RunStartRequested
   | ContextLoaded
+  | CodeStateLoaded
   | RuntimeReady
   | ThreadStarted
   | NativeForked
@@ -83,6 +90,11 @@ export type StartFailure =
 
 /** Read the thread and its context again (first, or after `after` failed). */
 export type LoadContext = { type: "LoadContext"; data: { after: StartFailure | null } };
+/**
+ * Read the state of the work (git's net diffs) the resolved handoff shows, then load again:
+ * asked only once a resolution builds a handoff, so a native fork or a plain turn reads no git.
+ */
+export type LoadCodeState = { type: "LoadCodeState"; data: ContextLoaded["data"] };
 /** A live runtime for the run's provider in its workspace, to act on `resolution` with. */
 export type EnsureRuntime = { type: "EnsureRuntime"; data: { resolution: Resolved } };
 export type StartThread = { type: "StartThread"; data: Record<string, never> };
@@ -138,6 +150,7 @@ export type AbortStart = { type: "AbortStart"; data: { error: Error } };
 
 export type RunStartOutput =
   | LoadContext
+  | LoadCodeState
   | EnsureRuntime
   | StartThread
   | ForkNative

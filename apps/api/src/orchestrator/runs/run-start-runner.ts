@@ -88,6 +88,12 @@ function nativeThreadOf(
 }
 type Ctx = { threadId: ThreadId; run: Run; settings: ThreadSettings; live: Live };
 
+/** The thread as committed now and the history of every thread its context reads. */
+async function loadContext(deps: Deps, threadId: ThreadId) {
+  const state = await deps.repo.thread(threadId);
+  return { state, inputs: await gatherTransferInputs(state, (id) => deps.repo.thread(id)) };
+}
+
 /** Performs one effect and says what happened, as the workflow's next input. */
 async function perform(
   deps: Deps,
@@ -97,14 +103,17 @@ async function perform(
   const session = live.session;
   switch (output.type) {
     case "LoadContext": {
-      const load = async () => {
-        const state = await deps.repo.thread(threadId);
-        return { state, inputs: await gatherTransferInputs(state, (id) => deps.repo.thread(id)) };
-      };
-      const loaded = await load();
-      const data = deps.netDiffs ? await deps.netDiffs(loaded, run.provider, load) : loaded;
+      const data = await loadContext(deps, threadId);
       live.state = data.state;
       return { type: "ContextLoaded", data };
+    }
+    case "LoadCodeState": {
+      const reload = () => loadContext(deps, threadId);
+      const data = deps.netDiffs
+        ? await deps.netDiffs(output.data, run.provider, reload)
+        : output.data;
+      live.state = data.state;
+      return { type: "CodeStateLoaded", data: { ...data, netDiffs: data.inputs.netDiffs ?? [] } };
     }
     case "EnsureRuntime": {
       const opened = await deps.sessions.ensure(

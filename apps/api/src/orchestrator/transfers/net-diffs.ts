@@ -18,7 +18,8 @@ export type NetDiffReader = (
 /**
  * Issue 25 item 2: the state of the work a handoff carries is git's net diff between the
  * checkpoints it spans (a checkpoint snapshots the working tree, so uncommitted changes are in
- * it). Read before the pure start workflow decides; only when the start carries context over.
+ * it). A run start reads it once its workflow has resolved a handoff (`LoadCodeState`); the
+ * preview reads it before building one.
  */
 export function netDiffReader(checkpoints: CheckpointService, log: Logger): NetDiffReader {
   return async (loaded, provider, reload) => {
