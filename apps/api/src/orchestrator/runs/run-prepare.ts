@@ -40,14 +40,6 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // Folders get moved and deleted: look before opening a runtime in one (B1).
   const problem = await workspaceProblem(cwd);
   if (problem) return { refused: problem };
-  // Issue 26: a PORT of its own in every run's environment, worktree or not.
-  let port = thread.port ?? null;
-  try {
-    port = (await ctx.threadPort?.(threadId)) ?? port;
-  } catch (error) {
-    if (isDomainError(error)) return { refused: error.message };
-    throw error;
-  }
   // A new worktree's setup script (issue 26) runs before its first run; a failed one is shown
   // on the thread and the run goes ahead.
   await ctx.workspaceSetups?.settled(state);
@@ -56,9 +48,19 @@ export async function prepareRun(scope: ThreadScope, run: Run): Promise<Prepared
   // What the thread's first checkpoint diffs from, taken before the provider's first turn can
   // touch the folder. Starting a provider thread only reads it, so the capture (git, a few
   // hundred ms on a new thread) runs alongside that start instead of ahead of it (issue 34).
-  // The turn waits only until git has read the folder; the baseline's commit is written while
-  // the turn runs. It never throws: a failed capture is logged and the run goes on without one.
+  // The turn waits only until git has read the folder; the baseline's commit is written once
+  // it is wanted. It never throws: a failed capture is logged and the run goes on without one.
   const baseline = ctx.checkpoints.captureBaseline(threadId, state, cwd);
+  // Issue 26: a PORT of its own in every run's environment, worktree or not; a thread's first
+  // one is chosen (an append) while git reads the folder.
+  let port = thread.port ?? null;
+  try {
+    port = (await ctx.threadPort?.(threadId)) ?? port;
+  } catch (error) {
+    await baseline;
+    if (isDomainError(error)) return { refused: error.message };
+    throw error;
+  }
   const appTools = ctx.toolsFor(threadId, run.id);
   const settings: ThreadSettings = {
     cwd,
