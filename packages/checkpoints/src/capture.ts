@@ -61,11 +61,11 @@ export async function commitIndex(
   input: { threadId: string; runId: string; listFiles: boolean; createOnly: boolean },
   start: Starting,
   indexEnv: Record<string, string>,
-): Promise<CaptureResult & { tree: string }> {
+): Promise<CaptureResult> {
   const ref = checkpointRef(input.threadId, input.runId);
   const git = (args: string[], env: Record<string, string>, stdin?: string) =>
     runGit(args, { cwd: ctx.workspaceRoot, env, ...(stdin === undefined ? {} : { input: stdin }) });
-  const tree = (await git(["write-tree"], indexEnv)).stdout.toString("utf8").trim();
+  let tree = (await git(["write-tree"], indexEnv)).stdout.toString("utf8").trim();
   const parents = start.parentCommit ? ["-p", start.parentCommit] : [];
   const message = checkpointMessage(input.threadId, input.runId, start.base);
   const made = await git(
@@ -84,6 +84,7 @@ export async function commitIndex(
       if (!input.createOnly) throw error;
       const held = await resolveCheckpoint(ctx, ref).catch(() => Promise.reject(error));
       commit = held.commit;
+      tree = held.tree;
     }),
   ]);
   return { ref, commit, tree, baseCommit: start.base, files };
@@ -99,8 +100,8 @@ export async function captureCheckpoint(
     const { index, start } = await readFolder(ctx, input.parentRef);
     try {
       const options = { ...input, listFiles: true, createOnly: false };
-      const { tree, ...captured } = await commitIndex(ctx, options, start, index.env);
-      await index.keepAsStatCache(tree);
+      const captured = await commitIndex(ctx, options, start, index.env);
+      await index.keepAsStatCache(captured.tree);
       return captured;
     } finally {
       await index.dispose();

@@ -25,6 +25,8 @@ export type StagedCaptureInput = { threadId: string; runId: string };
 export type CaptureResult = {
   ref: string;
   commit: string;
+  /** The tree the checkpoint commit holds (the folder as captured). */
+  tree: string;
   /** Commit the thread started from (HEAD at first capture), null when the base is an empty tree. */
   baseCommit: string | null;
   /** Changes relative to `parentRef`, or to the thread base when there is none. */

@@ -38,6 +38,7 @@ describe("capture in a git repository", () => {
     const result = await store.capture({ threadId: "thr_1", runId: "run_1" });
 
     expect(result.ref).toBe("refs/skein/checkpoints/thr_1/run_1");
+    expect(result.tree).toBe(git(repo, "rev-parse", `${result.commit}^{tree}`));
     expect(result.baseCommit).toBe(before.head);
     expect(byPath(result.files)).toEqual({
       "src/app.ts": {

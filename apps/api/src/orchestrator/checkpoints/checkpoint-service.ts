@@ -261,7 +261,7 @@ export class CheckpointService {
       const netChange =
         parentRef === baseline
           ? sumOf(captured.files)
-          : await netChangeOf(store, captured.ref, baseline).catch((error: unknown) => {
+          : await netChangeOf(store, captured, baseline).catch((error: unknown) => {
               this.log.warn({ threadId, error: message(error) }, "net change count failed");
               return undefined;
             });

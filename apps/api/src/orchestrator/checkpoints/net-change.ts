@@ -5,18 +5,18 @@ import type { CheckpointStore } from "@skein/checkpoints";
  * Issue 29: the thread's net change at a just-captured checkpoint, against the thread's start
  * (its baseline, else the checkpoint's base commit) — the same ends as the Review page's
  * "whole thread" diff, counted once here so a sidebar read needs no git call per row. One
- * numstat of two trees: no patches are built.
+ * numstat of two trees: no patches are built. The capture knows its own tree, so only the
+ * start's is looked up.
  */
 export async function netChangeOf(
   store: CheckpointStore,
-  ref: string,
+  captured: { ref: string; tree: string },
   baselineRef: string | undefined,
 ): Promise<NetChange> {
-  const [from, to] = await Promise.all([
-    baselineRef ? store.checkpointTree(baselineRef) : store.checkpointBaseTree(ref),
-    store.checkpointTree(ref),
-  ]);
-  return sumOf(await store.changedFiles(from, to));
+  const from = await (baselineRef
+    ? store.checkpointTree(baselineRef)
+    : store.checkpointBaseTree(captured.ref));
+  return sumOf(await store.changedFiles(from, captured.tree));
 }
 
 /** The files' lines summed: the net change when the files are counted from the thread's start. */
