@@ -110,6 +110,17 @@ export class CheckpointService {
    * baseline whose folder is still being read is waited for, and a staged one is written.
    */
   async baselineOf(store: CheckpointStore, threadId: ThreadId): Promise<string | undefined> {
+    return (await this.resolvedBaseline(store, threadId))?.ref;
+  }
+
+  /**
+   * `baselineOf`, with the tree the baseline holds when finding the ref read it (one git read
+   * answers both); a baseline written just now comes without it.
+   */
+  private async resolvedBaseline(
+    store: CheckpointStore,
+    threadId: ThreadId,
+  ): Promise<{ ref: string; tree?: string } | undefined> {
     await this.baselines.get(threadId);
     const ref = baselineRef(threadId);
     const written = await store
@@ -118,8 +129,9 @@ export class CheckpointService {
         this.log.warn({ threadId, error: message(error) }, "checkpoint baseline capture failed");
         return false;
       });
-    if (written) return ref;
-    return (await store.status(ref).catch(() => "missing")) === "ready" ? ref : undefined;
+    if (written) return { ref };
+    const tree = await store.checkpointTree(ref).catch(() => undefined);
+    return tree === undefined ? undefined : { ref, tree };
   }
 
   /** Records the run's root scope and a checkpoint; capture failures become status `error`. */
@@ -250,8 +262,8 @@ export class CheckpointService {
     const checkpointId = this.ids.next("checkpoint");
     try {
       const store = await this.storeFor(cwd);
-      const baseline = await this.baselineOf(store, threadId);
-      const parentRef = lastRootCheckpointRef(state) ?? baseline;
+      const baseline = await this.resolvedBaseline(store, threadId);
+      const parentRef = lastRootCheckpointRef(state) ?? baseline?.ref;
       const captured = await store.capture({
         threadId,
         runId: run.id,
@@ -259,7 +271,7 @@ export class CheckpointService {
       });
       // The first checkpoint's files are already the whole change; later ones count it anew.
       const netChange =
-        parentRef === baseline
+        parentRef === baseline?.ref
           ? sumOf(captured.files)
           : await netChangeOf(store, captured, baseline).catch((error: unknown) => {
               this.log.warn({ threadId, error: message(error) }, "net change count failed");

@@ -5,17 +5,17 @@ import type { CheckpointStore } from "@skein/checkpoints";
  * Issue 29: the thread's net change at a just-captured checkpoint, against the thread's start
  * (its baseline, else the checkpoint's base commit) — the same ends as the Review page's
  * "whole thread" diff, counted once here so a sidebar read needs no git call per row. One
- * numstat of two trees: no patches are built. The capture knows its own tree, so only the
- * start's is looked up.
+ * numstat of two trees: no patches are built. The capture's tree is known, and the baseline's
+ * usually is (read when its ref was found).
  */
 export async function netChangeOf(
   store: CheckpointStore,
   captured: { ref: string; tree: string },
-  baselineRef: string | undefined,
+  baseline: { ref: string; tree?: string } | undefined,
 ): Promise<NetChange> {
-  const from = await (baselineRef
-    ? store.checkpointTree(baselineRef)
-    : store.checkpointBaseTree(captured.ref));
+  const from = baseline
+    ? (baseline.tree ?? (await store.checkpointTree(baseline.ref)))
+    : await store.checkpointBaseTree(captured.ref);
   return sumOf(await store.changedFiles(from, captured.tree));
 }
 
