@@ -88,6 +88,44 @@ describe("TurnConsumer: a turn's events in as few appends as they arrive in", ()
     ]);
   });
 
+  it("E18: the turn's link to its starting frame waits for the next append, however long the agent works", async () => {
+    const { repo, appends } = recordingRepo();
+    const started: RuntimeEvent = {
+      type: "turn.started",
+      nativeTurnRef: null,
+      rawEventId: "raw-1",
+    };
+    const outcome = await consumerOn(repo).consume(paced([started], 200, [...message, end]));
+    expect(outcome).toEqual({ status: "completed" });
+    expect(appends).toEqual([
+      [
+        "RecordProviderTurnFrame",
+        "StartItem",
+        "AppendItemDelta",
+        "CompleteItem",
+        "CompleteProviderTurn",
+      ],
+    ]);
+  });
+
+  it("E18: held with the link, the turn's next events still go out after a pause", async () => {
+    const { repo, appends } = recordingRepo();
+    const started: RuntimeEvent = {
+      type: "turn.started",
+      nativeTurnRef: null,
+      rawEventId: "raw-1",
+    };
+    const [item, delta, completed] = message;
+    const outcome = await consumerOn(repo).consume(
+      paced([started, item!, delta!], 200, [completed!, end]),
+    );
+    expect(outcome).toEqual({ status: "completed" });
+    expect(appends).toEqual([
+      ["RecordProviderTurnFrame", "StartItem", "AppendItemDelta"],
+      ["CompleteItem", "CompleteProviderTurn"],
+    ]);
+  });
+
   it("a refused command: those before it are recorded, and the turn ends failed as it did one by one", async () => {
     const { repo, appends } = recordingRepo("CompleteItem");
     const outcome = await consumerOn(repo).consume(paced([...message, end], 0, []));

@@ -80,6 +80,13 @@ const MAX_BATCH = 64;
  */
 const HOLD_MS = 25;
 
+/**
+ * Commands nobody sees until the turn's next append: the turn's link to the provider's frame
+ * that started it (E18). Held alone, they wait for the next append instead of taking a commit
+ * of their own while the agent works.
+ */
+const QUIET = new Set<Command["type"]>(["RecordProviderTurnFrame"]);
+
 /** Whether `promise` settles within `ms` (at most until the event loop's next turn when ≤ 0). */
 function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -144,7 +151,7 @@ export class TurnConsumer {
           // Observed at once: a flush that fails below leaves it pending.
           next.catch(() => undefined);
           const held = batch.commands.length;
-          if (held > 0) {
+          if (held > 0 && !batch.commands.every((command) => QUIET.has(command.type))) {
             batch.since ??= performance.now();
             const left = batch.since + HOLD_MS - performance.now();
             if (held >= MAX_BATCH || !(await settlesWithin(next, left))) await this.flush();
