@@ -57,6 +57,8 @@ const message: RuntimeEvent[] = [
   },
 ];
 const end: RuntimeEvent = { type: "turn.completed", nativeTurnRef: null, status: "completed" };
+/** The turn's start, with the provider's frame it came in (E18). */
+const started: RuntimeEvent = { type: "turn.started", nativeTurnRef: null, rawEventId: "raw-1" };
 
 /** Yields `first`, waits `pauseMs`, then yields `then` (a provider that pauses mid-turn). */
 async function* paced(first: RuntimeEvent[], pauseMs: number, then: RuntimeEvent[]) {
@@ -90,11 +92,6 @@ describe("TurnConsumer: a turn's events in as few appends as they arrive in", ()
 
   it("E18: the turn's link to its starting frame waits for the next append, however long the agent works", async () => {
     const { repo, appends } = recordingRepo();
-    const started: RuntimeEvent = {
-      type: "turn.started",
-      nativeTurnRef: null,
-      rawEventId: "raw-1",
-    };
     const outcome = await consumerOn(repo).consume(paced([started], 200, [...message, end]));
     expect(outcome).toEqual({ status: "completed" });
     expect(appends).toEqual([
@@ -110,11 +107,6 @@ describe("TurnConsumer: a turn's events in as few appends as they arrive in", ()
 
   it("E18: held with the link, the turn's next events still go out after a pause", async () => {
     const { repo, appends } = recordingRepo();
-    const started: RuntimeEvent = {
-      type: "turn.started",
-      nativeTurnRef: null,
-      rawEventId: "raw-1",
-    };
     const [item, delta, completed] = message;
     const outcome = await consumerOn(repo).consume(
       paced([started, item!, delta!], 200, [completed!, end]),
