@@ -65,7 +65,7 @@ export async function commitIndex(
   const ref = checkpointRef(input.threadId, input.runId);
   const git = (args: string[], env: Record<string, string>, stdin?: string) =>
     runGit(args, { cwd: ctx.workspaceRoot, env, ...(stdin === undefined ? {} : { input: stdin }) });
-  let tree = (await git(["write-tree"], indexEnv)).stdout.toString("utf8").trim();
+  const tree = (await git(["write-tree"], indexEnv)).stdout.toString("utf8").trim();
   const parents = start.parentCommit ? ["-p", start.parentCommit] : [];
   const message = checkpointMessage(input.threadId, input.runId, start.base);
   const made = await git(
@@ -84,7 +84,6 @@ export async function commitIndex(
       if (!input.createOnly) throw error;
       const held = await resolveCheckpoint(ctx, ref).catch(() => Promise.reject(error));
       commit = held.commit;
-      tree = held.tree;
     }),
   ]);
   return { ref, commit, tree, baseCommit: start.base, files };

@@ -25,7 +25,10 @@ export type StagedCaptureInput = { threadId: string; runId: string };
 export type CaptureResult = {
   ref: string;
   commit: string;
-  /** The tree the checkpoint commit holds (the folder as captured). */
+  /**
+   * The tree this capture wrote from its index (the folder as read): its commit's tree, and the
+   * one its index is kept as a stat cache for, even where another instance created the ref first.
+   */
   tree: string;
   /** Commit the thread started from (HEAD at first capture), null when the base is an empty tree. */
   baseCommit: string | null;
